@@ -1,0 +1,66 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Patchbay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PatchbayCore", targets: ["PatchbayCore"]),
+        .library(name: "PatchbayRecorder", targets: ["PatchbayRecorder"]),
+        .executable(name: "patchbay", targets: ["patchbay"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibEdit",
+            path: "Sources/CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(
+            name: "PatchbayCore",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PatchbayRecorder",
+            dependencies: ["PatchbayCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PatchbayShell",
+            dependencies: ["PatchbayCore", "PatchbayRecorder"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "patchbay",
+            dependencies: [
+                "PatchbayShell",
+                "CLibEdit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PatchbayCoreTests",
+            dependencies: ["PatchbayCore"]
+        ),
+        .testTarget(
+            name: "PatchbayShellTests",
+            dependencies: ["PatchbayShell"]
+        ),
+        .testTarget(
+            name: "PatchbayEndToEndTests",
+            dependencies: ["patchbay"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,146 @@
+extension Evaluator {
+    /// Runs statements against `bindings.state`, appending what they emit.
+    mutating func execute(_ statements: [StatementNode], emissions: inout [Emission]) throws(ExpressionError) {
+        for statement in statements {
+            switch statement {
+            case .assign(let path, let op, let valueNode, let range):
+                var value = try evaluate(valueNode)
+                let keys = try resolve(path)
+                var state = bindings.state ?? .null
+                bindings.state = nil
+                defer { bindings.state = state }
+                do {
+                    if op != .assign {
+                        let current = try Self.read(state, at: keys[...])
+                        value = try Operators.apply(op == .add ? .add : .subtract, current, value)
+                    }
+                    try Self.write(value, at: keys[...], in: &state)
+                } catch {
+                    throw ExpressionError(error.reason, at: range)
+                }
+            case .delete(let path, let range):
+                let keys = try resolve(path)
+                guard !keys.isEmpty else {
+                    throw ExpressionError(.failed("cannot delete state itself; assign it instead (state = {})"), at: range)
+                }
+                var state = bindings.state ?? .null
+                bindings.state = nil
+                defer { bindings.state = state }
+                do { try Self.remove(at: keys[...], in: &state) } catch { throw ExpressionError(error.reason, at: range) }
+            case .conditional(let test, let body, let otherwise, _):
+                if try condition(test, "the condition of 'if'") {
+                    try execute(body, emissions: &emissions)
+                } else {
+                    try execute(otherwise, emissions: &emissions)
+                }
+            case .emit(let port, let valueNode, _):
+                emissions.append(Emission(port: port, value: try evaluate(valueNode)))
+            }
+        }
+    }
+
+    /// A path component with its index evaluated.
+    enum PathKey {
+        case key(String)
+        case index(Int)
+    }
+
+    private mutating func resolve(_ path: StatePath) throws(ExpressionError) -> [PathKey] {
+        var keys: [PathKey] = []
+        for component in path.components {
+            switch component {
+            case .key(let key):
+                keys.append(.key(key))
+            case .index(let node):
+                switch try evaluate(node) {
+                case .int(let i): keys.append(.index(i))
+                case .string(let s): keys.append(.key(s))
+                case let other:
+                    throw ExpressionError(.notIndexable(type: "path", key: "[\(other)]"), at: node.range)
+                }
+            }
+        }
+        return keys
+    }
+
+    private static func read(_ value: Value, at keys: ArraySlice<PathKey>) throws(OperationError) -> Value {
+        var current = value
+        for key in keys {
+            switch key {
+            case .key(let k):
+                guard case .object(let members) = current else {
+                    throw OperationError(.notIndexable(type: current.typeName, key: ".\(k)"))
+                }
+                guard let member = members[k] else { throw OperationError(.missingKey(key: k, available: Array(members.keys))) }
+                current = member
+            case .index(let i):
+                current = try subscriptValue(current, .int(i), optional: false)
+            }
+        }
+        return current
+    }
+
+    /// Writes `value` at `keys`, creating missing object keys (and objects in place of `null`).
+    private static func write(_ value: Value, at keys: ArraySlice<PathKey>, in target: inout Value) throws(OperationError) {
+        guard let first = keys.first else {
+            target = value
+            return
+        }
+        switch (first, target) {
+        case (.key(let key), .object(var members)):
+            target = .null  // let `members` be uniquely referenced while it changes
+            var child = members[key] ?? .null
+            members[key] = nil
+            defer { members[key] = child; target = .object(members) }
+            try write(value, at: keys.dropFirst(), in: &child)
+        case (.key(let key), .null):
+            var child = Value.null
+            try write(value, at: keys.dropFirst(), in: &child)
+            target = .object([key: child])
+        case (.index(let index), .array(var elements)):
+            guard elements.indices.contains(index) else {
+                throw OperationError(.failed(
+                    "index \(index) out of range (count \(elements.count)); use append(...) to add an element"))
+            }
+            target = .null
+            defer { target = .array(elements) }
+            try write(value, at: keys.dropFirst(), in: &elements[index])
+        case (.key(let key), _):
+            throw OperationError(.notIndexable(type: target.typeName, key: ".\(key)"))
+        case (.index(let index), _):
+            throw OperationError(.notIndexable(type: target.typeName, key: "[\(index)]"))
+        }
+    }
+
+    /// Removes the key or element at `keys`; a missing key is already removed.
+    private static func remove(at keys: ArraySlice<PathKey>, in target: inout Value) throws(OperationError) {
+        guard let first = keys.first else { return }
+        let last = keys.count == 1
+        switch (first, target) {
+        case (.key(let key), .object(var members)):
+            guard members[key] != nil else { return }
+            target = .null
+            defer { target = .object(members) }
+            if last {
+                members.removeValue(forKey: key)
+            } else {
+                try remove(at: keys.dropFirst(), in: &members[key]!)
+            }
+        case (.index(let index), .array(var elements)):
+            guard elements.indices.contains(index) else {
+                throw OperationError(.indexOutOfRange(index: index, count: elements.count))
+            }
+            target = .null
+            defer { target = .array(elements) }
+            if last {
+                elements.remove(at: index)
+            } else {
+                try remove(at: keys.dropFirst(), in: &elements[index])
+            }
+        case (.key(let key), _):
+            throw OperationError(.notIndexable(type: target.typeName, key: ".\(key)"))
+        case (.index(let index), _):
+            throw OperationError(.notIndexable(type: target.typeName, key: "[\(index)]"))
+        }
+    }
+}

@@ -1,0 +1,292 @@
+/// Splits expression source (UTF-8 bytes) into tokens on demand.
+///
+/// The lexer is a value: copying it saves a position to come back to, which is how the parser
+/// looks ahead for lambdas.
+struct Lexer {
+    static let maxInterpolationDepth = 32
+
+    let source: [UInt8]
+    private(set) var position: Int
+    let end: Int
+    /// Whether white space (or the start of the input) came right before the last token read.
+    private(set) var spaceBefore = true
+    private let interpolationDepth: Int
+
+    init(source: [UInt8], range: Range<Int>, interpolationDepth: Int = 0) {
+        self.source = source
+        self.position = range.lowerBound
+        self.end = range.upperBound
+        self.interpolationDepth = interpolationDepth
+    }
+
+    mutating func next() throws(ExpressionError) -> Token {
+        skipBlanks()
+        guard position < end else { return Token(kind: .end, range: end..<end) }
+        let start = position
+        let byte = source[position]
+        switch byte {
+        case UInt8(ascii: "\n"):
+            position += 1
+            return Token(kind: .newline, range: start..<position)
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            return try lexString(quote: byte)
+        case UInt8(ascii: "$"):
+            position += 1
+            return Token(kind: .dollar, range: start..<position)
+        case _ where byte.isDigit:
+            return try lexNumber()
+        case _ where byte.isNameStart:
+            while position < end, source[position].isNameContinuation { position += 1 }
+            return Token(kind: .name(text(start..<position)), range: start..<position)
+        default:
+            return try lexSymbol()
+        }
+    }
+
+    /// Skips spaces, tabs, carriage returns and backslash-newline continuations.
+    private mutating func skipBlanks() {
+        let before = position
+        while position < end {
+            switch source[position] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                position += 1
+            case UInt8(ascii: "\\") where position + 1 < end && source[position + 1] == UInt8(ascii: "\n"):
+                position += 2
+            default:
+                spaceBefore = position > before || position == 0 || isAfterNewline(position)
+                return
+            }
+        }
+        spaceBefore = true
+    }
+
+    private func isAfterNewline(_ index: Int) -> Bool {
+        index > 0 && source[index - 1] == UInt8(ascii: "\n")
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: source[range], as: UTF8.self)
+    }
+
+    private mutating func lexSymbol() throws(ExpressionError) -> Token {
+        let start = position
+        let byte = source[position]
+        let following: UInt8 = position + 1 < end ? source[position + 1] : 0
+        let symbol: Symbol
+        var length = 2
+        switch (byte, following) {
+        case (UInt8(ascii: "?"), UInt8(ascii: ".")) where !spaceBefore: symbol = .optionalDot
+        case (UInt8(ascii: "?"), UInt8(ascii: "[")) where !spaceBefore: symbol = .optionalBracket
+        case (UInt8(ascii: "?"), UInt8(ascii: "?")): symbol = .coalesce
+        case (UInt8(ascii: "|"), UInt8(ascii: "|")): symbol = .or
+        case (UInt8(ascii: "&"), UInt8(ascii: "&")): symbol = .and
+        case (UInt8(ascii: "="), UInt8(ascii: "=")): symbol = .equal
+        case (UInt8(ascii: "!"), UInt8(ascii: "=")): symbol = .notEqual
+        case (UInt8(ascii: "<"), UInt8(ascii: "=")): symbol = .lessEqual
+        case (UInt8(ascii: ">"), UInt8(ascii: "=")): symbol = .greaterEqual
+        case (UInt8(ascii: "+"), UInt8(ascii: "=")): symbol = .plusAssign
+        case (UInt8(ascii: "-"), UInt8(ascii: "=")): symbol = .minusAssign
+        case (UInt8(ascii: "="), UInt8(ascii: ">")): symbol = .arrow
+        case (UInt8(ascii: "-"), UInt8(ascii: ">")): symbol = .wireArrow
+        case (UInt8(ascii: "~"), UInt8(ascii: ">")): symbol = .delayArrow
+        default:
+            length = 1
+            switch byte {
+            case UInt8(ascii: "("): symbol = .leftParen
+            case UInt8(ascii: ")"): symbol = .rightParen
+            case UInt8(ascii: "["): symbol = .leftBracket
+            case UInt8(ascii: "]"): symbol = .rightBracket
+            case UInt8(ascii: "{"): symbol = .leftBrace
+            case UInt8(ascii: "}"): symbol = .rightBrace
+            case UInt8(ascii: ","): symbol = .comma
+            case UInt8(ascii: ":"): symbol = .colon
+            case UInt8(ascii: ";"): symbol = .semicolon
+            case UInt8(ascii: "."): symbol = .dot
+            case UInt8(ascii: "?"): symbol = .question
+            case UInt8(ascii: "<"): symbol = .less
+            case UInt8(ascii: ">"): symbol = .greater
+            case UInt8(ascii: "+"): symbol = .plus
+            case UInt8(ascii: "-"): symbol = .minus
+            case UInt8(ascii: "*"): symbol = .star
+            case UInt8(ascii: "/"): symbol = .slash
+            case UInt8(ascii: "%"): symbol = .percent
+            case UInt8(ascii: "!"): symbol = .bang
+            case UInt8(ascii: "="): symbol = .assign
+            default:
+                throw unexpectedCharacter(at: start)
+            }
+        }
+        position += length
+        return Token(kind: .symbol(symbol), range: start..<position)
+    }
+
+    private func unexpectedCharacter(at start: Int) -> ExpressionError {
+        var length = 1
+        let lead = source[start]
+        if lead >= 0xC0 {
+            length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        }
+        let stop = min(start + length, end)
+        let description: String
+        if lead < 0x20 || lead == 0x7F {
+            let hex = String(lead, radix: 16, uppercase: true)
+            description = "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else if let scalar = String(validating: source[start..<stop], as: UTF8.self) {
+            description = "'\(scalar)'"
+        } else {
+            description = "byte 0x" + String(lead, radix: 16, uppercase: true)
+        }
+        return ExpressionError(.unexpectedCharacter(description), at: start..<stop)
+    }
+
+    private mutating func lexNumber() throws(ExpressionError) -> Token {
+        let start = position
+        while position < end, source[position].isDigit { position += 1 }
+        var isDecimal = false
+        if position + 1 < end, source[position] == UInt8(ascii: "."), source[position + 1].isDigit {
+            isDecimal = true
+            position += 1
+            while position < end, source[position].isDigit { position += 1 }
+        }
+        if position < end, source[position] == UInt8(ascii: "e") || source[position] == UInt8(ascii: "E") {
+            var probe = position + 1
+            if probe < end, source[probe] == UInt8(ascii: "+") || source[probe] == UInt8(ascii: "-") { probe += 1 }
+            if probe < end, source[probe].isDigit {
+                isDecimal = true
+                position = probe
+                while position < end, source[position].isDigit { position += 1 }
+            }
+        }
+        if position < end, source[position].isNameStart {
+            while position < end, source[position].isNameContinuation { position += 1 }
+            throw ExpressionError(.invalidNumber(text(start..<position)), at: start..<position)
+        }
+        let range = start..<position
+        let literal = text(range)
+        if literal.count > 1, source[start] == UInt8(ascii: "0"), source[start + 1].isDigit {
+            throw ExpressionError(.invalidNumber(literal), at: range)
+        }
+        if isDecimal {
+            guard let value = Double(literal), value.isFinite else {
+                throw ExpressionError(.invalidNumber(literal), at: range)
+            }
+            return Token(kind: .decimal(value), range: range)
+        }
+        guard let value = UInt64(literal), value <= UInt64(Int.max) + 1 else {
+            throw ExpressionError(.integerLiteralTooLarge(literal), at: range)
+        }
+        return Token(kind: .integer(value), range: range)
+    }
+
+    private mutating func lexString(quote: UInt8) throws(ExpressionError) -> Token {
+        let start = position
+        position += 1
+        var parts: [Token.StringPart] = []
+        var buffer: [UInt8] = []
+        func flush() {
+            if !buffer.isEmpty { parts.append(.text(String(decoding: buffer, as: UTF8.self))) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        while true {
+            guard position < end else {
+                throw ExpressionError(.unterminatedString, at: start..<end)
+            }
+            let byte = source[position]
+            if byte == quote {
+                position += 1
+                break
+            }
+            guard byte == UInt8(ascii: "\\") else {
+                // Copy a run of ordinary bytes in one step.
+                let runStart = position
+                while position < end, source[position] != quote, source[position] != UInt8(ascii: "\\") { position += 1 }
+                buffer.append(contentsOf: source[runStart..<position])
+                continue
+            }
+            let escapeStart = position
+            position += 1
+            guard position < end else { throw ExpressionError(.unterminatedString, at: start..<end) }
+            let escaped = source[position]
+            position += 1
+            switch escaped {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escaped)
+            case UInt8(ascii: "n"): buffer.append(UInt8(ascii: "\n"))
+            case UInt8(ascii: "t"): buffer.append(UInt8(ascii: "\t"))
+            case UInt8(ascii: "r"): buffer.append(UInt8(ascii: "\r"))
+            case UInt8(ascii: "b"): buffer.append(0x08)
+            case UInt8(ascii: "f"): buffer.append(0x0C)
+            case UInt8(ascii: "0"): buffer.append(0)
+            case UInt8(ascii: "\n"): break
+            case UInt8(ascii: "u"):
+                let scalar = try lexUnicodeEscape(from: escapeStart)
+                buffer.append(contentsOf: Array(String(Character(scalar)).utf8))
+            case UInt8(ascii: "("):
+                flush()
+                parts.append(.interpolation(try scanInterpolation()))
+            default:
+                throw ExpressionError(.invalidEscape(text(escapeStart..<position)), at: escapeStart..<position)
+            }
+        }
+        flush()
+        if parts.isEmpty { parts.append(.text("")) }
+        return Token(kind: .string(parts), range: start..<position)
+    }
+
+    /// Reads `XXXX` (with a following `\uXXXX` for a surrogate pair) or `{X...}` after `\u`.
+    private mutating func lexUnicodeEscape(from escapeStart: Int) throws(ExpressionError) -> Unicode.Scalar {
+        func invalid(_ stop: Int) -> ExpressionError {
+            ExpressionError(.invalidEscape(text(escapeStart..<min(stop, end))), at: escapeStart..<min(stop, end))
+        }
+        if position < end, source[position] == UInt8(ascii: "{") {
+            let digitsStart = position + 1
+            var stop = digitsStart
+            while stop < end, stop - digitsStart <= 8, source[stop] != UInt8(ascii: "}") { stop += 1 }
+            guard stop < end, source[stop] == UInt8(ascii: "}"), let code = UInt32(text(digitsStart..<stop), radix: 16),
+                let scalar = Unicode.Scalar(code)
+            else { throw invalid(stop + 1) }
+            position = stop + 1
+            return scalar
+        }
+        func hex4(at index: Int) -> UInt32? {
+            guard index + 4 <= end else { return nil }
+            return UInt32(text(index..<index + 4), radix: 16)
+        }
+        guard let high = hex4(at: position) else { throw invalid(position + 4) }
+        position += 4
+        if (0xD800..<0xDC00).contains(high) {
+            guard position + 6 <= end, source[position] == UInt8(ascii: "\\"), source[position + 1] == UInt8(ascii: "u"),
+                let low = hex4(at: position + 2), (0xDC00..<0xE000).contains(low)
+            else { throw invalid(position) }
+            position += 6
+            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+        }
+        guard let scalar = Unicode.Scalar(high) else { throw invalid(position) }
+        return scalar
+    }
+
+    /// Finds the `)` closing an interpolation that starts at `position`; returns the inner range.
+    private mutating func scanInterpolation() throws(ExpressionError) -> Range<Int> {
+        let open = position - 2
+        guard interpolationDepth < Self.maxInterpolationDepth else {
+            throw ExpressionError(.nestingTooDeep(limit: Self.maxInterpolationDepth), at: open..<position)
+        }
+        var inner = Lexer(source: source, range: position..<end, interpolationDepth: interpolationDepth + 1)
+        var depth = 0
+        while true {
+            let token = try inner.next()
+            switch token.kind {
+            case .symbol(.leftParen): depth += 1
+            case .symbol(.rightParen):
+                if depth == 0 {
+                    let range = position..<token.range.lowerBound
+                    position = token.range.upperBound
+                    return range
+                }
+                depth -= 1
+            case .end:
+                throw ExpressionError(.unexpectedEnd(expected: "')' to close the interpolation \\("), at: open..<end)
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// Suggestions for misspelled names ("did you mean ...?").
+public enum Spelling {
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a likely
+    /// typo: at most a third of the word's length, and at least one edit allowed.
+    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let target = Array(word.lowercased().unicodeScalars)
+        guard !target.isEmpty else { return nil }
+        let limit = Swift.max(1, target.count / 3)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates where candidate != word {
+            let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
+            if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
+    /// Levenshtein distance, with a transposition of neighbours counting as one edit.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = Swift.min(current[j], previousPrevious[j - 2] + 1)
+                }
+            }
+            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,77 @@
+public import OrderedCollections
+
+/// A Patchbay value: JSON, with integers kept apart from decimals.
+///
+/// Objects keep their keys in insertion order. Two values are equal when they are structurally
+/// equal; numbers compare by magnitude, so `.int(1) == .decimal(1.0)`, and objects compare without
+/// regard to key order.
+public enum Value: Sendable {
+    case null
+    case bool(Bool)
+    /// A 64-bit integer. Arithmetic that would overflow is an error, never a wrap.
+    case int(Int)
+    /// A finite double.
+    case decimal(Double)
+    case string(String)
+    case array([Value])
+    case object(OrderedDictionary<String, Value>)
+}
+
+extension Value {
+    /// The storage of an object's members: keys in insertion order.
+    public typealias Members = OrderedDictionary<String, Value>
+
+    /// The name of the value's type as the `type` function reports it.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .int: "int"
+        case .decimal: "decimal"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// An empty object.
+    public static var emptyObject: Value { .object([:]) }
+
+    /// The member `key` of an object, or `nil` when this is not an object or has no such key.
+    public subscript(key: String) -> Value? {
+        guard case .object(let members) = self else { return nil }
+        return members[key]
+    }
+
+    /// Whether the value is a number (integer or decimal).
+    var isNumber: Bool {
+        switch self {
+        case .int, .decimal: true
+        default: false
+        }
+    }
+
+    /// The numeric value as a double, for mixed integer and decimal arithmetic.
+    var doubleValue: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .decimal(let d): d
+        default: nil
+        }
+    }
+}
+
+extension Value: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .decimal(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self = .object(OrderedDictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
