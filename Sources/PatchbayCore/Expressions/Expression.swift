@@ -16,7 +16,7 @@ public struct Expression: Sendable, CustomStringConvertible {
     public init(_ text: String) throws(ExpressionError) {
         let parsed = try Self.parse(text, from: 0)
         guard parsed.end == text.utf8.count else {
-            throw Self.trailingInputError(in: text, at: parsed.end)
+            throw Self.trailingInput(in: text, at: parsed.end)
         }
         self = parsed.expression
     }
@@ -41,7 +41,8 @@ public struct Expression: Sendable, CustomStringConvertible {
         return (expression, end)
     }
 
-    static func trailingInputError(in text: String, at offset: Int) -> ExpressionError {
+    /// The error for text left over after a complete expression, pointing at its first token.
+    public static func trailingInput(in text: String, at offset: Int) -> ExpressionError {
         let bytes = Array(text.utf8)
         var lexer = Lexer(source: bytes, range: offset..<bytes.count)
         let range = (try? lexer.next().range) ?? offset..<bytes.count

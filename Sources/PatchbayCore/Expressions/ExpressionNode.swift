@@ -24,6 +24,26 @@ indirect enum ExpressionNode: Sendable {
             r
         }
     }
+
+    /// The same node spanning `range` instead, for an expression wrapped in parentheses.
+    func withRange(_ range: Range<Int>) -> ExpressionNode {
+        switch self {
+        case .literal(let value, _): .literal(value, range)
+        case .array(let elements, _): .array(elements, range)
+        case .object(let members, _): .object(members, range)
+        case .template(let pieces, _): .template(pieces, range)
+        case .variable(let reference, _): .variable(reference, range)
+        case .member(let base, let key, let optional, _): .member(base, key, optional: optional, range)
+        case .index(let base, let index, let optional, _): .index(base, index, optional: optional, range)
+        case .call(let function, let arguments, _): .call(function, arguments, range)
+        case .unary(let op, let operand, _): .unary(op, operand, range)
+        case .binary(let op, let left, let right, _): .binary(op, left, right, range)
+        case .and(let left, let right, _): .and(left, right, range)
+        case .or(let left, let right, _): .or(left, right, range)
+        case .coalesce(let left, let right, _): .coalesce(left, right, range)
+        case .conditional(let test, let whenTrue, let whenFalse, _): .conditional(test, whenTrue, whenFalse, range)
+        }
+    }
 }
 
 struct ObjectMember: Sendable {

@@ -236,9 +236,11 @@ struct Parser {
             defer { leave() }
             bracketDepth += 1
             try advance()
-            let inner = try parseExpression()
+            var inner = try parseExpression()
             bracketDepth -= 1
-            _ = try expect(.rightParen, "')'")
+            let close = try expect(.rightParen, "')'")
+            // The parentheses belong to the expression: `(a + b) * c` spans from `(`, not from `a`.
+            inner.node = inner.node.withRange(token.range.lowerBound..<close.upperBound)
             return inner
         case .symbol(.leftBracket):
             return try parseArray()
@@ -282,7 +284,8 @@ struct Parser {
                 sub.locals = locals
                 sub.depth = depth
                 sub.bracketDepth = 1
-                try sub.advance()
+                // The initializer has read the first token already; inside `\( )` a newline is white space.
+                if sub.current.kind == .newline { try sub.advance() }
                 let parsed = try sub.parseExpression()
                 guard sub.current.kind == .end else { throw sub.unexpected(expected: "')' to close the interpolation") }
                 localSlotCount = Swift.max(localSlotCount, sub.localSlotCount)

@@ -1,0 +1,59 @@
+/// A set of related rows, printed as one table: one file per group, listed in `main.swift`.
+protocol BenchmarkGroup {
+    /// The table's title.
+    var name: String { get }
+    /// The group's rows, sized for `mode`.
+    func rows(for mode: Mode) -> [BenchmarkRow]
+}
+
+/// One line of a table: our code against a reference measured in the same run, and the target
+/// that the comparison must meet.
+struct BenchmarkRow {
+    /// A short stable name, such as `E1`, for `--filter` and for reports.
+    var id: String
+    var title: String
+    /// Our code.
+    var ours: Workload
+    /// What `ours` is compared with; `nil` for rows with an absolute target only.
+    var reference: Reference?
+    var target: Target
+}
+
+/// What a row compares our code with.
+struct Reference {
+    /// What kind of reference this is, shown in the table.
+    enum Kind: String {
+        /// Hand-written Swift doing the same work: the best one could hope for.
+        case floor
+        /// Another library doing the same job.
+        case peer
+    }
+
+    var kind: Kind
+    /// Shown in the table, such as "Swift closure" or "OpenCombine".
+    var name: String
+    var workload: Workload
+}
+
+/// The goal of a row.
+enum Target {
+    /// Our median time per operation is at most this multiple of the reference's.
+    case ratioAtMost(Double)
+    /// Our median time per operation is below this many nanoseconds.
+    case nanosecondsBelow(Double)
+
+    /// Whether a row with these medians meets the target; `ratio` is ours / reference.
+    func isMet(nanoseconds: Double, ratio: Double?) -> Bool {
+        switch self {
+        case .ratioAtMost(let limit): ratio.map { $0 <= limit } ?? false
+        case .nanosecondsBelow(let limit): nanoseconds < limit
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .ratioAtMost(let limit): "ratio <= \(formatted(limit, digits: 0))"
+        case .nanosecondsBelow(let limit): "< \(formatted(limit, digits: 0)) ns"
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import PatchbayCore
+
+/// A parsed shell command.
+enum Command: Sendable {
+    /// `= EXPR`
+    case evaluate(Expression)
+    /// `help [TOPIC]`
+    case help(topic: String?, range: Range<Int>)
+    /// `load FILE`
+    case load(path: String, range: Range<Int>)
+    case reset
+    case quit
+}

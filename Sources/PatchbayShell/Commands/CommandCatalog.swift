@@ -1,0 +1,60 @@
+/// Every command of the shell, in the order `help` lists them.
+enum CommandCatalog {
+    static let commands: [CommandInfo] = [
+        CommandInfo(
+            name: "=",
+            synopsis: "= EXPR",
+            summary: "evaluate an expression and print its value",
+            details: [
+                "Values are JSON with integers apart from decimals; literals also take 'single quotes',",
+                "bare keys ({title: \"x\"}), trailing commas and interpolation (\"n is \\(n)\").",
+                "Operators, lowest first: ?:  ??  ||  &&  == !=  < <= > >=  + -  * / %  ! -  .x [i] f()",
+                "See 'help functions' for the functions and 'help values' for the rules.",
+            ],
+            examples: ["= 1 + 2 * 3", "= {count: 2, user: {name: 'Max'}}.user.name", "= map(range(4), x => x * x)"]
+        ),
+        CommandInfo(
+            name: "help",
+            synopsis: "help [COMMAND | functions | values]",
+            summary: "list the commands, or show one command's syntax and an example",
+            details: ["help             every command with its synopsis",
+                      "help COMMAND     the syntax, details and an example",
+                      "help functions   the functions expressions can call",
+                      "help values      values, operators and statements"],
+            examples: ["help load", "help functions"]
+        ),
+        CommandInfo(
+            name: "load",
+            synopsis: "load FILE",
+            summary: "run the commands of a script file",
+            details: ["Runs FILE's commands in order and stops at the first error, naming the file and line.",
+                      "Quote a path that has spaces: load \"my demo.pb\"."],
+            examples: ["load sessions/demo.pb"]
+        ),
+        CommandInfo(
+            name: "reset",
+            synopsis: "reset",
+            summary: "forget everything defined in this session",
+            details: ["Clears all definitions and values; history of the line editor is kept."],
+            examples: ["reset"]
+        ),
+        CommandInfo(
+            name: "quit",
+            synopsis: "quit | exit",
+            summary: "leave the shell (Ctrl-D on an empty line does the same)",
+            details: ["In a script, stops the script with the status it has so far."],
+            examples: ["quit"],
+            aliases: ["exit"]
+        ),
+    ]
+
+    /// The command called `word`, by name or alias.
+    static func info(for word: String) -> CommandInfo? {
+        commands.first { $0.name == word || $0.aliases.contains(word) }
+    }
+
+    /// Every word that starts a command.
+    static var words: [String] {
+        commands.flatMap { [$0.name] + $0.aliases }
+    }
+}

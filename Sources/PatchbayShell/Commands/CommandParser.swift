@@ -1,0 +1,68 @@
+import PatchbayCore
+
+/// Turns the text of one command into a `Command`.
+enum CommandParser {
+    /// Parses `text`; `nil` when it holds no command (blank, or only a comment).
+    static func parse(_ text: String) throws(ShellError) -> Command? {
+        var scanner = CommandScanner(text)
+        scanner.skipBlanks()
+        guard scanner.offset < scanner.bytes.count else { return nil }
+        if scanner.bytes[scanner.offset] == UInt8(ascii: "=") {
+            return .evaluate(try expression(in: text, from: scanner.offset + 1, command: "="))
+        }
+        guard let (word, wordRange) = scanner.name() else {
+            let (word, range) = scanner.word() ?? ("", scanner.restRange)
+            throw unknownCommand(word, at: range)
+        }
+        switch word {
+        case "help":
+            let topic = scanner.word()
+            try expectEnd(&scanner, command: "help")
+            return .help(topic: topic?.0, range: topic?.1 ?? wordRange)
+        case "load":
+            guard let (path, range) = scanner.word() else {
+                throw usage("load", "missing the file to load", at: scanner.restRange)
+            }
+            try expectEnd(&scanner, command: "load")
+            return .load(path: path, range: range)
+        case "reset":
+            try expectEnd(&scanner, command: "reset")
+            return .reset
+        case "quit", "exit":
+            try expectEnd(&scanner, command: "quit")
+            return .quit
+        default:
+            // `x = 1` and friends: a word followed by more text that is not a command.
+            throw unknownCommand(word, at: wordRange)
+        }
+    }
+
+    /// Parses an expression that must run to the end of the command.
+    static func expression(in text: String, from offset: Int, command: String) throws(ShellError) -> Expression {
+        do throws(ExpressionError) {
+            let (expression, end) = try Expression.parse(text, from: offset)
+            guard end >= text.utf8.count else { throw Expression.trailingInput(in: text, at: end) }
+            return expression
+        } catch {
+            throw ShellError(error, in: text)
+        }
+    }
+
+    static func expectEnd(_ scanner: inout CommandScanner, command: String) throws(ShellError) {
+        guard scanner.isAtEnd else {
+            let range = scanner.restRange
+            let extra = String(decoding: scanner.bytes[range], as: UTF8.self)
+            throw usage(command, "unexpected '\(Printable.escaped(extra, limit: 30))'", at: range)
+        }
+    }
+
+    static func usage(_ command: String, _ detail: String, at range: Range<Int>) -> ShellError {
+        let synopsis = CommandCatalog.info(for: command)?.synopsis ?? command
+        return ShellError(.usage(command: command, detail: detail, synopsis: synopsis), at: range)
+    }
+
+    static func unknownCommand(_ word: String, at range: Range<Int>) -> ShellError {
+        let suggestion = Spelling.closest(to: word, among: CommandCatalog.words.filter { $0 != "=" })
+        return ShellError(.unknownCommand(Printable.escaped(word, limit: 30), suggestion: suggestion), at: range)
+    }
+}

@@ -1,0 +1,73 @@
+/// Reads the words of a command line: command words, names and paths. Expressions within the
+/// line are handed to the expression parser from the scanner's offset.
+struct CommandScanner {
+    let text: String
+    let bytes: [UInt8]
+    /// The UTF-8 offset of the next unread byte.
+    var offset = 0
+
+    init(_ text: String) {
+        self.text = text
+        self.bytes = Array(text.utf8)
+    }
+
+    var isAtEnd: Bool {
+        var probe = self
+        probe.skipBlanks()
+        return probe.offset >= bytes.count
+    }
+
+    mutating func skipBlanks() {
+        while offset < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[offset]) {
+            offset += 1
+        }
+    }
+
+    /// A name `[A-Za-z_][A-Za-z0-9_]*`, if one starts here.
+    mutating func name() -> (String, Range<Int>)? {
+        skipBlanks()
+        guard offset < bytes.count, bytes[offset].isNameStartByte else { return nil }
+        let start = offset
+        while offset < bytes.count, bytes[offset].isNameByte { offset += 1 }
+        return (String(decoding: bytes[start..<offset], as: UTF8.self), start..<offset)
+    }
+
+    /// The next word: a double- or single-quoted string, or a run of characters up to white space.
+    mutating func word() -> (String, Range<Int>)? {
+        skipBlanks()
+        guard offset < bytes.count else { return nil }
+        let start = offset
+        let first = bytes[offset]
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            offset += 1
+            var content: [UInt8] = []
+            while offset < bytes.count, bytes[offset] != first {
+                if bytes[offset] == UInt8(ascii: "\\"), offset + 1 < bytes.count { offset += 1 }
+                content.append(bytes[offset])
+                offset += 1
+            }
+            offset = Swift.min(offset + 1, bytes.count)
+            return (String(decoding: content, as: UTF8.self), start..<offset)
+        }
+        while offset < bytes.count, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[offset]) {
+            offset += 1
+        }
+        return (String(decoding: bytes[start..<offset], as: UTF8.self), start..<offset)
+    }
+
+    /// The range of what is left, trimmed, for error carets.
+    var restRange: Range<Int> {
+        var probe = self
+        probe.skipBlanks()
+        return probe.offset..<Swift.max(probe.offset, bytes.count)
+    }
+}
+
+extension UInt8 {
+    var isNameStartByte: Bool {
+        (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "z")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z"))
+            || self == UInt8(ascii: "_")
+    }
+
+    var isNameByte: Bool { isNameStartByte || (self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9")) }
+}

@@ -1,0 +1,76 @@
+import PatchbayCore
+
+/// The text of `help`, `help COMMAND`, `help functions` and `help values`.
+enum Help {
+    static let topics = ["functions", "values"]
+
+    static func result(for topic: String?, at range: Range<Int>) throws(ShellError) -> CommandResult {
+        guard let topic else { return overview() }
+        if let info = CommandCatalog.info(for: topic) { return command(info) }
+        switch topic {
+        case "functions": return functions()
+        case "values", "expressions", "statements": return values()
+        default:
+            let suggestion = Spelling.closest(to: topic, among: CommandCatalog.words + topics)
+            throw ShellError(.unknownHelpTopic(Printable.escaped(topic, limit: 30), suggestion: suggestion), at: range)
+        }
+    }
+
+    private static func overview() -> CommandResult {
+        let width = CommandCatalog.commands.map(\.synopsis.count).max() ?? 0
+        var lines = ["Commands:"]
+        for info in CommandCatalog.commands {
+            lines.append("  " + info.synopsis.padding(to: width) + "  " + info.summary)
+        }
+        lines.append("Type 'help COMMAND' for its syntax and an example; 'help functions' and 'help values' for expressions.")
+        let json = Value.array(CommandCatalog.commands.map {
+            ["command": .string($0.name), "synopsis": .string($0.synopsis), "summary": .string($0.summary)]
+        })
+        return CommandResult(lines: lines, json: json)
+    }
+
+    private static func command(_ info: CommandInfo) -> CommandResult {
+        var lines = [info.synopsis, "  " + info.summary]
+        if !info.details.isEmpty { lines += [""] + info.details.map { "  " + $0 } }
+        if !info.examples.isEmpty { lines += ["", "Example:"] + info.examples.map { "  " + $0 } }
+        let json: Value = [
+            "command": .string(info.name), "synopsis": .string(info.synopsis), "summary": .string(info.summary),
+            "details": .array(info.details.map { .string($0) }), "examples": .array(info.examples.map { .string($0) }),
+        ]
+        return CommandResult(lines: lines, json: json)
+    }
+
+    private static func functions() -> CommandResult {
+        let width = Builtin.allCases.map(\.signature.count).max() ?? 0
+        var lines = ["Functions (lambdas only as arguments: map(xs, x => x * 2)):"]
+        for function in Builtin.allCases {
+            lines.append("  " + function.signature.padding(to: width) + "  " + function.summary)
+        }
+        let json = Value.array(Builtin.allCases.map { ["function": .string($0.signature), "summary": .string($0.summary)] })
+        return CommandResult(lines: lines, json: json)
+    }
+
+    private static let valueLines = [
+        "Values: null, true/false, integers (64-bit, overflow is an error), decimals, \"strings\" or 'strings',",
+        "  [arrays], {objects: \"with keys in insertion order\"}; trailing commas are fine; \"n is \\(n)\" interpolates.",
+        "  1 == 1.0 is true; 7 / 2 is 3.5 and 6 / 3 is 2.",
+        "Operators, lowest precedence first:",
+        "  c ? a : b    ??    ||    &&    == !=    < <= > >=    + -    * / %    ! -    .key [index] f(args)",
+        "  + adds numbers, joins strings and arrays, and merges objects (right wins).",
+        "  a?.b and a?[i] give null when a is null or has no b; x ?? y gives y when x is null.",
+        "Names: $ (the incoming value), state, action, params, url, and any node's name.",
+        "Statements (reducer, pipe and patch bodies), separated by ; or new lines inside { }:",
+        "  state.path = EXPR    state.path += EXPR    state.path -= EXPR    delete state.path",
+        "  if EXPR { ... } else { ... }    emit PORT EXPR",
+    ]
+
+    private static func values() -> CommandResult {
+        CommandResult(lines: valueLines, json: .array(valueLines.map { .string($0) }))
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

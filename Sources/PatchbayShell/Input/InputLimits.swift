@@ -1,0 +1,7 @@
+/// The largest input the shell accepts, so that no input can exhaust memory or time.
+public enum InputLimits {
+    /// The longest line, in bytes. Longer lines are refused with an error.
+    public static let maxLineBytes = 1 << 20
+    /// How deep `load` may nest.
+    public static let maxLoadDepth = 16
+}

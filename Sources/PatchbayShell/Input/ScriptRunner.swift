@@ -1,0 +1,109 @@
+/// Runs a script, line by line, through a shell: no prompt, and by default a stop at the first
+/// failing command (SPEC section 1).
+///
+/// Lines can be fed as they arrive (a pipe) or all at once (a file).
+public struct ScriptRunner {
+    /// The name errors carry (`demo.pb`, `<stdin>`).
+    public let name: String
+    /// Whether to go on after a failing command.
+    public let keepGoing: Bool
+    private let shell: Shell
+    private let write: (OutputLine) -> Void
+    private var assembler = InputAssembler()
+    private var lineNumber = 0
+    private var commandStart = 1
+    /// How many commands ran (blank lines and comments are not commands).
+    public private(set) var commandCount = 0
+    /// How many commands failed.
+    public private(set) var failures = 0
+    /// Whether the script stopped early: at an error (without `keepGoing`) or at `quit`.
+    public private(set) var isStopped = false
+
+    public init(shell: Shell, name: String, keepGoing: Bool, write: @escaping (OutputLine) -> Void) {
+        self.shell = shell
+        self.name = name
+        self.keepGoing = keepGoing
+        self.write = write
+    }
+
+    /// Runs every line of `text`, then finishes.
+    public mutating func run(_ bytes: some Sequence<UInt8>) {
+        var splitter = LineSplitter()
+        for line in splitter.append(bytes) {
+            feed(line)
+            if isStopped { return }
+        }
+        if let last = splitter.finish() { feed(last) }
+        finish()
+    }
+
+    /// Takes one physical line.
+    public mutating func feed(_ line: LineSplitter.Line) {
+        lineNumber += 1
+        guard !isStopped else { return }
+        if !assembler.isPending { commandStart = lineNumber }
+        if line.length > InputLimits.maxLineBytes {
+            let shown = String(decoding: line.bytes.prefix(60), as: UTF8.self) + "..."
+            fail(ShellError(.lineTooLong(bytes: line.length, limit: InputLimits.maxLineBytes), at: 0..<0), text: shown)
+            assembler.reset()
+            return
+        }
+        guard let text = String(validating: line.bytes, as: UTF8.self) else {
+            let offset = UTF8Validation.firstInvalidOffset(in: line.bytes) ?? 0
+            let shown = String(decoding: line.bytes, as: UTF8.self)
+            let position = String(decoding: line.bytes[..<offset], as: UTF8.self).utf8.count
+            fail(ShellError(.invalidUTF8, at: position..<position + 1), text: shown)
+            assembler.reset()
+            return
+        }
+        guard let command = assembler.add(text) else { return }
+        let outcome = shell.execute(command, at: SourceOrigin(name: name, line: commandStart))
+        outcome.lines.forEach(write)
+        if outcome.status != .empty { commandCount += 1 }
+        if outcome.status == .failure { countFailure() }
+        if shell.hasQuit { isStopped = true }
+    }
+
+    /// Ends the input: a command still open is an error.
+    public mutating func finish() {
+        guard !isStopped, assembler.isPending, let open = assembler.openConstruct else { return }
+        lineNumber += 1
+        fail(ShellError(.unterminatedInput(open), at: 0..<0), text: "")
+        assembler.reset()
+    }
+
+    private mutating func fail(_ error: ShellError, text: String) {
+        let origin = SourceOrigin(name: name, line: commandStart)
+        shell.report(error, command: text, at: origin).forEach(write)
+        countFailure()
+    }
+
+    private mutating func countFailure() {
+        failures += 1
+        if !keepGoing { isStopped = true }
+    }
+}
+
+/// Finds where bytes stop being UTF-8.
+enum UTF8Validation {
+    /// The offset of the first byte that does not start or continue a valid UTF-8 sequence.
+    static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int
+            switch lead {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return index
+            }
+            guard index + length <= bytes.count,
+                String(validating: bytes[index..<index + length], as: UTF8.self) != nil
+            else { return index }
+            index += length
+        }
+        return nil
+    }
+}

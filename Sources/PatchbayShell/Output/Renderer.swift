@@ -1,0 +1,46 @@
+import PatchbayCore
+
+/// Turns results and errors into output lines, for people or as JSON (SPEC section 9).
+struct Renderer {
+    var options: ShellOptions
+
+    func success(_ result: CommandResult, command: String) -> [OutputLine] {
+        if options.json {
+            let line: Value = ["ok": true, "command": .string(command), "result": result.json]
+            return [OutputLine(line.jsonText)]
+        }
+        return result.lines.map { OutputLine($0) }
+    }
+
+    func failure(_ error: ShellError, command: String, origin: SourceOrigin) -> [OutputLine] {
+        let position = TextPosition(offset: error.range.lowerBound, in: command)
+        let line = origin.line + position.lineIndex
+        if options.json {
+            let object: Value = [
+                "ok": false, "command": .string(command),
+                "error": ["message": .string(error.message), "line": .int(line), "column": .int(position.column)],
+            ]
+            return [OutputLine(object.jsonText)]
+        }
+        let prefix = origin.name.map { "\($0):\(line):\(position.column): " } ?? ""
+        var text = prefix + paint("error:", "1;31") + " " + error.message
+        if !position.lineText.isEmpty || error.range.lowerBound > 0 {
+            let shown = Printable.sameWidth(position.lineText)
+            let underline = caret(under: error.range, position: position, command: command)
+            text += "\n  " + shown + "\n  " + paint(underline, "1;32")
+        }
+        return [OutputLine(text, to: .error)]
+    }
+
+    /// `^~~~` under the error's range on its line; tabs are kept so the caret lines up.
+    private func caret(under range: Range<Int>, position: TextPosition, command: String) -> String {
+        let lead = position.lineText.prefix(position.column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+        let endPosition = TextPosition(offset: Swift.max(range.lowerBound, range.upperBound - 1), in: command)
+        let width = endPosition.lineIndex == position.lineIndex ? Swift.max(1, endPosition.column - position.column + 1) : 1
+        return lead + "^" + String(repeating: "~", count: Swift.min(width, 200) - 1)
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        options.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PatchbayCore
+
+/// A Patchbay session: parses and runs commands and renders what they print.
+///
+/// A shell is used from one thread (the executable's main thread); it is not `Sendable`. It has
+/// no terminal code: the executable feeds it text and prints the `OutputLine`s it returns, which
+/// is also how the tests drive it.
+public final class Shell {
+    /// How output is rendered.
+    public var options: ShellOptions
+    /// Whether `quit` or `exit` ran.
+    public private(set) var hasQuit = false
+    /// Lists file names for completion after `load` and similar commands.
+    public var fileNames: FileNameLister
+    private var loadDepth = 0
+
+    public init(options: ShellOptions = ShellOptions(), fileNames: FileNameLister = FileNameLister()) {
+        self.options = options
+        self.fileNames = fileNames
+    }
+
+    private var renderer: Renderer { Renderer(options: options) }
+
+    /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
+    /// - Parameter origin: where the command came from, for error messages.
+    public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
+        var lines: [OutputLine] = []
+        do {
+            guard let command = try CommandParser.parse(text) else { return CommandOutcome(status: .empty, lines: []) }
+            let result = try run(command, text: text, origin: origin, output: &lines)
+            lines += renderer.success(result, command: text)
+            return CommandOutcome(status: .success, lines: lines)
+        } catch {
+            lines += renderer.failure(error, command: text, origin: origin)
+            return CommandOutcome(status: .failure, lines: lines)
+        }
+    }
+
+    /// Renders an error found outside a command (a line too long, invalid UTF-8).
+    public func report(_ error: ShellError, command: String, at origin: SourceOrigin) -> [OutputLine] {
+        renderer.failure(error, command: command, origin: origin)
+    }
+
+    /// The candidates for Tab at UTF-8 offset `cursor` of `line`.
+    public func complete(_ line: String, cursor: Int) -> Completion {
+        Completer(fileNames: fileNames).complete(line, cursor: cursor)
+    }
+
+    private func run(
+        _ command: Command, text: String, origin: SourceOrigin, output: inout [OutputLine]
+    ) throws(ShellError) -> CommandResult {
+        switch command {
+        case .evaluate(let expression):
+            do {
+                return .value(try expression.evaluate(Bindings(), in: EmptyEnvironment()))
+            } catch {
+                throw ShellError(error, in: text)
+            }
+        case .help(let topic, let range):
+            return try Help.result(for: topic, at: range)
+        case .load(let path, let range):
+            return try load(path, range: range, output: &output)
+        case .reset:
+            return CommandResult(lines: ["reset: everything defined in this session is gone"])
+        case .quit:
+            hasQuit = true
+            return CommandResult()
+        }
+    }
+
+    private func load(_ path: String, range: Range<Int>, output: inout [OutputLine]) throws(ShellError) -> CommandResult {
+        guard loadDepth < InputLimits.maxLoadDepth else {
+            throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
+        }
+        let contents = try ScriptFile.read(path, at: range)
+        loadDepth += 1
+        defer { loadDepth -= 1 }
+        var nested: [OutputLine] = []
+        var runner = ScriptRunner(shell: self, name: path, keepGoing: false) { nested.append($0) }
+        runner.run(contents)
+        output += nested
+        guard runner.failures == 0 else {
+            throw ShellError(.loadStopped(path: path), at: range)
+        }
+        return CommandResult(
+            lines: [],
+            json: ["file": .string(path), "commands": .int(runner.commandCount)])
+    }
+}
+
+/// The outcome of one command: whether it ran, and what to print.
+public struct CommandOutcome: Sendable, Equatable {
+    public enum Status: Sendable, Equatable {
+        case success
+        case failure
+        /// The text held no command (blank, or a comment).
+        case empty
+    }
+
+    public var status: Status
+    public var lines: [OutputLine]
+}

@@ -1,0 +1,59 @@
+public import PatchbayCore
+
+/// An error of a shell command, with the UTF-8 range of the command text it points at.
+public struct ShellError: Error, Sendable, Equatable {
+    public enum Reason: Sendable, Equatable {
+        case expression(ExpressionError, source: String)
+        case unknownCommand(String, suggestion: String?)
+        case usage(command: String, detail: String, synopsis: String)
+        case unknownHelpTopic(String, suggestion: String?)
+        case file(path: String, detail: String)
+        case loadTooDeep(limit: Int)
+        case loadStopped(path: String)
+        case lineTooLong(bytes: Int, limit: Int)
+        case invalidUTF8
+        case unterminatedInput(String)
+        case reservedName(String)
+    }
+
+    public let reason: Reason
+    /// UTF-8 offsets within the command text.
+    public let range: Range<Int>
+
+    public init(_ reason: Reason, at range: Range<Int>) {
+        self.reason = reason
+        self.range = range
+    }
+
+    init(_ error: ExpressionError, in source: String) {
+        self.init(.expression(error, source: source), at: error.range)
+    }
+
+    /// What went wrong and what to do, on one line.
+    public var message: String {
+        switch reason {
+        case .expression(let error, let source):
+            error.message(in: source)
+        case .unknownCommand(let word, let suggestion):
+            "unknown command '\(word)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
+        case .usage(let command, let detail, let synopsis):
+            "\(detail); usage: \(synopsis)" + (command.isEmpty ? "" : " (see 'help \(command)')")
+        case .unknownHelpTopic(let topic, let suggestion):
+            "no help for '\(topic)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
+        case .file(let path, let detail):
+            "cannot read '\(path)': \(detail)"
+        case .loadTooDeep(let limit):
+            "files load each other more than \(limit) deep; does a file load itself?"
+        case .loadStopped(let path):
+            "loading '\(path)' stopped at its first error (shown above)"
+        case .lineTooLong(let bytes, let limit):
+            "line too long (\(bytes) bytes; the limit is \(limit)); split the input or load the data from a file"
+        case .invalidUTF8:
+            "the line is not valid UTF-8"
+        case .unterminatedInput(let what):
+            "the input ended inside \(what)"
+        case .reservedName(let name):
+            "'\(name)' is a command word and cannot be a name"
+        }
+    }
+}

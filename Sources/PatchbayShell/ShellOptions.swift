@@ -1,0 +1,12 @@
+/// How a shell renders its output.
+public struct ShellOptions: Sendable {
+    /// One JSON object per line (SPEC section 9) instead of human-readable text.
+    public var json: Bool
+    /// ANSI colour in human output; only ever set for a terminal without `NO_COLOR`.
+    public var color: Bool
+
+    public init(json: Bool = false, color: Bool = false) {
+        self.json = json
+        self.color = color
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import PatchbayShell
+
+/// Runs standard input as a script named `<stdin>`, line by line as it arrives.
+enum StandardInputScript {
+    /// - Returns: whether a command failed.
+    static func run(shell: Shell, keepGoing: Bool, output: OutputWriter) -> Bool {
+        var runner = ScriptRunner(shell: shell, name: "<stdin>", keepGoing: keepGoing, write: output.write)
+        var splitter = LineSplitter()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        reading: while !runner.isStopped {
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            for line in splitter.append(buffer[..<count]) {
+                runner.feed(line)
+                output.flush()
+                if runner.isStopped { break reading }
+            }
+        }
+        if !runner.isStopped, let last = splitter.finish() { runner.feed(last) }
+        runner.finish()
+        output.flush()
+        return runner.failures > 0
+    }
+}

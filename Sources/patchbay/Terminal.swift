@@ -1,0 +1,29 @@
+import Foundation
+
+/// Process-wide set-up and facts about the terminal.
+enum Terminal {
+    /// Resets what the parent process may have left behind: a blocked SIGINT (Foundation's
+    /// `Process` can start children with signals masked) and a non-UTF-8 locale, in which
+    /// libedit drops non-ASCII input.
+    static func prepareProcess() {
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
+        setlocale(LC_ALL, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }
+
+    /// Whether line editing can work: a terminal that is not `dumb`.
+    static var supportsEditing: Bool {
+        ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
+    /// Why `path` cannot be read, in a few words.
+    static func fileProblem(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        return isDirectory.boolValue ? "it is a directory" : "permission denied"
+    }
+}
