@@ -28,6 +28,9 @@ struct PatchbayCommand: ParsableCommand {
     @Flag(help: "Go on after a failing command (the exit status is still 1).")
     var keepGoing = false
 
+    @Flag(help: "Print each script line after a prompt before its output, like a transcript.")
+    var echo = false
+
     @Option(help: ArgumentHelp("Where to keep the interactive history.", valueName: "path"))
     var historyFile: String?
 
@@ -47,6 +50,7 @@ struct PatchbayCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             var runner = ScriptRunner(shell: shell, name: file, keepGoing: keepGoing, write: output.write)
+            runner.echo = echo && !json
             runner.run([UInt8](contents))
             if runner.failures > 0 {
                 failed = true

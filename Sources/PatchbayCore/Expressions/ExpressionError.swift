@@ -57,49 +57,63 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// The message without the offending text.
     public var description: String {
-        switch reason {
-        case .unexpectedCharacter(let c): "unexpected character \(c)"
-        case .unterminatedString: "unterminated string: add the closing quote"
-        case .invalidEscape(let e): "invalid escape '\(e)' in string (use \\n, \\t, \\\", \\\\, \\u{...} or \\(expr))"
-        case .invalidNumber(let n): "invalid number '\(n)'"
-        case .integerLiteralTooLarge(let n): "integer \(n) does not fit in 64 bits (write it as a decimal: \(n).0)"
-        case .unexpectedToken(let found, let expected): "expected \(expected), found \(found)"
-        case .unexpectedEnd(let expected): "expected \(expected), found the end of the input"
-        case .nestingTooDeep(let limit): "expression nested too deeply (the limit is \(limit) levels)"
-        case .lambdaOutsideCall: "a lambda (x => ...) can only be an argument of a function such as map or filter"
-        case .invalidAssignmentTarget: "can only assign to a path of state, such as state.items[0].done"
-        case .divisionByZero: "division by zero"
-        case .integerOverflow(let op): "integer overflow in '\(op)' (64-bit integers never wrap)"
-        case .decimalOverflow(let op): "decimal result of '\(op)' is not a finite number"
-        case .typeMismatch(let op, let types):
-            types.count == 1
-                ? "cannot apply '\(op)' to \(Self.article(types[0]))"
-                : "cannot apply '\(op)' to \(types.map(Self.article).joined(separator: " and "))"
-        case .notABool(let context, let type): "\(context) must be a bool, not \(Self.article(type))"
-        case .missingKey(let key, let available):
-            available.isEmpty
-                ? "no key '\(key)' in an empty object (use ?. or ?? to read optional data)"
-                : "no key '\(key)' (keys: \(Self.list(available))); use ?. or ?? to read optional data"
-        case .indexOutOfRange(let index, let count): "index \(index) out of range (count \(count))"
-        case .notIndexable(let type, let key): "cannot read \(key) of \(Self.article(type))"
-        case .unknownName(let name, let suggestion):
-            "unknown name '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
-        case .unavailableName(let name, let hint): "'\(name)' is not available here: \(hint)"
-        case .unknownFunction(let name, let suggestion):
-            "unknown function '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'help functions')")
-        case .argumentCount(let function, let expected, let got):
-            "\(function) takes \(expected), got \(got)"
-        case .invalidArgument(let function, let detail): "\(function): \(detail)"
-        case .notCallable: "only functions can be called (see 'help functions')"
-        case .tooLarge(let what, let limit): "\(what) is too large (the limit is \(limit))"
-        case .failed(let message): message
-        }
+        let (what, hint) = parts
+        return hint.map { "\(what); \($0)" } ?? what
     }
 
     /// The message naming the offending text of `source`, e.g. "division by zero in 'a / b'".
     public func message(in source: String) -> String {
-        guard !isSyntaxError, let snippet = Self.snippet(of: range, in: source) else { return description }
-        return "\(description) in '\(snippet)'"
+        let (what, hint) = parts
+        var text = what
+        if !isSyntaxError, namesOffendingText == false, let snippet = Self.snippet(of: range, in: source) {
+            text += " in '\(snippet)'"
+        }
+        return hint.map { "\(text); \($0)" } ?? text
+    }
+
+    /// Whether the message already quotes the offending text (a name), so it is not repeated.
+    private var namesOffendingText: Bool {
+        switch reason {
+        case .unknownName, .unavailableName, .unknownFunction: true
+        default: false
+        }
+    }
+
+    /// What went wrong, and what to do about it.
+    private var parts: (what: String, hint: String?) {
+        switch reason {
+        case .unexpectedCharacter(let c): ("unexpected character \(c)", nil)
+        case .unterminatedString: ("unterminated string", "add the closing quote")
+        case .invalidEscape(let e): ("invalid escape '\(e)' in a string", "use \\n, \\t, \\\", \\\\, \\u{...} or \\(expr)")
+        case .invalidNumber(let n): ("invalid number '\(n)'", nil)
+        case .integerLiteralTooLarge(let n): ("integer \(n) does not fit in 64 bits", "write it as a decimal: \(n).0")
+        case .unexpectedToken(let found, let expected): ("expected \(expected), found \(found)", nil)
+        case .unexpectedEnd(let expected): ("expected \(expected), found the end of the input", nil)
+        case .nestingTooDeep(let limit): ("expression nested too deeply", "the limit is \(limit) levels")
+        case .lambdaOutsideCall: ("a lambda (x => ...) can only be an argument of a function such as map or filter", nil)
+        case .invalidAssignmentTarget: ("can only assign to a path of state", "for example state.items[0].done = true")
+        case .divisionByZero: ("division by zero", nil)
+        case .integerOverflow: ("integer overflow", "64-bit integers never wrap")
+        case .decimalOverflow: ("decimal overflow", "the result is not a finite number")
+        case .typeMismatch(let op, let types):
+            ("cannot apply '\(op)' to \(types.map(Self.article).joined(separator: " and "))", nil)
+        case .notABool(let context, let type): ("\(context) must be a bool, not \(Self.article(type))", nil)
+        case .missingKey(let key, let available):
+            (available.isEmpty ? "no key '\(key)' in an empty object" : "no key '\(key)' (keys: \(Self.list(available)))",
+             "use ?. or ?? to read optional data")
+        case .indexOutOfRange(let index, let count): ("index \(index) out of range (count \(count))", nil)
+        case .notIndexable(let type, let key): ("cannot read \(key) of \(Self.article(type))", nil)
+        case .unknownName(let name, let suggestion):
+            ("unknown name '\(name)'", suggestion.map { "did you mean '\($0)'?" })
+        case .unavailableName(let name, let hint): ("'\(name)' is not available here", hint)
+        case .unknownFunction(let name, let suggestion):
+            ("unknown function '\(name)'", suggestion.map { "did you mean '\($0)'?" } ?? "see 'help functions'")
+        case .argumentCount(let function, let expected, let got): ("\(function) takes \(expected), got \(got)", nil)
+        case .invalidArgument(let function, let detail): ("\(function): \(detail)", nil)
+        case .notCallable: ("only functions can be called", "see 'help functions'")
+        case .tooLarge(let what, let limit): ("\(what) is too large", "the limit is \(limit)")
+        case .failed(let message): (message, nil)
+        }
     }
 
     static func snippet(of range: Range<Int>, in source: String, limit: Int = 60) -> String? {

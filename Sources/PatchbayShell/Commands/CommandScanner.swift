@@ -17,9 +17,17 @@ struct CommandScanner {
         return probe.offset >= bytes.count
     }
 
+    /// Skips white space, including a backslash that continues the line.
     mutating func skipBlanks() {
-        while offset < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[offset]) {
-            offset += 1
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                offset += 1
+            case UInt8(ascii: "\\") where offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "\n"):
+                offset += 2
+            default:
+                return
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 /// Joins physical lines into commands (SPEC section 2).
 ///
 /// A line that leaves a `(`, `[` or `{`, or a string, open continues on the next line, and so does
-/// a line that ends in `\`. A `#` at the start of a word, outside strings, starts a comment that
+/// a line that ends in `\` (the backslash and newline then read as white space). A `#` at the start of a word, outside strings, starts a comment that
 /// runs to the end of the line; comments are removed from the command text, which keeps every
 /// other character at its column.
 public struct InputAssembler: Sendable {
@@ -35,11 +35,9 @@ public struct InputAssembler: Sendable {
         while trimmedEnd > 0, bytes[trimmedEnd - 1] == UInt8(ascii: " ") || bytes[trimmedEnd - 1] == UInt8(ascii: "\t") {
             trimmedEnd -= 1
         }
-        var backslash = false
-        if continues == false, trimmedEnd > 0, bytes[trimmedEnd - 1] == UInt8(ascii: "\\"), scanner.openQuote == nil {
-            bytes[trimmedEnd - 1] = UInt8(ascii: " ")
-            backslash = true
-        }
+        // A trailing backslash stays: with the newline after it, it reads as white space.
+        let backslash = !continues && trimmedEnd > 0 && bytes[trimmedEnd - 1] == UInt8(ascii: "\\")
+        if backslash { bytes.removeSubrange(trimmedEnd...) }
         if lineCount > 0 { text += "\n" }
         text += String(decoding: bytes, as: UTF8.self)
         lineCount += 1

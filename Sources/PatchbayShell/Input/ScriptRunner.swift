@@ -12,6 +12,8 @@ public struct ScriptRunner {
     private var assembler = InputAssembler()
     private var lineNumber = 0
     private var commandStart = 1
+    /// Whether to print each line before running it, after a prompt, as a transcript does.
+    public var echo = false
     /// How many commands ran (blank lines and comments are not commands).
     public private(set) var commandCount = 0
     /// How many commands failed.
@@ -56,6 +58,7 @@ public struct ScriptRunner {
             assembler.reset()
             return
         }
+        if echo { write(OutputLine(Self.transcriptLine(text, continuing: assembler.isPending))) }
         guard let command = assembler.add(text) else { return }
         let outcome = shell.execute(command, at: SourceOrigin(name: name, line: commandStart))
         outcome.lines.forEach(write)
@@ -70,6 +73,13 @@ public struct ScriptRunner {
         lineNumber += 1
         fail(ShellError(.unterminatedInput(open), at: 0..<0), text: "")
         assembler.reset()
+    }
+
+    /// A line as it would look typed at the prompt; comments and blank lines print as they are.
+    static func transcriptLine(_ line: String, continuing: Bool) -> String {
+        if continuing { return Prompt.continuation + line }
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        return trimmed.isEmpty || trimmed.hasPrefix("#") ? line : Prompt.primary + line
     }
 
     private mutating func fail(_ error: ShellError, text: String) {

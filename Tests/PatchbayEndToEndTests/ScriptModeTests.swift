@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@Suite("The binary in script mode")
+struct ScriptModeTests {
+    @Test func pipedInputRunsWithoutAPrompt() throws {
+        let result = try PatchbayProcess.run(script: "= 1 + 2\n= 'a' + 'b'\n")
+        #expect(result.output == "3\n\"ab\"\n")
+        #expect(result.errors == "")
+        #expect(result.status == 0)
+    }
+
+    @Test func aScriptStopsAtTheFirstErrorWithStatus1() throws {
+        let result = try PatchbayProcess.run(script: "= 1\n= 1 / 0\n= 3\n")
+        #expect(result.output == "1\n")
+        #expect(result.errors == "<stdin>:2:3: error: division by zero in '1 / 0'\n  = 1 / 0\n    ^~~~~\n")
+        #expect(result.status == 1)
+    }
+
+    @Test func keepGoingRunsTheRestAndStillFails() throws {
+        let result = try PatchbayProcess.run(["--keep-going"], script: "= 1\n= 1 / 0\n= 3\n")
+        #expect(result.output == "1\n3\n")
+        #expect(result.errors.hasPrefix("<stdin>:2:3: error: division by zero"))
+        #expect(result.status == 1)
+    }
+
+    @Test func filesRunInOrderAndErrorsNameTheFile() throws {
+        let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "= 1\n".write(toFile: directory + "/a.pb", atomically: true, encoding: .utf8)
+        try "= 2\n\n= [\n  nope]\n".write(toFile: directory + "/b.pb", atomically: true, encoding: .utf8)
+        let result = try PatchbayProcess.run(["a.pb", "b.pb"], input: [UInt8](), directory: directory)
+        #expect(result.output == "1\n2\n")
+        #expect(result.errors.hasPrefix("b.pb:4:3: error: unknown name 'nope'\n    nope]\n    ^~~~"))
+        #expect(result.status == 1)
+    }
+
+    @Test func aMissingFileIsAnIOError() throws {
+        let result = try PatchbayProcess.run(["/nonexistent/file.pb"])
+        #expect(result.errors == "patchbay: error: cannot read '/nonexistent/file.pb': no such file\n")
+        #expect(result.status == 2)
+    }
+
+    @Test func jsonModeWritesOneObjectPerCommandOnStandardOutput() throws {
+        let result = try PatchbayProcess.run(["--json", "--keep-going"], script: "= 1\n= x\n= [1.5, null]\n")
+        #expect(result.outputLines == [
+            #"{"ok":true,"command":"= 1","result":1}"#,
+            #"{"ok":false,"command":"= x","error":{"message":"unknown name 'x'","line":2,"column":3}}"#,
+            #"{"ok":true,"command":"= [1.5, null]","result":[1.5,null]}"#,
+        ])
+        #expect(result.errors == "")
+        #expect(result.status == 1)
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try PatchbayProcess.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.hasPrefix("0."))
+        let help = try PatchbayProcess.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("--keep-going"))
+        #expect(help.output.contains("--json"))
+        #expect(help.output.contains("--history-file"))
+    }
+
+    @Test func noColourWhenOutputIsNotATerminal() throws {
+        let result = try PatchbayProcess.run(["--keep-going"], input: Array("= x\n".utf8), environment: ["NO_COLOR": ""])
+        #expect(!result.errors.contains("\u{1B}["))
+    }
+}
+
+@Suite("Hostile input")
+struct HostileInputTests {
+    @Test func tenThousandNestedBracketsAreAnError() throws {
+        for (open, close) in [("[", "]"), ("(", ")"), ("{a:", "}")] {
+            let line = "= " + String(repeating: open, count: 10_000) + "1" + String(repeating: close, count: 10_000) + "\n"
+            let result = try PatchbayProcess.run(script: line)
+            #expect(result.status == 1)
+            #expect(result.errors.contains("error: expression nested too deeply; the limit is 128 levels"))
+        }
+    }
+
+    @Test func aTenMegabyteStringLiteralIsAnError() throws {
+        let line = "= \"" + String(repeating: "a", count: 10 << 20) + "\"\n= 'after'\n"
+        let result = try PatchbayProcess.run(["--keep-going"], script: line)
+        #expect(result.errors.hasPrefix("<stdin>:1:1: error: line too long (10485764 bytes; the limit is 1048576)"))
+        #expect(result.output == "\"after\"\n")
+        #expect(result.status == 1)
+    }
+
+    @Test func binaryGarbageIsAnErrorNotACrash() throws {
+        var generator = SeededGenerator(seed: 42)
+        let garbage = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let result = try PatchbayProcess.run(["--keep-going"], input: garbage)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("error:"))
+        #expect(!result.errors.contains("\u{1B}"))
+    }
+
+    @Test func invalidUTF8IsAnError() throws {
+        let result = try PatchbayProcess.run(input: Array("= 'caf".utf8) + [0xC3, 0x28] + Array("'\n".utf8))
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("<stdin>:1:7: error: the line is not valid UTF-8"))
+    }
+
+    @Test func aLongChainOfOperatorsIsAnError() throws {
+        let line = "= " + Array(repeating: "1", count: 10_000).joined(separator: " + ") + "\n"
+        let result = try PatchbayProcess.run(script: line)
+        #expect(result.status == 1)
+        #expect(result.errors.contains("error: expression nested too deeply"))
+    }
+}
+
+/// SplitMix64, for repeatable random input.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

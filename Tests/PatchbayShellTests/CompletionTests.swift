@@ -1,0 +1,50 @@
+import PatchbayShell
+import Testing
+
+@Suite("Tab completion")
+struct CompletionTests {
+    @Test func theFirstWordCompletesToCommands() {
+        let completion = Shell().complete("he", cursor: 2)
+        #expect(completion.candidates == ["help"])
+        #expect(completion.range == 0..<2)
+    }
+
+    @Test func anEmptyLineOffersEveryCommand() {
+        let candidates = Shell().complete("", cursor: 0).candidates
+        #expect(candidates.contains("load"))
+        #expect(candidates.contains("quit"))
+        #expect(candidates.contains("exit"))
+        #expect(!candidates.contains("="))
+    }
+
+    @Test func severalCandidatesShareAPrefix() {
+        let completion = Completion(range: 0..<1, candidates: ["reset", "reducer", "replay"])
+        #expect(completion.commonPrefix == "re")
+    }
+
+    @Test func helpCompletesCommandsAndTopics() {
+        #expect(Shell().complete("help f", cursor: 6).candidates == ["functions"])
+        #expect(Shell().complete("help lo", cursor: 7).candidates == ["load"])
+    }
+
+    @Test func loadCompletesFileNames() {
+        let directory = TemporaryDirectory()
+        _ = directory.write("demo.pb", "")
+        _ = directory.write("data.json", "")
+        _ = directory.write(".hidden", "")
+        let shell = Shell(fileNames: FileNameLister(baseDirectory: directory.path))
+        #expect(shell.complete("load d", cursor: 6).candidates == ["data.json", "demo.pb"])
+        #expect(shell.complete("load de", cursor: 7).candidates == ["demo.pb"])
+        #expect(shell.complete("load ", cursor: 5).candidates == ["data.json", "demo.pb"])
+    }
+
+    @Test func theCursorDecidesTheWord() {
+        let completion = Shell().complete("lo more", cursor: 2)
+        #expect(completion.candidates == ["load"])
+        #expect(completion.range == 0..<2)
+    }
+
+    @Test func expressionsCompleteNothingYet() {
+        #expect(Shell().complete("= le", cursor: 4).candidates.isEmpty)
+    }
+}
