@@ -36,7 +36,7 @@ struct Reference {
 }
 
 /// The goal of a row.
-enum Target {
+enum Target: CustomStringConvertible {
     /// Our median time per operation is at most this multiple of the reference's.
     case ratioAtMost(Double)
     /// Our median time per operation is below this many nanoseconds.

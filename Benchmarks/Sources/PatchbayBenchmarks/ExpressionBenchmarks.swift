@@ -10,8 +10,8 @@ struct ExpressionBenchmarks: BenchmarkGroup {
     static let inputCount = 1024
 
     func rows(for mode: Mode) -> [BenchmarkRow] {
-        let evaluations = mode == .quick ? 20_000 : 1_000_000
-        let parses = mode == .quick ? 500 : 20_000
+        let evaluations = mode == .quick ? 50_000 : 1_000_000
+        let parses = mode == .quick ? 1_000 : 20_000
         return [
             BenchmarkRow(
                 id: "E1", title: "eval state.count + action.by",

@@ -43,7 +43,7 @@ for group in groups {
 
 let failures = results.filter { !$0.isCorrect }.count
 let misses = results.filter { $0.isCorrect && !$0.metTarget }.count
-print("\n\(results.count) rows: \(failures) correctness failures, \(misses) missed targets")
+print("\n\(counted(results.count, "row")): \(counted(failures, "correctness failure")), \(counted(misses, "missed target"))")
 if results.isEmpty {
     print("no row matches the filter")
     exit(2)

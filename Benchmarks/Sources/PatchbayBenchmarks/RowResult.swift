@@ -1,0 +1,56 @@
+/// What running one row gave.
+struct RowResult {
+    enum Outcome {
+        /// Every trial was correct.
+        case measured(ours: Samples, reference: Samples?)
+        /// A trial computed a wrong result or threw.
+        case failed(String)
+    }
+
+    var row: BenchmarkRow
+    var outcome: Outcome
+
+    /// Our median divided by the reference's median.
+    var ratio: Double? {
+        guard case .measured(let ours, let reference?) = outcome else { return nil }
+        return ours.median / reference.median
+    }
+
+    var isCorrect: Bool {
+        if case .failed = outcome { return false }
+        return true
+    }
+
+    /// Whether the row was measured and met its target.
+    var metTarget: Bool {
+        guard case .measured(let ours, _) = outcome else { return false }
+        return row.target.isMet(nanoseconds: ours.median, ratio: ratio)
+    }
+
+    static let columns: [TablePrinter.Column] = [
+        .text("id"), .text("workload"), .number("ours ns/op"), .number("ours min-max"), .text("reference"),
+        .number("ref ns/op"), .number("ref min-max"), .number("ours/ref"), .text("target"), .text("result"),
+    ]
+
+    /// The row's cells, in the order of `columns`.
+    var cells: [String] {
+        let referenceName = row.reference.map { "\($0.kind.rawValue): \($0.name)" } ?? "-"
+        switch outcome {
+        case .failed(let why):
+            return [row.id, row.title, "-", "-", referenceName, "-", "-", "-", row.target.description, "FAIL: \(why)"]
+        case .measured(let ours, let reference):
+            return [
+                row.id, row.title,
+                formatted(ours.median, digits: 1), Self.range(ours),
+                referenceName,
+                reference.map { formatted($0.median, digits: 1) } ?? "-", reference.map(Self.range) ?? "-",
+                ratio.map { formatted($0, digits: 2) } ?? "-",
+                row.target.description, metTarget ? "PASS" : "MISS",
+            ]
+        }
+    }
+
+    private static func range(_ samples: Samples) -> String {
+        "\(formatted(samples.min, digits: 1))-\(formatted(samples.max, digits: 1))"
+    }
+}
