@@ -27,7 +27,10 @@ let package = Package(
         ),
         .target(
             name: "PatchbayCore",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

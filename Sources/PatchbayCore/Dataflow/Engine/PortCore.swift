@@ -1,0 +1,18 @@
+/// What every port shares: its place for ordering notifications.
+class PortCore {
+    unowned let owner: NodeCore
+    /// The port's position among its node's ports.
+    let index: Int
+    var isAwaitingNotification = false
+
+    init(owner: NodeCore, index: Int) {
+        self.owner = owner
+        self.index = index
+    }
+
+    /// Listeners are called in rank order of their node, then by port, then in attach order.
+    final var notificationOrder: (Int, Int, Int) { (owner.rank, owner.id, index) }
+
+    /// Calls the listeners with what the transaction delivered.
+    func flushNotifications() {}
+}
