@@ -14,6 +14,8 @@ public final class Shell {
     /// Lists file names for completion after `load` and similar commands.
     public var fileNames: FileNameLister
     private var loadDepth = 0
+    /// The nodes, wires and probes of the session.
+    private(set) var graph = Graph()
 
     public init(options: ShellOptions = ShellOptions(), fileNames: FileNameLister = FileNameLister()) {
         self.options = options
@@ -26,12 +28,22 @@ public final class Shell {
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         var lines: [OutputLine] = []
+        let savedCause = graph.cause
+        graph.cause = Self.causeText(text)
+        defer { graph.cause = savedCause }
         do {
             guard let command = try CommandParser.parse(text) else { return CommandOutcome(status: .empty, lines: []) }
             let result = try run(command, text: text, origin: origin, output: &lines)
+            let events = graph.takeEvents()
+            lines += renderer.events(events)
+            if let runaway = events.runaway {
+                lines += renderer.failure(ShellError(.graph(.engine(runaway)), at: 0..<0), command: text, origin: origin)
+                return CommandOutcome(status: .failure, lines: lines)
+            }
             lines += renderer.success(result, command: text)
             return CommandOutcome(status: .success, lines: lines)
         } catch {
+            lines += renderer.events(graph.takeEvents())
             lines += renderer.failure(error, command: text, origin: origin)
             return CommandOutcome(status: .failure, lines: lines)
         }
@@ -52,17 +64,16 @@ public final class Shell {
     ) throws(ShellError) -> CommandResult {
         switch command {
         case .evaluate(let expression):
-            do {
-                return .value(try expression.evaluate(Bindings(), in: EmptyEnvironment()))
-            } catch {
-                throw ShellError(error, in: text)
-            }
+            return .value(try evaluate(expression, in: text))
         case .help(let topic, let range):
             return try Help.result(for: topic, at: range)
         case .load(let path, let range):
             return try load(path, range: range, output: &output)
         case .reset:
+            graph = Graph()
             return CommandResult(lines: ["reset: everything defined in this session is gone"])
+        case .dataflow(let command):
+            return try run(command, text: text)
         case .quit:
             hasQuit = true
             return CommandResult()
@@ -86,6 +97,25 @@ public final class Shell {
         return CommandResult(
             lines: [],
             json: ["file": .string(path), "commands": .int(runner.commandCount)])
+    }
+}
+
+extension Shell {
+    /// The command as the root of cause chains: its first line, trimmed.
+    static func causeText(_ text: String) -> String {
+        let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+        let trimmed = firstLine.trimmingCharacters(in: .whitespaces)
+        return trimmed.count > 60 ? String(trimmed.prefix(57)) + "..." : trimmed
+    }
+}
+
+extension [GraphEvent] {
+    /// The error of a loop of writes that did not settle, if one was reported.
+    var runaway: EngineError? {
+        for case .error(let error) in self {
+            if case .runaway = error { return error }
+        }
+        return nil
     }
 }
 

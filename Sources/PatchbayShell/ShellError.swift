@@ -14,6 +14,8 @@ public struct ShellError: Error, Sendable, Equatable {
         case invalidUTF8
         case unterminatedInput(String)
         case reservedName(String)
+        case graph(GraphError)
+        case cannotWrite(path: String, detail: String)
     }
 
     public let reason: Reason
@@ -54,6 +56,10 @@ public struct ShellError: Error, Sendable, Equatable {
             "the input ended inside \(what)"
         case .reservedName(let name):
             "'\(name)' is a command word and cannot be a name"
+        case .graph(let error):
+            error.description
+        case .cannotWrite(let path, let detail):
+            "cannot write '\(path)': \(detail)"
         }
     }
 }

@@ -10,4 +10,5 @@ enum Command: Sendable {
     case load(path: String, range: Range<Int>)
     case reset
     case quit
+    case dataflow(DataflowCommand)
 }

@@ -1,6 +1,9 @@
 /// Every command of the shell, in the order `help` lists them.
 enum CommandCatalog {
-    static let commands: [CommandInfo] = [
+    static let commands: [CommandInfo] = general + dataflow
+
+    /// Expressions, help, scripts and the session.
+    static let general: [CommandInfo] = [
         CommandInfo(
             name: "=",
             synopsis: "= EXPR",

@@ -32,7 +32,7 @@ enum CommandParser {
             try expectEnd(&scanner, command: "quit")
             return .quit
         default:
-            // `x = 1` and friends: a word followed by more text that is not a command.
+            if let command = try dataflow(word, &scanner) { return .dataflow(command) }
             throw unknownCommand(word, at: wordRange)
         }
     }

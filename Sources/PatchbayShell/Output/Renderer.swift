@@ -12,6 +12,33 @@ struct Renderer {
         return result.lines.map { OutputLine($0) }
     }
 
+    /// Probe and log output, and node failures, as they happened during a command.
+    func events(_ events: [GraphEvent]) -> [OutputLine] {
+        events.compactMap { event in
+            switch event {
+            case .probe(let port, let value, let transaction):
+                if options.json {
+                    let line: Value = ["event": "probe", "port": .string(port), "value": value, "txn": .int(transaction)]
+                    return OutputLine(line.jsonText)
+                }
+                return OutputLine("\(port) = \(value)  (txn \(transaction))")
+            case .log(let node, let value, let transaction):
+                if options.json {
+                    let line: Value = ["event": "log", "node": .string(node), "value": value, "txn": .int(transaction)]
+                    return OutputLine(line.jsonText)
+                }
+                return OutputLine("\(node): \(value)")
+            case .error(let error):
+                if case .runaway = error { return nil }
+                if options.json {
+                    let line: Value = ["event": "error", "message": .string(error.description)]
+                    return OutputLine(line.jsonText)
+                }
+                return OutputLine(paint("error:", "1;31") + " " + error.description, to: .error)
+            }
+        }
+    }
+
     func failure(_ error: ShellError, command: String, origin: SourceOrigin) -> [OutputLine] {
         let position = TextPosition(offset: error.range.lowerBound, in: command)
         let line = origin.line + position.lineIndex

@@ -4,6 +4,9 @@ class PortCore {
     /// The port's position among its node's ports.
     let index: Int
     var isAwaitingNotification = false
+    /// Why the port holds its value: the command that started it, then each port it passed
+    /// through (`set a = 2`, `b.value`, `d.value`). Kept by graph ports for `why`.
+    var cause: [String] = []
 
     init(owner: NodeCore, index: Int) {
         self.owner = owner

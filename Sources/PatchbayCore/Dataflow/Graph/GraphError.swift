@@ -1,0 +1,61 @@
+/// An error of a graph command. Nothing in the graph changes when one is thrown.
+public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownNode(String, existing: [String])
+    case unknownPort(PortAddress, isInput: Bool, existing: [String])
+    case nameTaken(String, kind: NodeKind)
+    case reservedName(String)
+    case wrongKind(String, kind: NodeKind, expected: String)
+    case cycle([String])
+    case inputIsWired(PortAddress, wire: String)
+    case notWired(PortAddress)
+    case signalClosed(String)
+    case unknownPatchType(String, suggestion: String?)
+    case patchTypeTaken(String)
+    case patchType(type: String, PatchTypeError)
+    case engine(EngineError)
+    case expression(ExpressionError, source: String)
+    case unknownProbe(String)
+    case bindToItself(String)
+
+    public var description: String {
+        switch self {
+        case .unknownNode(let name, let existing):
+            "no node '\(name)' (" + (existing.isEmpty ? "no nodes yet" : "nodes: \(Self.list(existing))") + ")"
+        case .unknownPort(let address, let isInput, let existing):
+            "\(address.node) has no \(isInput ? "input" : "output") '\(address.port)' ("
+                + (existing.isEmpty ? "it has no \(isInput ? "inputs" : "outputs")" : "\(isInput ? "inputs" : "outputs"): \(Self.list(existing))") + ")"
+        case .nameTaken(let name, let kind): "'\(name)' is already a node (\(kind)); rm it first or pick another name"
+        case .reservedName(let name): "'\(name)' is reserved in expressions and cannot name a node"
+        case .wrongKind(let name, let kind, let expected): "'\(name)' is a \(kind) node; \(expected)"
+        case .cycle(let path):
+            "the wire would close a cycle: \(path.joined(separator: " -> ")); use a delay edge (~>) or bind for feedback"
+        case .inputIsWired(let address, let wire): "\(address) is driven by the wire \(wire); unwire \(address) first"
+        case .notWired(let address): "\(address) has no wire"
+        case .signalClosed(let name): "signal '\(name)' is closed"
+        case .unknownPatchType(let name, let suggestion):
+            "no patch type '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'patch types')")
+        case .patchTypeTaken(let name): "patch type '\(name)' already exists"
+        case .patchType(let type, let error): "\(type): \(error.message)"
+        case .engine(let error): error.description
+        case .expression(let error, let source): error.message(in: source)
+        case .unknownProbe(let target): "no probe on '\(target)'"
+        case .bindToItself(let name): "cannot bind '\(name)' to itself"
+        }
+    }
+
+    static func list(_ names: [String]) -> String {
+        names.count > 12 ? names.prefix(12).joined(separator: ", ") + ", ..." : names.joined(separator: ", ")
+    }
+}
+
+extension PatchTypeError {
+    var message: String {
+        switch self {
+        case .missingParameter(let name): "missing the parameter \(name)=..."
+        case .unknownParameter(let name, let known):
+            "no parameter '\(name)'" + (known.isEmpty ? " (it takes none)" : " (parameters: \(known.joined(separator: ", ")))")
+        case .invalidParameter(let name, let detail): "\(name) \(detail)"
+        case .code(let parameter, let error, let source): "\(parameter): \(error.message(in: source))"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// A named node of a shell graph, with named input and output ports carrying `Value`s.
+class GraphNode: NodeCore {
+    let name: String
+    let kind: NodeKind
+    private(set) var inputs: [InputPort] = []
+    private(set) var outputs: [OutputPort<Value>] = []
+    unowned let graph: Graph
+
+    init(graph: Graph, name: String, kind: NodeKind) {
+        self.graph = graph
+        self.name = name
+        self.kind = kind
+        super.init(engine: graph.engine, label: name)
+    }
+
+    @discardableResult
+    final func addInput(_ name: String, local: Value? = nil) -> InputPort {
+        let port = InputPort(owner: self, index: outputs.count + inputs.count, name: name, local: local)
+        inputs.append(port)
+        return port
+    }
+
+    @discardableResult
+    final func addOutput(_ name: String, remembers: Bool = true, initial: Value? = nil) -> OutputPort<Value> {
+        let port = OutputPort<Value>(owner: self, index: outputs.count + inputs.count, name: name, remembers: remembers,
+                                     initial: initial, isEqual: ==)
+        outputs.append(port)
+        return port
+    }
+
+    final func input(_ name: String) -> InputPort? { inputs.first { $0.name == name } }
+
+    final func output(_ name: String) -> OutputPort<Value>? { outputs.first { $0.name == name } }
+
+    /// The port a node's name reads in expressions: a variable's value, a knot's state, a patch's
+    /// first output.
+    var primaryOutput: OutputPort<Value>? { outputs.first }
+
+    /// Called when a value arrives on one of the node's inputs during a wave.
+    func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
+        schedule()
+    }
+
+    override var downstreamNodes: [NodeCore] {
+        outputs.flatMap { $0.receivers.map(\.node) }
+    }
+
+    override func detachAll() {
+        for output in outputs {
+            output.detachAllReceivers()
+            output.removeAllListeners()
+        }
+        for input in inputs { input.observers.removeAllListeners() }
+    }
+
+    /// The nodes this node reads in expressions without being triggered by them (samples), for
+    /// evaluation order.
+    var sampledNames: [String] { [] }
+
+    /// Called when the node is removed from its graph.
+    func willRemove() {
+        engine.cancelTimers(of: self)
+    }
+
+    /// Emits the outputs computed in one activation together; an activation caused by an event
+    /// sends events (never deduplicated), otherwise changes. Returns whether any output changed.
+    @discardableResult
+    final func emitAll(_ values: [(OutputPort<Value>, Value)], cause: [String], _ delivery: Delivery) -> Bool {
+        var changed = false
+        for (port, value) in values {
+            let before = port.cause
+            port.cause = cause + ["\(name).\(port.name)"]
+            if port.emit(value, delivery) { changed = true } else { port.cause = before }
+        }
+        return changed
+    }
+}
+
+extension OutputPort where Value == PatchbayCore.Value {
+    /// The address of the port, `node.port`.
+    var address: PortAddress { PortAddress(node: (owner as! GraphNode).name, port: name) }
+}

@@ -1,0 +1,156 @@
+import PatchbayCore
+
+/// A command of SPEC section 4: nodes, wires, probes, transactions, the clock.
+enum DataflowCommand: Sendable {
+    case variable(Name, Expression)
+    case derive(Name, Expression)
+    case signal(Name)
+    case send(Name, Expression)
+    case close(Name)
+    case set(Name, Expression)
+    case setInput(Target, Expression)
+    case touch(Target)
+    case patch(Name, type: Name, arguments: [(Name, Expression)])
+    case patchTypes
+    case patchType(Name, inputs: [Name], outputs: [Name], body: StatementBlock)
+    case knot(Name, Expression)
+    case wire(from: Target, to: Target, condition: Expression?, transform: Expression?, isDelay: Bool)
+    case unwire(Target)
+    case bind(Name, Name)
+    case pipe(from: Target, to: Name, condition: Expression?, body: StatementBlock)
+    case probe(Target, future: Bool)
+    case unprobe(Target?)
+    case begin
+    case commit
+    case abort
+    case tick(milliseconds: Int?)
+    case clock
+    case tap(Name, x: Int, y: Int)
+    case nodes
+    case show(Target)
+    case remove(Name)
+    case graph(dot: Bool, file: Name?)
+    case render
+    case why(Target)
+}
+
+extension CommandParser {
+    /// Parses the dataflow command that starts with `word`, or returns `nil` for other words.
+    static func dataflow(_ word: String, _ scanner: inout CommandScanner) throws(ShellError) -> DataflowCommand? {
+        let command: DataflowCommand
+        switch word {
+        case "var", "derive", "knot":
+            let name = try scanner.requireNewName(command: word)
+            try scanner.requireSymbol("=", command: word)
+            let expression = try scanner.expression(command: word)
+            command = word == "var" ? .variable(name, expression) : word == "derive" ? .derive(name, expression) : .knot(name, expression)
+        case "signal":
+            command = .signal(try scanner.requireNewName(command: word))
+        case "send":
+            let name = try scanner.requireName("the signal to send on", command: word)
+            command = .send(name, try scanner.expression(command: word))
+        case "close":
+            command = .close(try scanner.requireName("the signal to close", command: word))
+        case "set":
+            let target = try scanner.requireTarget("a variable, a knot or NODE.PORT", command: word)
+            try scanner.requireSymbol("=", command: word)
+            let expression = try scanner.expression(command: word)
+            command = target.port == nil ? .set(target.node, expression) : .setInput(target, expression)
+        case "touch":
+            command = .touch(try scanner.requireTarget("the node or NODE.PORT to touch", command: word))
+        case "patch":
+            if scanner.keyword("types") {
+                command = .patchTypes
+                break
+            }
+            let name = try scanner.requireNewName(command: word)
+            let type = try scanner.requireName("the patch type (see 'patch types')", command: word)
+            var arguments: [(Name, Expression)] = []
+            while !scanner.isAtEnd {
+                let parameter = try scanner.requireName("PARAM=EXPR", command: word)
+                guard scanner.symbol("=") else { throw scanner.missing("'=' after \(parameter.text)", command: word) }
+                arguments.append((parameter, try scanner.expression(command: word)))
+            }
+            command = .patch(name, type: type, arguments: arguments)
+        case "patchtype":
+            command = try patchType(&scanner)
+        case "wire":
+            let source = try scanner.requireAddress("the source output", command: word)
+            let isDelay: Bool
+            if scanner.symbol("->") { isDelay = false } else if scanner.symbol("~>") { isDelay = true } else {
+                throw scanner.missing("'->' (or '~>' for a delay edge)", command: word)
+            }
+            let target = try scanner.requireAddress("the input to wire", command: word)
+            var condition: Expression?, transform: Expression?
+            if !isDelay, scanner.keyword("when") { condition = try scanner.expression(command: word) }
+            if !isDelay, scanner.symbol(":") { transform = try scanner.expression(command: word) }
+            command = .wire(from: source, to: target, condition: condition, transform: transform, isDelay: isDelay)
+        case "unwire":
+            command = .unwire(try scanner.requireAddress("the input to unwire", command: word))
+        case "bind":
+            let first = try scanner.requireName("two variables", command: word)
+            command = .bind(first, try scanner.requireName("a second variable", command: word))
+        case "pipe":
+            let source = try scanner.requireAddress("the source output", command: word)
+            try scanner.requireSymbol("->", command: word)
+            let knot = try scanner.requireName("the knot to reduce", command: word)
+            let condition = scanner.keyword("when") ? try scanner.expression(command: word) : nil
+            try scanner.requireSymbol(":", command: word)
+            command = .pipe(from: source, to: knot, condition: condition, body: try scanner.statements(command: word))
+        case "probe":
+            let target = try scanner.requireTarget("the node or NODE.PORT to probe", command: word)
+            command = .probe(target, future: scanner.symbol("--future"))
+        case "unprobe":
+            command = scanner.keyword("all") ? .unprobe(nil) : .unprobe(try scanner.requireTarget("a probe target or all", command: word))
+        case "begin": command = .begin
+        case "commit": command = .commit
+        case "abort": command = .abort
+        case "tick":
+            command = .tick(milliseconds: scanner.atInteger ? try scanner.integer("milliseconds", command: word).0 : nil)
+        case "clock": command = .clock
+        case "tap":
+            let view = try scanner.requireName("the view to tap", command: word)
+            let x = try scanner.integer("X", command: word).0
+            command = .tap(view, x: x, y: try scanner.integer("Y", command: word).0)
+        case "nodes": command = .nodes
+        case "show": command = .show(try scanner.requireTarget("the node or NODE.PORT to show", command: word))
+        case "rm": command = .remove(try scanner.requireName("the node to remove", command: word))
+        case "graph":
+            let dot = scanner.symbol("--dot")
+            let file = dot ? scanner.word().map { Name(text: $0.0, range: $0.1) } : nil
+            command = .graph(dot: dot, file: file)
+        case "render": command = .render
+        case "why": command = .why(try scanner.requireTarget("the node or NODE.PORT to explain", command: word))
+        default:
+            return nil
+        }
+        try expectEnd(&scanner, command: word)
+        return command
+    }
+
+    /// `patchtype NAME (IN, ...) -> (OUT, ...) { STATEMENTS }`
+    private static func patchType(_ scanner: inout CommandScanner) throws(ShellError) -> DataflowCommand {
+        let word = "patchtype"
+        let name = try scanner.requireName("the new type's name", command: word)
+        func names(_ what: String) throws(ShellError) -> [Name] {
+            try scanner.requireSymbol("(", command: word)
+            var names: [Name] = []
+            while !scanner.symbol(")") {
+                names.append(try scanner.requireName(what, command: word))
+                if !scanner.symbol(",") {
+                    try scanner.requireSymbol(")", command: word)
+                    break
+                }
+            }
+            return names
+        }
+        let inputs = try names("an input name")
+        try scanner.requireSymbol("->", command: word)
+        let outputs = try names("an output name")
+        scanner.skipBlanks()
+        guard scanner.offset < scanner.bytes.count, scanner.bytes[scanner.offset] == UInt8(ascii: "{") else {
+            throw scanner.missing("'{' to start the body", command: word)
+        }
+        return .patchType(name, inputs: inputs, outputs: outputs, body: try scanner.statements(command: word))
+    }
+}

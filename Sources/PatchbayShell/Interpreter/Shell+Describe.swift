@@ -1,0 +1,106 @@
+import Foundation
+import PatchbayCore
+
+extension Shell {
+    /// `var = 1`, `patch map (in) -> (out)  out = 2`, with the node's marks.
+    static func describe(_ summary: NodeSummary) -> String {
+        var text = "\(summary.kind)"
+        if case .patch = summary.kind {
+            text += " (\(summary.inputs.joined(separator: ", "))) -> (\(summary.outputs.joined(separator: ", ")))"
+        }
+        if let value = summary.value { text += "  = \(value)" }
+        switch summary.state {
+        case .failed: text += "  [failed: \(summary.failure ?? "")]"
+        case .stale: text += "  [stale: an upstream node failed]"
+        case .empty, .value: break
+        }
+        return text
+    }
+
+    static func json(_ summary: NodeSummary) -> Value {
+        [
+            "name": .string(summary.name), "kind": .string(summary.kind.description),
+            "inputs": .array(summary.inputs.map(Value.string)), "outputs": .array(summary.outputs.map(Value.string)),
+            "value": summary.value ?? .null, "state": .string(summary.state.rawValue),
+            "failure": summary.failure.map(Value.string) ?? .null,
+        ]
+    }
+
+    static func describe(_ report: PortReport) -> [String] {
+        var lines = ["\(report.address)  \(report.isInput ? "input" : report.isValuePort ? "value port" : "event port"), "
+            + "\(report.state.rawValue)" + (report.value.map { ": \($0)" } ?? "")]
+        if let failure = report.failure, report.state == .failed { lines.append("  failed: \(failure)") }
+        if let driver = report.driver { lines.append("  driven by \(driver)") } else if report.isInput {
+            lines.append("  driven by nothing (no wire, no local value)")
+        }
+        lines.append(report.subscribers.isEmpty ? "  no subscribers" : "  subscribers: " + report.subscribers.joined(separator: "; "))
+        return lines
+    }
+
+    static func json(_ report: PortReport) -> Value {
+        [
+            "port": .string(report.address.description), "input": .bool(report.isInput),
+            "valuePort": .bool(report.isValuePort), "state": .string(report.state.rawValue), "value": report.value ?? .null,
+            "failure": report.failure.map(Value.string) ?? .null, "driver": report.driver.map(Value.string) ?? .null,
+            "subscribers": .array(report.subscribers.map(Value.string)),
+        ]
+    }
+
+    func patchTypesResult() -> CommandResult {
+        let types = graph.allPatchTypes
+        let width = types.map { "\($0.name) (\($0.inputs.joined(separator: ", "))) -> (\($0.outputs.joined(separator: ", ")))".count }.max() ?? 0
+        var lines: [String] = []
+        for type in types {
+            let ports = "\(type.name) (\(type.inputs.joined(separator: ", "))) -> (\(type.outputs.joined(separator: ", ")))"
+            lines.append("  " + ports.padding(to: width) + "  " + type.summary)
+            for parameter in type.parameters {
+                let fallback = parameter.defaultValue.map { " (default \($0))" } ?? " (required)"
+                lines.append("  " + String(repeating: " ", count: width) + "    \(parameter.name)=  \(parameter.summary)\(fallback)")
+            }
+        }
+        let json = Value.array(types.map { type in
+            [
+                "type": .string(type.name), "inputs": .array(type.inputs.map(Value.string)),
+                "outputs": .array(type.outputs.map(Value.string)), "summary": .string(type.summary),
+                "parameters": .array(type.parameters.map { .string($0.name) }), "userDefined": .bool(type.isUserDefined),
+            ]
+        })
+        return CommandResult(lines: lines, json: json)
+    }
+
+    func graphResult(dot: Bool, file: Name?) throws(ShellError) -> CommandResult {
+        let edges = graph.edges()
+        if dot {
+            let text = graph.dot()
+            guard let file else { return CommandResult(lines: [text], json: .string(text)) }
+            guard FileManager.default.createFile(atPath: file.text, contents: Data((text + "\n").utf8)) else {
+                throw ShellError(.cannotWrite(path: file.text, detail: "the directory is missing or not writable"), at: file.range)
+            }
+            return CommandResult(lines: ["wrote \(file.text)"], json: ["file": .string(file.text)])
+        }
+        let summaries = graph.summaries()
+        var lines: [String] = []
+        for summary in summaries {
+            lines.append("\(summary.name)  \(Self.describe(summary))")
+            for edge in edges where edge.from == summary.name || edge.from.hasPrefix(summary.name + ".") {
+                let arrow = switch edge.kind {
+                case .wire: "->"
+                case .delay: "~>"
+                case .pipe: "=pipe=>"
+                case .derive: "..>"
+                case .bind: "<->"
+                }
+                lines.append("  \(edge.from) \(arrow) \(edge.to)" + (edge.label.map { "  \($0)" } ?? ""))
+            }
+        }
+        if lines.isEmpty { lines = ["the graph is empty"] }
+        let json: Value = [
+            "nodes": .array(summaries.map(Self.json)),
+            "edges": .array(edges.map { edge in
+                ["from": .string(edge.from), "to": .string(edge.to), "kind": .string(edge.kind.rawValue),
+                 "label": edge.label.map(Value.string) ?? .null]
+            }),
+        ]
+        return CommandResult(lines: lines, json: json)
+    }
+}
