@@ -56,7 +56,10 @@ public final class Shell {
 
     /// The candidates for Tab at UTF-8 offset `cursor` of `line`.
     public func complete(_ line: String, cursor: Int) -> Completion {
-        Completer(fileNames: fileNames).complete(line, cursor: cursor)
+        let context = CompletionContext(
+            nodeNames: graph.nodeNames, ports: graph.portAddresses.map(\.description),
+            patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets)
+        return Completer(fileNames: fileNames, context: context).complete(line, cursor: cursor)
     }
 
     private func run(
@@ -68,7 +71,7 @@ public final class Shell {
         case .help(let topic, let range):
             return try Help.result(for: topic, at: range)
         case .load(let path, let range):
-            return try load(path, range: range, output: &output)
+            return try load(ScriptFile.resolve(path, from: origin), range: range, output: &output)
         case .reset:
             graph = Graph()
             return CommandResult(lines: ["reset: everything defined in this session is gone"])

@@ -5,8 +5,13 @@ public struct ShellOptions: Sendable {
     /// ANSI colour in human output; only ever set for a terminal without `NO_COLOR`.
     public var color: Bool
 
-    public init(json: Bool = false, color: Bool = false) {
+    /// Print each script line after a prompt before running it, as a transcript does (human
+    /// output only).
+    public var echo: Bool
+
+    public init(json: Bool = false, color: Bool = false, echo: Bool = false) {
         self.json = json
         self.color = color
+        self.echo = echo
     }
 }

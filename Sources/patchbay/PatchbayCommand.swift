@@ -39,7 +39,7 @@ struct PatchbayCommand: ParsableCommand {
 
     mutating func run() throws {
         Terminal.prepareProcess()
-        let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO)))
+        let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO), echo: echo))
         let output = OutputWriter()
         defer { output.flush() }
         var failed = false
@@ -50,7 +50,6 @@ struct PatchbayCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             var runner = ScriptRunner(shell: shell, name: file, keepGoing: keepGoing, write: output.write)
-            runner.echo = echo && !json
             runner.run([UInt8](contents))
             if runner.failures > 0 {
                 failed = true

@@ -44,7 +44,33 @@ struct CompletionTests {
         #expect(completion.range == 0..<2)
     }
 
-    @Test func expressionsCompleteNothingYet() {
-        #expect(Shell().complete("= le", cursor: 4).candidates.isEmpty)
+    @Test func expressionsCompleteFunctionsAndNodes() {
+        let shell = Shell()
+        _ = shell.execute("var left = 1")
+        #expect(shell.complete("= le", cursor: 4).candidates == ["left", "len"])
+        #expect(shell.complete("= max(le", cursor: 8).candidates == ["left", "len"])
+    }
+
+    @Test func nodeCommandsCompleteNodeNames() {
+        let shell = Shell()
+        _ = shell.execute("var apple = 1")
+        _ = shell.execute("signal apricot")
+        #expect(shell.complete("send ap", cursor: 7).candidates == ["apple", "apricot"])
+        #expect(shell.complete("rm apr", cursor: 6).candidates == ["apricot"])
+    }
+
+    @Test func portsCompleteAfterTheDot() {
+        let shell = Shell()
+        _ = shell.execute("var a = 1")
+        _ = shell.execute("patch double map fn=\"$ * 2\"")
+        #expect(shell.complete("wire a.v", cursor: 8).candidates == ["a.value"])
+        #expect(shell.complete("wire a.value -> double.", cursor: 23).candidates == ["double.in", "double.out"])
+        #expect(shell.complete("probe double.o", cursor: 14).candidates == ["double.out"])
+    }
+
+    @Test func patchCompletesItsTypes() {
+        let shell = Shell()
+        #expect(shell.complete("patch p co", cursor: 10).candidates == ["combine", "counter"])
+        #expect(shell.complete("patch t", cursor: 7).candidates == ["types"])
     }
 }

@@ -1,34 +1,83 @@
-/// Computes Tab completions: command words first, then what each command takes.
+import PatchbayCore
+
+/// Computes Tab completions: command words first, then what each command takes (node names,
+/// `NODE.PORT`, patch types, file names), and node and function names inside expressions.
 ///
-/// A plain function of the line and cursor (and of what the session defines), so it is tested
+/// A plain function of the line, the cursor and what the session defines, so it is tested
 /// without a terminal.
 struct Completer {
     var fileNames: FileNameLister
+    /// What the session defines.
+    var context = CompletionContext()
 
     func complete(_ line: String, cursor: Int) -> Completion {
         let bytes = Array(line.utf8.prefix(cursor))
         var wordStart = bytes.count
-        while wordStart > 0, !Self.isSeparator(bytes[wordStart - 1]) { wordStart -= 1 }
+        while wordStart > 0, !Self.isWordBoundary(bytes[wordStart - 1]) { wordStart -= 1 }
         let word = String(decoding: bytes[wordStart...], as: UTF8.self)
         let earlier = String(decoding: bytes[..<wordStart], as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let range = wordStart..<bytes.count
-        let pool: [String]
-        switch earlier.first {
-        case nil:
-            pool = CommandCatalog.words.filter { $0 != "=" }
-        case "help" where earlier.count == 1:
-            pool = CommandCatalog.words.filter { $0 != "=" } + Help.topics
-        case "load" where earlier.count == 1:
-            pool = fileNames.names(matching: word)
-        default:
-            pool = []
-        }
-        let candidates = Set(pool.filter { $0.hasPrefix(word) }).sorted()
-        return Completion(range: range, candidates: candidates)
+        let candidates = Set(pool(for: word, after: earlier).filter { $0.hasPrefix(word) }).sorted()
+        return Completion(range: wordStart..<bytes.count, candidates: candidates)
     }
 
-    private static func isSeparator(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    private func pool(for word: String, after earlier: [String]) -> [String] {
+        guard let command = earlier.first else {
+            return CommandCatalog.words.filter { $0 != "=" }
+        }
+        if word.contains(".") { return context.ports }
+        let position = earlier.count
+        switch command {
+        case "help" where position == 1:
+            return CommandCatalog.words.filter { $0 != "=" } + Help.topics
+        case "load" where position == 1:
+            return fileNames.names(matching: word)
+        case "graph":
+            return position == 1 ? ["--dot"] : fileNames.names(matching: word)
+        case "patch" where position == 1:
+            return ["types"]
+        case "patch" where position == 2:
+            return context.patchTypes
+        case "send", "close", "touch", "rm", "show", "why", "tap", "set":
+            return position == 1 ? context.nodeNames : expressionNames
+        case "bind" where position <= 2:
+            return context.nodeNames
+        case "probe":
+            return position == 1 ? context.nodeNames : ["--future"]
+        case "unprobe" where position == 1:
+            return context.probeTargets + ["all"]
+        case "wire", "unwire", "pipe":
+            if earlier.last == "->" && command == "pipe" { return context.nodeNames }
+            if position == 1 || earlier.last == "->" || earlier.last == "~>" { return context.nodeNames }
+            return expressionNames
+        default:
+            return expressionNames
+        }
     }
+
+    /// Names an expression can use: nodes and functions.
+    private var expressionNames: [String] {
+        context.nodeNames + Builtin.allCases.map(\.rawValue)
+    }
+
+    private static func isWordBoundary(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"),
+            UInt8(ascii: ","), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "/"),
+            UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"),
+            UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: ";"):
+            true
+        default:
+            false
+        }
+    }
+}
+
+/// What the session defines, as completion offers it.
+struct CompletionContext {
+    var nodeNames: [String] = []
+    /// Every `NODE.PORT`.
+    var ports: [String] = []
+    var patchTypes: [String] = []
+    var probeTargets: [String] = []
 }

@@ -2,6 +2,16 @@ import Foundation
 
 /// Reads script files for `load`.
 enum ScriptFile {
+    /// A relative path in a script names a file beside the script when there is one there;
+    /// otherwise, and at the prompt, it is relative to the current directory.
+    static func resolve(_ path: String, from origin: SourceOrigin) -> String {
+        guard !path.hasPrefix("/"), let script = origin.name, script != "<stdin>", let slash = script.lastIndex(of: "/") else {
+            return path
+        }
+        let sibling = String(script[...slash]) + path
+        return FileManager.default.fileExists(atPath: sibling) ? sibling : path
+    }
+
     static func read(_ path: String, at range: Range<Int>) throws(ShellError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -12,8 +12,6 @@ public struct ScriptRunner {
     private var assembler = InputAssembler()
     private var lineNumber = 0
     private var commandStart = 1
-    /// Whether to print each line before running it, after a prompt, as a transcript does.
-    public var echo = false
     /// How many commands ran (blank lines and comments are not commands).
     public private(set) var commandCount = 0
     /// How many commands failed.
@@ -58,7 +56,7 @@ public struct ScriptRunner {
             assembler.reset()
             return
         }
-        if echo { write(OutputLine(Self.transcriptLine(text, continuing: assembler.isPending))) }
+        if shell.options.echo && !shell.options.json { write(OutputLine(Self.transcriptLine(text, continuing: assembler.isPending))) }
         guard let command = assembler.add(text) else { return }
         let outcome = shell.execute(command, at: SourceOrigin(name: name, line: commandStart))
         outcome.lines.forEach(write)
