@@ -59,7 +59,7 @@ struct PatchbayCommand: ParsableCommand {
 
         let stdinIsTerminal = isatty(STDIN_FILENO) != 0
         if (files.isEmpty || interactive) && !shell.hasQuit {
-            if stdinIsTerminal && Terminal.supportsEditing {
+            if stdinIsTerminal {
                 let session = InteractiveSession(shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output)
                 session.run()
             } else if files.isEmpty || interactive {

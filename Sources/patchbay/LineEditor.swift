@@ -1,0 +1,483 @@
+import CLibEdit
+import Foundation
+import PatchbayShell
+
+/// A prompt: its text and, when colour is on, the SGR parameters it is drawn in (`"1;36"`).
+struct Prompt: Equatable {
+    var text: String
+    var color: String?
+
+    /// The text with its colour; `escape` brackets the escape sequences for libedit.
+    ///
+    /// Trailing blanks stay outside the colour: libedit attaches an escape sequence to the
+    /// visible character after it and drops one at the very end of the prompt.
+    func rendered(escape: String?) -> String {
+        guard let color else { return text }
+        let mark = escape ?? ""
+        var visible = Substring(text)
+        while visible.last == " " { visible.removeLast() }
+        let trailing = text.dropFirst(visible.count)
+        return "\(mark)\u{1B}[\(color)m\(mark)\(visible)\(mark)\u{1B}[0m\(mark)\(trailing)"
+    }
+}
+
+/// What the user did at a prompt.
+enum LineInput: Equatable {
+    /// A line was entered (without its newline). A line recalled from history may hold several
+    /// physical lines separated by `\n`.
+    case line(String)
+    /// Ctrl-C: the line was abandoned.
+    case interrupt
+    /// Ctrl-D on an empty line, or the end of the input.
+    case endOfInput
+}
+
+/// Reads lines at a prompt and keeps the history of entered commands.
+protocol LineReader: AnyObject {
+    func read(prompt: Prompt) -> LineInput
+    /// Adds a command to the history and writes the history file.
+    func remember(_ entry: String)
+}
+
+/// The command history (libedit's `History`): at most `capacity` entries, consecutive duplicates
+/// dropped, written back to its file after every change so a killed process loses nothing.
+///
+/// The file is libedit's format (`_HiStOrY_V2_`, one strvis-encoded entry a line, so an entry
+/// may hold newlines). It is written to a temporary file and renamed over the old one, so an
+/// interrupted write never truncates it. Problems are reported once on standard error; a file
+/// that exists but cannot be read as history is never overwritten.
+final class CommandHistory {
+    /// libedit's `History *`.
+    let handle: OpaquePointer
+    private var event = HistEvent()
+    private let path: String?
+    private var canSave: Bool
+    private var hasWarned = false
+
+    init?(path: String?, capacity: Int32 = 1000) {
+        guard let handle = history_init() else { return nil }
+        self.handle = handle
+        self.path = path.map(Self.resolvingSymbolicLinks)
+        canSave = path != nil
+        shim_history_setsize(handle, &event, capacity)
+        shim_history_setunique(handle, &event, 1)
+        load()
+    }
+
+    deinit { history_end(handle) }
+
+    /// Adds `entry` (consecutive duplicates are dropped) and saves the file.
+    func add(_ entry: String) {
+        shim_history_enter(handle, &event, entry)
+        save()
+    }
+
+    /// Every entry, newest first.
+    var entries: [String] {
+        var result: [String] = []
+        var next = shim_history_first(handle, &event)
+        while let entry = next {
+            result.append(String(cString: entry))
+            next = shim_history_next(handle, &event)
+        }
+        return result
+    }
+
+    private func load() {
+        guard let path else { return }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                warn("cannot create the history directory '\(directory)'; history will not be saved")
+                canSave = false
+                return
+            }
+        }
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        if shim_history_load(handle, &event, path) < 0 {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            if size > 0 {
+                warn("'\(path)' is not a libedit history file; it is left alone and history will not be saved")
+                canSave = false
+            }
+        }
+    }
+
+    private func save() {
+        guard canSave, let path else { return }
+        let temporary = "\(path).\(getpid()).tmp"
+        if shim_history_save(handle, &event, temporary) < 0 || rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            warn("cannot save history to '\(path)': \(reason)")
+        }
+    }
+
+    private func warn(_ message: String) {
+        guard !hasWarned else { return }
+        hasWarned = true
+        FileHandle.standardError.write(Data("patchbay: warning: \(message)\n".utf8))
+    }
+
+    /// Renaming over a symbolic link would replace the link, so write where it points.
+    private static func resolvingSymbolicLinks(_ path: String) -> String {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { return path }
+        return target.hasPrefix("/") ? target : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+    }
+}
+
+/// Line editing on a terminal through libedit's native API (`el_gets`), emacs key bindings by
+/// default and `~/.editrc` (or `$EDITRC`) honoured for lines prefixed `patchbay:`.
+///
+/// Keys added to libedit's defaults:
+/// - Tab completes through the `complete` closure (`Shell.complete`).
+/// - Ctrl-C abandons the line: the terminal runs with `-isig` while editing, so ^C is a key and
+///   no signal is involved.
+/// - Up/Down recall the entries that start with the text before the cursor (`HistorySearch`);
+///   on an empty line that is every entry. libedit's `ed-search-prev-history` is not used: it
+///   matches anywhere in an entry (`strstr`, then a regular expression), not at its start.
+///   Ctrl-R is libedit's incremental search (`em-inc-search-prev`).
+///
+/// The C callbacks capture nothing; they reach the editor through libedit's client data pointer
+/// (`EL_CLIENTDATA`), which holds an unretained reference to `self` for as long as the
+/// `EditLine` lives.
+final class LineEditor: LineReader {
+    private let editLine: OpaquePointer
+    private let history: CommandHistory
+    private let complete: (String, Int) -> Completion
+    /// The C string the prompt callback returns; owned (strdup) and replaced per prompt.
+    private var promptBuffer: UnsafeMutablePointer<CChar>
+    private var currentPrompt: String = ""
+    private var interrupted = false
+    private var search: HistorySearch?
+
+    /// The escape character that brackets non-printing prompt text (`EL_PROMPT_ESC`).
+    private static let promptEscape = "\u{1}"
+
+    /// Returns `nil` when libedit cannot start.
+    init?(name: String, history: CommandHistory, complete: @escaping (String, Int) -> Completion) {
+        guard let editLine = el_init(name, shim_stdin(), shim_stdout(), shim_stderr()) else { return nil }
+        self.editLine = editLine
+        self.history = history
+        self.complete = complete
+        promptBuffer = strdup("")
+        configure()
+    }
+
+    deinit {
+        el_end(editLine)
+        free(promptBuffer)
+    }
+
+    func read(prompt: Prompt) -> LineInput {
+        setPrompt(prompt)
+        interrupted = false
+        search = nil
+        var count: Int32 = 0
+        let raw = el_gets(editLine, &count)
+        let readError = errno
+        if interrupted { return .interrupt }
+        guard let raw, count > 0 else {
+            guard count < 0, readError == EINTR else { return .endOfInput }
+            // A SIGINT from outside (kill) interrupted the read: end the visible line.
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            return .interrupt
+        }
+        var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: Int(count)))
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        return .line(String(decoding: bytes, as: UTF8.self))
+    }
+
+    func remember(_ entry: String) {
+        history.add(entry)
+    }
+
+    private func configure() {
+        shim_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
+        shim_el_set_editor(editLine, "emacs")
+        // While editing, libedit handles SIGWINCH (resize) and restores the terminal before a
+        // fatal signal.
+        shim_el_set_signal(editLine, 1)
+        shim_el_set_prompt_esc(editLine, { editLine in
+            LineEditor.from(editLine)?.promptBuffer
+        }, CChar(Self.promptEscape.utf8.first!))
+        shim_el_settty_edit(editLine, "-isig")
+        shim_el_set_history(editLine, history.handle)
+        shim_el_addfn(editLine, "patchbay-complete", "Complete the word before the cursor") { editLine, _ in
+            LineEditor.from(editLine)?.completeWord() ?? UInt8(CC_ERROR)
+        }
+        shim_el_addfn(editLine, "patchbay-interrupt", "Abandon the line") { editLine, _ in
+            LineEditor.from(editLine)?.interrupt() ?? UInt8(CC_ERROR)
+        }
+        shim_el_addfn(editLine, "patchbay-history-prev", "Recall an older entry starting with the text before the cursor") { editLine, _ in
+            LineEditor.from(editLine)?.recall(older: true) ?? UInt8(CC_ERROR)
+        }
+        shim_el_addfn(editLine, "patchbay-history-next", "Recall a newer entry starting with the text before the cursor") { editLine, _ in
+            LineEditor.from(editLine)?.recall(older: false) ?? UInt8(CC_ERROR)
+        }
+        bindKeys()
+        let mode = editorMode()
+        el_source(editLine, nil)
+        // `bind -v` or `bind -e` in an editrc resets the key maps: bind the keys again for it.
+        if editorMode() != mode { bindKeys() }
+    }
+
+    private func bindKeys() {
+        let keys = [("^I", "patchbay-complete"), ("^C", "patchbay-interrupt"), ("^R", "em-inc-search-prev")]
+        let arrows = [
+            ("\\e[A", "patchbay-history-prev"), ("\\eOA", "patchbay-history-prev"),
+            ("\\e[B", "patchbay-history-next"), ("\\eOB", "patchbay-history-next"),
+        ]
+        for (key, function) in keys { shim_el_bind(editLine, key, function) }
+        if editorMode() == "vi" {
+            // In vi insert mode a bound escape sequence makes ESC wait for the next key and
+            // swallow it, so the arrows are bound in command mode only.
+            shim_el_bind_alternate(editLine, "^C", "patchbay-interrupt")
+            for (key, function) in arrows { shim_el_bind_alternate(editLine, key, function) }
+        } else {
+            for (key, function) in arrows { shim_el_bind(editLine, key, function) }
+        }
+    }
+
+    private func editorMode() -> String? {
+        shim_el_get_editor(editLine).map { String(cString: $0) }
+    }
+
+    private func setPrompt(_ prompt: Prompt) {
+        let text = prompt.rendered(escape: Self.promptEscape)
+        guard text != currentPrompt else { return }
+        currentPrompt = text
+        free(promptBuffer)
+        promptBuffer = strdup(text)
+    }
+
+    private static func from(_ editLine: OpaquePointer?) -> LineEditor? {
+        guard let editLine, let data = shim_el_get_clientdata(editLine) else { return nil }
+        return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    // MARK: Key functions
+
+    /// Ctrl-C: shows `^C` after the line and accepts it, flagged so the caller drops it.
+    ///
+    /// A function returning `CC_NEWLINE` would leave the cursor where it is, possibly inside the
+    /// line; moving to its end, appending `^C` and pushing a newline lets libedit's own
+    /// `ed-newline` finish the display.
+    private func interrupt() -> UInt8 {
+        interrupted = true
+        moveCursorToEnd()
+        el_insertstr(editLine, "^C")
+        el_push(editLine, "\n")
+        return UInt8(CC_REFRESH)
+    }
+
+    /// Up (`older`) or Down: the next entry in that direction that starts with the search prefix.
+    private func recall(older: Bool) -> UInt8 {
+        let (line, cursor) = currentLine()
+        if search?.shown != line {
+            guard older else { return UInt8(CC_ERROR) }
+            let prefix = String(decoding: Array(line.utf8.prefix(cursor)), as: UTF8.self)
+            search = HistorySearch(prefix: prefix, entries: history.entries, original: line)
+        }
+        guard let text = older ? search?.older() : search?.newer() else { return UInt8(CC_ERROR) }
+        setLine(text)
+        return UInt8(CC_REFRESH)
+    }
+
+    /// The line as UTF-8 text and the cursor's UTF-8 offset in it.
+    private func currentLine() -> (text: String, cursor: Int) {
+        guard let info = el_line(editLine)?.pointee, let start = info.buffer else { return ("", 0) }
+        let length = info.lastchar.map { start.distance(to: $0) } ?? 0
+        let cursor = info.cursor.map { start.distance(to: $0) } ?? length
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: length)
+        return (String(decoding: bytes, as: UTF8.self), min(cursor, length))
+    }
+
+    /// Replaces the whole line; the cursor ends after it.
+    private func setLine(_ text: String) {
+        moveCursorToEnd()
+        let old = currentLine().text.unicodeScalars.count
+        if old > 0 { el_deletestr(editLine, Int32(old)) }
+        if !text.isEmpty { el_insertstr(editLine, text) }
+    }
+
+    private func moveCursorToEnd() {
+        let (line, cursor) = currentLine()
+        let after = String(decoding: Array(line.utf8.dropFirst(cursor)), as: UTF8.self).unicodeScalars.count
+        if after > 0 { el_cursor(editLine, Int32(after)) }
+    }
+
+    /// Tab: one candidate is inserted in full (plus a space unless it ends in `/`); several
+    /// insert what they share, and when that adds nothing they are listed in columns.
+    private func completeWord() -> UInt8 {
+        let (line, cursor) = currentLine()
+        let bytes = Array(line.utf8)
+        let completion = complete(line, cursor)
+        let range = completion.range.clamped(to: 0..<cursor)
+        let typed = String(decoding: bytes[range], as: UTF8.self)
+
+        switch completion.candidates.count {
+        case 0:
+            return UInt8(CC_ERROR)
+        case 1:
+            let candidate = completion.candidates[0]
+            let followedBySpace = cursor < bytes.count && bytes[cursor] == UInt8(ascii: " ")
+            let suffix = candidate.hasSuffix("/") || followedBySpace ? "" : " "
+            replace(typed, with: candidate + suffix)
+            return UInt8(CC_REFRESH)
+        default:
+            let prefix = completion.commonPrefix
+            if prefix.unicodeScalars.count > typed.unicodeScalars.count, prefix.unicodeScalars.starts(with: typed.unicodeScalars) {
+                replace(typed, with: prefix)
+                return UInt8(CC_REFRESH)
+            }
+            let columns = Int(shim_el_columns(editLine))
+            let listing = CandidateColumns(displayNames(completion.candidates, typed: typed), width: columns > 0 ? columns : 80)
+            let stdout = shim_stdout()
+            fputs("\n" + listing.text, stdout)
+            fflush(stdout)
+            return UInt8(CC_REDISPLAY)
+        }
+    }
+
+    /// Replaces the word before the cursor: keeps what `typed` and `replacement` share, deletes
+    /// the rest of `typed` and inserts the rest of `replacement`.
+    private func replace(_ typed: String, with replacement: String) {
+        let old = Array(typed.unicodeScalars)
+        let new = Array(replacement.unicodeScalars)
+        var shared = 0
+        while shared < old.count, shared < new.count, old[shared] == new[shared] { shared += 1 }
+        if shared < old.count { el_deletestr(editLine, Int32(old.count - shared)) }
+        if shared < new.count {
+            var inserted = String.UnicodeScalarView()
+            inserted.append(contentsOf: new[shared...])
+            el_insertstr(editLine, String(inserted))
+        }
+    }
+
+    /// File candidates are listed without the directory the typed word already names.
+    private func displayNames(_ candidates: [String], typed: String) -> [String] {
+        guard let slash = typed.lastIndex(of: "/") else { return candidates }
+        let directory = String(typed[...slash])
+        guard candidates.allSatisfy({ $0.hasPrefix(directory) && $0.count > directory.count }) else { return candidates }
+        return candidates.map { String($0.dropFirst(directory.count)) }
+    }
+}
+
+/// One Up/Down history search: the entries that start with `prefix`, from the newest, each text
+/// shown once; Down retraces the steps and past the newest brings back the original line.
+struct HistorySearch {
+    let prefix: String
+    /// Newest first.
+    let entries: [String]
+    let original: String
+    /// The indices in `entries` shown so far, the current one last.
+    private var path: [Int] = []
+
+    init(prefix: String, entries: [String], original: String) {
+        self.prefix = prefix
+        self.entries = entries
+        self.original = original
+    }
+
+    /// What the line shows now; an edit ends the search.
+    var shown: String { path.last.map { entries[$0] } ?? original }
+
+    mutating func older() -> String? {
+        let seen = Set(path.map { entries[$0] } + [original])
+        let start = (path.last ?? -1) + 1
+        guard let found = entries.indices.dropFirst(start).first(where: { candidate in
+            !seen.contains(entries[candidate]) && entries[candidate].utf8.starts(with: prefix.utf8)
+        }) else { return nil }
+        path.append(found)
+        return shown
+    }
+
+    mutating func newer() -> String? {
+        guard !path.isEmpty else { return nil }
+        path.removeLast()
+        return shown
+    }
+}
+
+/// Candidates laid out in columns, filled top to bottom, like `ls`.
+struct CandidateColumns {
+    let text: String
+
+    init(_ names: [String], width: Int) {
+        let widths = names.map(Self.displayWidth)
+        let columnWidth = (widths.max() ?? 0) + 2
+        let columns = max(1, min(names.count, width / max(columnWidth, 1)))
+        let rows = (names.count + columns - 1) / columns
+        var text = ""
+        for row in 0..<rows {
+            var line = ""
+            for column in 0..<columns {
+                let index = column * rows + row
+                guard index < names.count else { break }
+                let isLast = column == columns - 1 || index + rows >= names.count
+                line += names[index]
+                if !isLast { line += String(repeating: " ", count: columnWidth - widths[index]) }
+            }
+            text += line + "\n"
+        }
+        self.text = text
+    }
+
+    /// Terminal columns the text takes (CJK characters take two).
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { total, scalar in
+            total + max(0, Int(shim_wcwidth(scalar.value)))
+        }
+    }
+}
+
+/// Reads lines without editing, for a `dumb` terminal or when libedit cannot start.
+///
+/// It reads standard input with `read(2)` rather than Swift's `readLine()`, which spins when a
+/// signal interrupts it: Ctrl-C arrives here as SIGINT, interrupts the read (`InterruptGuard`
+/// installs its handler without `SA_RESTART`) and is reported as `.interrupt`.
+final class PlainLineReader: LineReader {
+    private let history: CommandHistory?
+    private let interrupts: InterruptGuard
+    private var splitter = LineSplitter()
+    private var pending: [String] = []
+    private var atEnd = false
+
+    init(history: CommandHistory?, interrupts: InterruptGuard) {
+        self.history = history
+        self.interrupts = interrupts
+    }
+
+    func read(prompt: Prompt) -> LineInput {
+        FileHandle.standardOutput.write(Data(prompt.rendered(escape: nil).utf8))
+        interrupts.clear()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while pending.isEmpty && !atEnd {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                pending += splitter.append(buffer[..<count]).map(Self.text)
+            } else if count < 0, errno == EINTR {
+                guard interrupts.clear() else { continue }
+                splitter = LineSplitter()
+                FileHandle.standardOutput.write(Data("\n".utf8))
+                return .interrupt
+            } else {
+                atEnd = true
+                pending += splitter.finish().map { [Self.text($0)] } ?? []
+            }
+        }
+        return pending.isEmpty ? .endOfInput : .line(pending.removeFirst())
+    }
+
+    func remember(_ entry: String) {
+        history?.add(entry)
+    }
+
+    private static func text(_ line: LineSplitter.Line) -> String {
+        String(decoding: line.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// The interactive shell on a real pseudo-terminal (libedit): commands, history recall and
+/// persistence, Tab completion, Ctrl-C and Ctrl-D. Each test waits for the prompt before it
+/// types, because keys sent before libedit switches the terminal to raw mode are echoed twice.
+@Suite("The interactive shell on a terminal", .enabled(if: TerminalHarness.isAvailable, "needs util-linux script(1)"))
+struct TerminalTests {
+    static let up = "\u{1b}[A"
+    static let ctrlC = "\u{03}"
+    static let ctrlD = "\u{04}"
+    static let prompt = TerminalHarness.prompt
+
+    /// A temporary directory (also the shell's `HOME`) with a history file path in it.
+    final class Scratch {
+        let path = NSTemporaryDirectory() + "patchbay-terminal-" + UUID().uuidString
+        var historyFile: String { path + "/state/history" }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+
+        func start() throws -> TerminalHarness {
+            try TerminalHarness(directory: path, historyFile: historyFile)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    @Test func aCommandRunsAndCtrlDOnAnEmptyLineExitsWithStatus0() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt), "no prompt: \(shell.transcript)")
+        shell.send("= 1 + 2\r")
+        #expect(await shell.expect("\n3\r\n"), "no result: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0, "transcript: \(shell.transcript)")
+    }
+
+    @Test func upRecallsThePreviousLine() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt))
+        shell.send("= 20 + 22\r")
+        #expect(await shell.expect("42"))
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.up)
+        #expect(await shell.expect("= 20 + 22"), "Up did not recall: \(shell.transcript)")
+        shell.send("\r")
+        #expect(await shell.expect("42"), "the recalled line did not run: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func tabCompletesACommandWord() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt))
+        shell.send("hel")
+        #expect(await shell.expect("hel"))
+        shell.send("\t")
+        // libedit redraws with cursor movements, so the screen is checked through the result:
+        // `help load` proves that Tab inserted "p " (`helpload` is an unknown command).
+        #expect(await shell.expect("p "), "Tab did not complete: \(shell.transcript)")
+        shell.send("load\r")
+        #expect(await shell.expect("run the commands of a script file"), "Tab did not insert \"help \": \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func ctrlCAbandonsTheLineAndThePendingCommandButNotTheShell() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt))
+        shell.send("= 1 +")
+        #expect(await shell.expect("= 1 +"))
+        shell.send(Self.ctrlC)
+        #expect(await shell.expect("^C\r\n" + Self.prompt), "no fresh prompt after Ctrl-C: \(shell.transcript)")
+        shell.send("= [1,\r")
+        #expect(await shell.expect("...> "), "no continuation prompt: \(shell.transcript)")
+        shell.send(Self.ctrlC)
+        #expect(await shell.expect(Self.prompt), "Ctrl-C kept the pending command: \(shell.transcript)")
+        shell.send("= 6 * 7\r")
+        #expect(await shell.expect("\n42\r\n"), "the shell did not survive Ctrl-C: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func aMultiLineCommandRunsAfterTheContinuationPrompt() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt))
+        shell.send("= [1,\r")
+        #expect(await shell.expect("...> "))
+        shell.send("2]\r")
+        #expect(await shell.expect("[1, 2]"), "transcript: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func historyIsSavedAndRecalledByTheNextLaunch() async throws {
+        let scratch = try Scratch()
+        let first = try scratch.start()
+        #expect(await first.expect(Self.prompt))
+        first.send("= 111 + 1\r")
+        #expect(await first.expect("112"))
+        #expect(await first.expect(Self.prompt))
+        first.send("= [5,\r")
+        #expect(await first.expect("...> "))
+        first.send("6]\r")
+        #expect(await first.expect("[5, 6]"))
+        #expect(await first.expect(Self.prompt))
+        first.send(" = 999\r")
+        #expect(await first.expect("999"))
+        #expect(await first.expect(Self.prompt))
+        first.send(Self.ctrlD)
+        #expect(await first.exitStatus() == 0)
+
+        let saved = try String(contentsOfFile: scratch.historyFile, encoding: .utf8)
+        // libedit's format: a header line, then one strvis-encoded entry a line.
+        #expect(saved.hasPrefix("_HiStOrY_V2_\n"), "history file: \(saved)")
+        #expect(saved.contains("=\\040111\\040+\\0401\n"), "history file: \(saved)")
+        #expect(saved.contains("=\\040[5,\\0126]"), "a multi-line command is one entry: \(saved)")
+        #expect(!saved.contains("999"), "a line starting with a space is not saved: \(saved)")
+
+        let second = try scratch.start()
+        #expect(await second.expect(Self.prompt))
+        second.send(Self.up)
+        #expect(await second.expect("6]"), "Up did not recall the multi-line entry: \(second.transcript)")
+        second.send(Self.up + "\r")
+        #expect(await second.expect("112"), "Up did not recall the first session: \(second.transcript)")
+        #expect(await second.expect(Self.prompt))
+        second.send(Self.ctrlD)
+        #expect(await second.exitStatus() == 0)
+    }
+}
