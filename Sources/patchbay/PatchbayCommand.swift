@@ -53,18 +53,19 @@ struct PatchbayCommand: ParsableCommand {
             runner.run([UInt8](contents))
             if runner.failures > 0 {
                 failed = true
-                if !keepGoing { throw ExitCode.failure }
+                // With -i, a failing script still leaves the shell open for a look around.
+                if !keepGoing { break }
             }
         }
+        if failed && !keepGoing && !interactive { throw ExitCode.failure }
 
-        let stdinIsTerminal = isatty(STDIN_FILENO) != 0
         if (files.isEmpty || interactive) && !shell.hasQuit {
-            if stdinIsTerminal {
+            if isatty(STDIN_FILENO) != 0 {
                 let session = InteractiveSession(shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output)
                 session.run()
-            } else if files.isEmpty || interactive {
-                failed = StandardInputScript.run(shell: shell, keepGoing: keepGoing, output: output) || failed
+                return
             }
+            failed = StandardInputScript.run(shell: shell, keepGoing: keepGoing, output: output) || failed
         }
         if failed { throw ExitCode.failure }
     }
