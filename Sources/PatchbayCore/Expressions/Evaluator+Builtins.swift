@@ -133,7 +133,24 @@ extension Evaluator {
         case .reduce:
             let l = lambda(2)
             var accumulator = values[1]
-            for element in try array(0) { accumulator = try invoke(l, accumulator, element) }
+            // The one loop of the language that feeds a result back in, so it could nest values
+            // without end. One step nests a value at most once per byte of the lambda (each `[`,
+            // `{`, `append(`, `map(`... takes at least one), so the depth is measured again only
+            // when it could have passed the limit, and once more at the end.
+            let growthPerStep = Swift.max(1, l.range.count)
+            var stepsBeforeCheck = 0
+            func checkDepth() throws(ExpressionError) {
+                let depth = accumulator.nestingDepth(upTo: Value.maxDepth)
+                guard depth <= Value.maxDepth else {
+                    throw ExpressionError(.tooLarge(what: "the nesting of the result", limit: Value.maxDepth), at: range)
+                }
+                stepsBeforeCheck = (Value.maxDepth - depth) / growthPerStep
+            }
+            for element in try array(0) {
+                accumulator = try invoke(l, accumulator, element)
+                if stepsBeforeCheck == 0 { try checkDepth() } else { stepsBeforeCheck -= 1 }
+            }
+            try checkDepth()
             return accumulator
         case .sort:
             return .array(try sorted(try array(0), keys: try array(0), range: range, function: function))
@@ -262,10 +279,10 @@ extension Evaluator {
             let end = values.count > 1 ? try integer(1) : try integer(0)
             let step = values.count > 2 ? try integer(2) : 1
             guard step != 0 else { throw fail("the step must not be 0") }
-            let count = step > 0
-                ? (end > start ? (end.subtractingReportingOverflow(start).partialValue - 1) / step + 1 : 0)
-                : (start > end ? (start.subtractingReportingOverflow(end).partialValue - 1) / -step + 1 : 0)
-            guard count >= 0, count <= Limits.maxRange else {
+            // The distance between two Ints always fits in a UInt, even when `end - start` overflows.
+            let distance = step > 0 ? (end > start ? UInt(bitPattern: end &- start) : 0) : (start > end ? UInt(bitPattern: start &- end) : 0)
+            let count = distance == 0 ? 0 : (distance - 1) / step.magnitude + 1
+            guard count <= Limits.maxRange else {
                 throw ExpressionError(.tooLarge(what: "the range", limit: Limits.maxRange), at: range)
             }
             return .array(stride(from: start, to: end, by: step).map { .int($0) })
@@ -285,9 +302,10 @@ extension Evaluator {
             return c < 0 || (c == 0 && a < b)
         }
         if failed {
-            let types = Set(keys.map(\.typeName)).sorted().joined(separator: ", ")
+            let types = Set(keys.map(\.typeName)).sorted()
+            let found = types.count == 1 ? types[0] : "a mix of " + types.joined(separator: ", ")
             throw ExpressionError(
-                .invalidArgument(function: function.rawValue, detail: "can only order numbers or strings, not a mix of \(types)"),
+                .invalidArgument(function: function.rawValue, detail: "can only order numbers or strings, not \(found)"),
                 at: range)
         }
         return order.map { elements[$0] }

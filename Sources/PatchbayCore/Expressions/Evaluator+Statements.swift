@@ -9,10 +9,14 @@ extension Evaluator {
                 var state = bindings.state ?? .null
                 bindings.state = nil
                 defer { bindings.state = state }
-                do {
+                do throws(OperationError) {
                     if op != .assign {
                         let current = try Self.read(state, at: keys[...])
                         value = try Operators.apply(op == .add ? .add : .subtract, current, value)
+                    }
+                    // State outlives the statement, so `state.a = [state.a]` run again and again must not nest without end.
+                    guard value.nestingDepth(upTo: Value.maxDepth) + keys.count <= Value.maxDepth else {
+                        throw OperationError(.tooLarge(what: "the nesting of the state", limit: Value.maxDepth))
                     }
                     try Self.write(value, at: keys[...], in: &state)
                 } catch {
@@ -56,7 +60,7 @@ extension Evaluator {
                 case .int(let i): keys.append(.index(i))
                 case .string(let s): keys.append(.key(s))
                 case let other:
-                    throw ExpressionError(.notIndexable(type: "path", key: "[\(other)]"), at: node.range)
+                    throw ExpressionError(.typeMismatch(operation: "[]", types: [other.typeName]), at: node.range)
                 }
             }
         }
@@ -89,10 +93,18 @@ extension Evaluator {
         switch (first, target) {
         case (.key(let key), .object(var members)):
             target = .null  // let `members` be uniquely referenced while it changes
-            var child = members[key] ?? .null
-            members[key] = nil
-            defer { members[key] = child; target = .object(members) }
-            try write(value, at: keys.dropFirst(), in: &child)
+            defer { target = .object(members) }
+            if let index = members.index(forKey: key) {
+                // Change the member where it is, so that the key keeps its position.
+                var child = members.values[index]
+                members.values[index] = .null
+                defer { members.values[index] = child }
+                try write(value, at: keys.dropFirst(), in: &child)
+            } else {
+                var child = Value.null
+                try write(value, at: keys.dropFirst(), in: &child)
+                members[key] = child
+            }
         case (.key(let key), .null):
             var child = Value.null
             try write(value, at: keys.dropFirst(), in: &child)

@@ -45,14 +45,18 @@ public struct Expression: Sendable, CustomStringConvertible {
     public static func trailingInput(in text: String, at offset: Int) -> ExpressionError {
         let bytes = Array(text.utf8)
         var lexer = Lexer(source: bytes, range: offset..<bytes.count)
-        let token = try? lexer.next()
-        let range = token?.range ?? offset..<bytes.count
-        switch token?.kind {
+        let token: Token
+        do { token = try lexer.next() } catch { return error }
+        let range = token.range
+        switch token.kind {
         case .symbol(.arrow):
             return ExpressionError(.lambdaOutsideCall, at: range)
         case .newline:
             // Keeps the message on one line.
             return ExpressionError(.unexpectedToken(found: "the end of the line", expected: "the end of the expression"), at: range)
+        case .string:
+            // A string may span lines or be megabytes long: do not quote it.
+            return ExpressionError(.unexpectedToken(found: "a string", expected: "an operator or the end of the expression"), at: range)
         default:
             let found = String(decoding: bytes[range], as: UTF8.self)
             return ExpressionError(.unexpectedToken(found: "'\(found)'", expected: "an operator or the end of the expression"), at: range)

@@ -48,7 +48,7 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
     public var isSyntaxError: Bool {
         switch reason {
         case .unexpectedCharacter, .unterminatedString, .invalidEscape, .invalidNumber, .integerLiteralTooLarge,
-            .unexpectedToken, .unexpectedEnd, .nestingTooDeep, .lambdaOutsideCall, .invalidAssignmentTarget:
+            .unexpectedToken, .unexpectedEnd, .nestingTooDeep, .lambdaOutsideCall, .invalidAssignmentTarget, .notCallable:
             true
         default:
             false
@@ -58,7 +58,7 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
     /// The message without the offending text.
     public var description: String {
         let (what, hint) = parts
-        return hint.map { "\(what); \($0)" } ?? what
+        return Self.oneLine(hint.map { "\(what); \($0)" } ?? what)
     }
 
     /// The message naming the offending text of `source`, e.g. "division by zero in 'a / b'".
@@ -68,7 +68,30 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         if !isSyntaxError, namesOffendingText == false, let snippet = Self.snippet(of: range, in: source) {
             text += " in '\(snippet)'"
         }
-        return hint.map { "\(text); \($0)" } ?? text
+        return Self.oneLine(hint.map { "\(text); \($0)" } ?? text)
+    }
+
+    /// Keeps a message on one line whatever it quotes (a key, a string, source text): line breaks
+    /// and other control characters except tabs are shown as escapes.
+    static func oneLine(_ text: String) -> String {
+        func breaks(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.properties.generalCategory {
+            case .control: scalar != "\t"
+            case .lineSeparator, .paragraphSeparator: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: breaks) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case _ where breaks(scalar): out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Whether the message already quotes the offending text (a name), so it is not repeated.

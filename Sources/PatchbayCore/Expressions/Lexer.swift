@@ -128,15 +128,27 @@ struct Lexer {
         }
         let stop = min(start + length, end)
         let description: String
-        if lead < 0x20 || lead == 0x7F {
-            let hex = String(lead, radix: 16, uppercase: true)
-            description = "U+" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else if let scalar = String(validating: source[start..<stop], as: UTF8.self) {
-            description = "'\(scalar)'"
+        if let character = String(validating: source[start..<stop], as: UTF8.self), let scalar = character.unicodeScalars.first {
+            description = Self.isVisible(scalar) ? "'\(character)'" : Self.codePoint(scalar)
         } else {
             description = "byte 0x" + String(lead, radix: 16, uppercase: true)
         }
         return ExpressionError(.unexpectedCharacter(description), at: start..<stop)
+    }
+
+    /// Whether a character can be shown as it is in a one-line message: not a control character,
+    /// not a line or paragraph separator, not an invisible format character.
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: false
+        default: true
+        }
+    }
+
+    /// `U+000D`: how a character that must not be printed as it is appears in a message.
+    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     private mutating func lexNumber() throws(ExpressionError) -> Token {
@@ -224,7 +236,11 @@ struct Lexer {
                 flush()
                 parts.append(.interpolation(try scanInterpolation()))
             default:
-                throw ExpressionError(.invalidEscape(text(escapeStart..<position)), at: escapeStart..<position)
+                // Take the whole character after the backslash; name an invisible one by its code.
+                while position < end, source[position] & 0xC0 == 0x80 { position += 1 }
+                var shown = text(escapeStart..<position)
+                if let scalar = shown.unicodeScalars.dropFirst().first, !Self.isVisible(scalar) { shown = "\\" + Self.codePoint(scalar) }
+                throw ExpressionError(.invalidEscape(shown), at: escapeStart..<position)
             }
         }
         flush()
@@ -235,7 +251,10 @@ struct Lexer {
     /// Reads `XXXX` (with a following `\uXXXX` for a surrogate pair) or `{X...}` after `\u`.
     private mutating func lexUnicodeEscape(from escapeStart: Int) throws(ExpressionError) -> Unicode.Scalar {
         func invalid(_ stop: Int) -> ExpressionError {
-            ExpressionError(.invalidEscape(text(escapeStart..<min(stop, end))), at: escapeStart..<min(stop, end))
+            // Quote the escape up to the first character that cannot belong to it (a quote, a newline...).
+            var shownEnd = escapeStart + 2
+            while shownEnd < min(stop, end), source[shownEnd].isHexDigitOrBrace { shownEnd += 1 }
+            return ExpressionError(.invalidEscape(text(escapeStart..<shownEnd)), at: escapeStart..<shownEnd)
         }
         if position < end, source[position] == UInt8(ascii: "{") {
             let digitsStart = position + 1
@@ -288,5 +307,13 @@ struct Lexer {
             default: break
             }
         }
+    }
+}
+
+extension UInt8 {
+    /// `[0-9A-Fa-f{}]`: what a `\u` escape is made of.
+    fileprivate var isHexDigitOrBrace: Bool {
+        isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
+            || self == UInt8(ascii: "{") || self == UInt8(ascii: "}")
     }
 }

@@ -4,6 +4,7 @@
 /// Nesting is limited to `maxDepth` levels, and every tree it builds is at most `maxHeight` deep,
 /// so neither parsing nor evaluation can overflow the stack whatever the input.
 struct Parser {
+    /// Each bracket, call, unary operator, `?:` branch, `??` operand or statement block is a level.
     static let maxDepth = 128
     static let maxHeight = 512
 
@@ -43,6 +44,8 @@ struct Parser {
     }
 
     func unexpected(expected: String) -> ExpressionError {
+        // `x => ...` where no function takes a lambda: say so rather than "expected ..., found '=>'".
+        if current.kind == .symbol(.arrow) { return ExpressionError(.lambdaOutsideCall, at: current.range) }
         if current.kind == .end { return ExpressionError(.unexpectedEnd(expected: expected), at: current.range) }
         return ExpressionError(.unexpectedToken(found: current.display, expected: expected), at: current.range)
     }
@@ -67,7 +70,14 @@ struct Parser {
         var height: Int
     }
 
+    /// Parses an expression. The constructs that nest (brackets, calls, unary operators, the
+    /// operands of `?:` and `??`, statement blocks) each count one level with `enter`.
     mutating func parseExpression() throws(ExpressionError) -> Parsed {
+        try parseConditional()
+    }
+
+    /// A branch of `?:`, one level deeper.
+    private mutating func parseBranch() throws(ExpressionError) -> Parsed {
         try enter(current.range)
         defer { leave() }
         return try parseConditional()
@@ -77,9 +87,9 @@ struct Parser {
         let condition = try parseCoalesce()
         guard isSymbol(.question) else { return condition }
         try advance()
-        let whenTrue = try parseExpression()
+        let whenTrue = try parseBranch()
         _ = try expect(.colon, "':' of the conditional ?:")
-        let whenFalse = try parseExpression()
+        let whenFalse = try parseBranch()
         let range = condition.node.range.lowerBound..<whenFalse.node.range.upperBound
         return try combine(.conditional(condition.node, whenTrue.node, whenFalse.node, range), condition, whenTrue, whenFalse)
     }

@@ -190,7 +190,7 @@ extension Shell {
             }
         case .cycle:
             return targets.count == 2 ? targets[0].range.lowerBound..<targets[1].range.upperBound : nil
-        case .engine, .expression:
+        case .engine, .expression, .inTransaction:
             return nil
         }
     }

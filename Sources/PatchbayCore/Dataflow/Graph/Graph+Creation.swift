@@ -59,13 +59,19 @@ extension Graph {
             throw .patchType(type: type.name, .unknownParameter(key, known: type.parameters.map(\.name) + design.inputs))
         }
         let node = PatchNode(graph: self, name: name, type: type, arguments: arguments, design: design)
+        for output in node.outputs where output.value != nil { output.cause = [cause, "\(name).\(output.name)"] }
         add(node)
+        if !node.sampledNames.isEmpty { recomputeRanks() }
         design.behavior.start(node)
         // Inputs given a value as a parameter arrive at once, as Wolf publishes static inputs.
         let given = node.inputs.filter { $0.localValue != nil }
         if !given.isEmpty {
+            let root = cause
             transaction {
-                for input in given { input.receive(input.localValue!, .change) }
+                for input in given {
+                    input.cause = [root]
+                    input.receive(input.localValue!, .change)
+                }
             }
         }
     }

@@ -74,6 +74,9 @@ extension Graph {
         let node = try node(address.node)
         if let output = node.output(address.port) {
             var subscribers = output.receivers.map(subscriberText)
+            // Delay edges are not receivers: they read the port at each tick.
+            subscribers += wires.values.filter { $0.isDelay && $0.source === output }
+                .sorted { $0.target.address < $1.target.address }.map { "wire \($0.definition)" }
             subscribers += probes.keys.filter { $0 == address.description || $0 == address.node }.map { "probe \($0)" }
             return PortReport(
                 address: address, isInput: false, isValuePort: output.remembers,
@@ -88,7 +91,7 @@ extension Graph {
                 state: state(of: node, hasValue: input.value != nil), value: input.value, failure: node.failure,
                 driver: driver, subscribers: subscribers)
         }
-        throw .unknownPort(address, isInput: false, existing: node.outputs.map(\.name) + node.inputs.map(\.name))
+        throw .unknownPort(address, isInput: nil, existing: node.outputs.map(\.name) + node.inputs.map(\.name))
     }
 
     private func subscriberText(_ receiver: any Receiver<Value>) -> String {
@@ -111,7 +114,7 @@ extension Graph {
             } else if let input = node.input(port) {
                 chain = input.cause + [PortAddress(node: name, port: port).description]
             } else {
-                throw .unknownPort(PortAddress(node: name, port: port), isInput: false,
+                throw .unknownPort(PortAddress(node: name, port: port), isInput: nil,
                                    existing: node.outputs.map(\.name) + node.inputs.map(\.name))
             }
         } else {

@@ -14,7 +14,7 @@ extension Graph {
             } else if let input = node.input(port) {
                 targets = [(address, input.observers)]
             } else {
-                throw .unknownPort(address, isInput: false, existing: (node.outputs.map(\.name) + node.inputs.map(\.name)))
+                throw .unknownPort(address, isInput: nil, existing: node.outputs.map(\.name) + node.inputs.map(\.name))
             }
         } else {
             targets = node.outputs.map { (PortAddress(node: name, port: $0.name), $0) }
@@ -77,6 +77,7 @@ extension Graph {
     /// `tick [MS]`: advances the virtual clock; returns the new time.
     @discardableResult
     public func tick(by milliseconds: Int? = nil) throws(GraphError) -> Int {
+        guard !engine.isInTransaction else { throw .inTransaction("tick") }
         do { return try engine.tick(by: milliseconds) } catch { throw .engine(error) }
     }
 }

@@ -189,9 +189,9 @@ extension Graph {
             }
         }
         if let knot = node as? KnotNode {
-            for pipe in knot.pipes { names += pipe.condition?.freeNames ?? [] }
+            for pipe in knot.pipes { names += (pipe.condition?.freeNames ?? []) + pipe.body.readNames }
         }
-        return names
+        return names + node.sampledNames
     }
 }
 
@@ -209,4 +209,33 @@ final class Binding {
     func involves(_ node: GraphNode) -> Bool { left === node || right === node }
 
     var text: String { "\(left.name) <-> \(right.name)" }
+}
+
+extension StatementBlock {
+    /// The names the statements read: nodes, as samples (locals of lambdas excluded).
+    var readNames: [String] {
+        var names: [String] = []
+        func collect(_ statements: [StatementNode]) {
+            for statement in statements {
+                switch statement {
+                case .assign(let path, _, let value, _):
+                    collect(path)
+                    value.collectFreeNames(into: &names)
+                case .delete(let path, _):
+                    collect(path)
+                case .conditional(let test, let then, let otherwise, _):
+                    test.collectFreeNames(into: &names)
+                    collect(then)
+                    collect(otherwise)
+                case .emit(_, let value, _):
+                    value.collectFreeNames(into: &names)
+                }
+            }
+        }
+        func collect(_ path: StatePath) {
+            for case .index(let index) in path.components { index.collectFreeNames(into: &names) }
+        }
+        collect(statements)
+        return names
+    }
 }

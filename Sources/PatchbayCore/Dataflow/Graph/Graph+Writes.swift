@@ -18,14 +18,14 @@ extension Graph {
         let root = cause
         switch engine.writeMode {
         case .immediate:
-            engine.runTransaction { node.emitAll([(port, value)], cause: [root], delivery) }
+            engine.runTransaction { node.publish(port, value, cause: [root], delivery) }
         case .buffered:
             let isFirst = node[keyPath: pending] == nil
             node[keyPath: pending] = value
             guard isFirst else { return }
             engine.bufferedWrites.append(BufferedWrite(
                 apply: {
-                    if let value = node[keyPath: pending] { node.emitAll([(port, value)], cause: [root], delivery) }
+                    if let value = node[keyPath: pending] { node.publish(port, value, cause: [root], delivery) }
                     node[keyPath: pending] = nil
                 },
                 discard: { node[keyPath: pending] = nil }))

@@ -1,7 +1,9 @@
 /// An error of a graph command. Nothing in the graph changes when one is thrown.
 public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownNode(String, existing: [String])
-    case unknownPort(PortAddress, isInput: Bool, existing: [String])
+    /// `isInput` says which kind of port was looked for; `nil` when either would do (`show`,
+    /// `probe`, `why`), and `existing` then lists outputs and inputs.
+    case unknownPort(PortAddress, isInput: Bool?, existing: [String])
     case nameTaken(String, kind: NodeKind)
     case reservedName(String)
     case wrongKind(String, kind: NodeKind, expected: String)
@@ -16,14 +18,16 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case expression(ExpressionError, source: String)
     case unknownProbe(String)
     case bindToItself(String)
+    /// A command that cannot run between `begin` and `commit` (`tick`).
+    case inTransaction(String)
 
     public var description: String {
         switch self {
         case .unknownNode(let name, let existing):
             "no node '\(name)' (" + (existing.isEmpty ? "no nodes yet" : "nodes: \(Self.list(existing))") + ")"
         case .unknownPort(let address, let isInput, let existing):
-            "\(address.node) has no \(isInput ? "input" : "output") '\(address.port)' ("
-                + (existing.isEmpty ? "it has no \(isInput ? "inputs" : "outputs")" : "\(isInput ? "inputs" : "outputs"): \(Self.list(existing))") + ")"
+            "\(address.node) has no \(Self.portKind(isInput)) '\(address.port)' ("
+                + (existing.isEmpty ? "it has no \(Self.portKind(isInput))s" : "\(Self.portKind(isInput))s: \(Self.list(existing))") + ")"
         case .nameTaken(let name, let kind): "'\(name)' is already a node (\(kind)); rm it first or pick another name"
         case .reservedName(let name): "'\(name)' is reserved in expressions and cannot name a node"
         case .wrongKind(let name, let kind, let expected): "'\(name)' is a \(kind) node; \(expected)"
@@ -40,6 +44,15 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .expression(let error, let source): error.message(in: source)
         case .unknownProbe(let target): "no probe on '\(target)'"
         case .bindToItself(let name): "cannot bind '\(name)' to itself"
+        case .inTransaction(let command): "'\(command)' cannot run inside a transaction; commit or abort it first"
+        }
+    }
+
+    private static func portKind(_ isInput: Bool?) -> String {
+        switch isInput {
+        case true?: "input"
+        case false?: "output"
+        case nil: "port"
         }
     }
 

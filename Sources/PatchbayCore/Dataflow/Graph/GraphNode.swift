@@ -36,9 +36,35 @@ class GraphNode: NodeCore {
     /// first output.
     var primaryOutput: OutputPort<Value>? { outputs.first }
 
+    /// Arrivals whose expressions read other nodes (a wire's `when` or transform, a pipe), held
+    /// until the node's turn in the wave so that they read values settled in it (SPEC 4.3 rule 8).
+    private var heldArrivals: [() -> Void] = []
+    private var isReleasingArrivals = false
+
     /// Called when a value arrives on one of the node's inputs during a wave.
     func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
+        // While held arrivals are released the node is being evaluated already.
+        if !isReleasingArrivals { schedule() }
+    }
+
+    /// Runs `arrival` when the node's turn comes in this wave, after every node it samples.
+    final func hold(_ arrival: @escaping () -> Void) {
+        heldArrivals.append(arrival)
         schedule()
+    }
+
+    /// Runs the held arrivals, in the order they came; the first thing an evaluation does.
+    final func releaseHeldArrivals() {
+        guard !heldArrivals.isEmpty else { return }
+        let arrivals = heldArrivals
+        heldArrivals.removeAll()
+        isReleasingArrivals = true
+        defer { isReleasingArrivals = false }
+        for arrival in arrivals { arrival() }
+    }
+
+    override func evaluate() {
+        releaseHeldArrivals()
     }
 
     override var downstreamNodes: [NodeCore] {
@@ -54,12 +80,20 @@ class GraphNode: NodeCore {
     }
 
     /// The nodes this node reads in expressions without being triggered by them (samples), for
-    /// evaluation order.
+    /// evaluation order (wires and pipes into the node are counted by the graph).
     var sampledNames: [String] { [] }
 
     /// Called when the node is removed from its graph.
     func willRemove() {
         engine.cancelTimers(of: self)
+    }
+
+    /// Emits a value the node was given (a `set`, or an arrival on a variable's input). A good
+    /// value clears the node's failed and stale marks (SPEC 4.3 rule 10); its dependents then
+    /// hear it even if it did not change, so that their marks clear too.
+    final func publish(_ port: OutputPort<Value>, _ newValue: Value, cause: [String], _ delivery: Delivery) {
+        let wasMarked = clearMarks()
+        emitAll([(port, newValue)], cause: cause, wasMarked ? .event : delivery)
     }
 
     /// Emits the outputs computed in one activation together; an activation caused by an event

@@ -6,6 +6,9 @@ final class Wire: Receiver {
     let condition: Expression?
     let transform: Expression?
     let isDelay: Bool
+    /// Whether the `when` or the transform reads nodes (samples): then the wire delivers at its
+    /// target's turn in the wave, once what it reads has settled (SPEC 4.3 rule 8).
+    let readsNodes: Bool
     unowned let graph: Graph
 
     init(graph: Graph, from source: OutputPort<Value>, to target: InputPort, condition: Expression?,
@@ -16,6 +19,7 @@ final class Wire: Receiver {
         self.condition = condition
         self.transform = transform
         self.isDelay = isDelay
+        readsNodes = !(condition?.freeNames.isEmpty ?? true) || !(transform?.freeNames.isEmpty ?? true)
     }
 
     var node: NodeCore { target.owner }
@@ -31,8 +35,14 @@ final class Wire: Receiver {
         return text
     }
 
+
     func receive(_ value: Value, _ delivery: Delivery) {
-        deliver(value, delivery)
+        // Samples must see the values settled in this wave: evaluate at the target's turn.
+        if readsNodes {
+            target.graphNode.hold { [unowned self] in deliver(value, delivery) }
+        } else {
+            deliver(value, delivery)
+        }
     }
 
     /// Filters and transforms `value`, then hands it to the target input.

@@ -9,12 +9,21 @@ final class PatchNode: GraphNode {
         self.arguments = arguments
         self.behavior = design.behavior
         super.init(graph: graph, name: name, kind: .patch(type: type.name))
-        for input in design.inputs { addInput(input, local: arguments[input]) }
+        // A parameter named like an input gives the input its local value; so does its default.
+        for input in design.inputs {
+            addInput(input, local: arguments[input] ?? type.parameters.first { $0.name == input }?.defaultValue)
+        }
         for output in design.outputs { addOutput(output, initial: design.initialOutputs[output]) }
     }
 
+    /// The nodes the patch's code reads as samples.
+    override var sampledNames: [String] { behavior.sampledNames }
+
     override func evaluate() {
+        releaseHeldArrivals()
         let arrivals = inputs.filter { $0.arrival != nil }
+        // A held arrival may have been filtered out by its wire's `when`, or failed in it.
+        guard !arrivals.isEmpty else { return }
         let delivery: Delivery = arrivals.contains { $0.arrival == .event } ? .event : .change
         let cause = arrivals.first?.cause ?? []
         var activation = PatchActivation(patch: self)

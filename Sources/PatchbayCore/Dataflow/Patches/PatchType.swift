@@ -80,10 +80,14 @@ protocol PatchBehavior: AnyObject {
     func activate(_ activation: inout PatchActivation) throws(PatchFailure)
     /// Runs when the patch is created (timers start here).
     func start(_ patch: PatchNode)
+    /// The nodes the behaviour's code reads (samples), for evaluation order.
+    var sampledNames: [String] { get }
 }
 
 extension PatchBehavior {
     func start(_ patch: PatchNode) {}
+
+    var sampledNames: [String] { [] }
 }
 
 /// Why a patch's run failed, as the message the node's failed mark shows.

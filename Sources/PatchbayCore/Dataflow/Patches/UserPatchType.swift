@@ -25,6 +25,8 @@ final class StatementsBehavior: PatchBehavior {
         self.body = body
     }
 
+    var sampledNames: [String] { body.readNames.filter { !inputs.contains($0) } }
+
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         var values: [String: Value] = [:]
         for name in inputs {

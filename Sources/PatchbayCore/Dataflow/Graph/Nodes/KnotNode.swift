@@ -69,6 +69,11 @@ final class KnotPipe: Receiver {
     var text: String { "\(source.address) -> \(knot.name)" }
 
     func receive(_ value: Value, _ delivery: Delivery) {
+        // The pipe runs at the knot's turn in the wave, after the nodes its body reads.
+        knot.hold { [unowned self] in reduce(value) }
+    }
+
+    private func reduce(_ value: Value) {
         guard var state = knot.state.value else { return }
         do throws(ExpressionError) {
             if let condition {

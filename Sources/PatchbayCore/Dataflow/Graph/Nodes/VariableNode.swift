@@ -14,7 +14,7 @@ final class VariableNode: GraphNode {
     var current: Value? { pending ?? value.value }
 
     override func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
-        emitAll([(value, input.value ?? .null)], cause: input.cause, delivery)
+        publish(value, input.value ?? .null, cause: input.cause, delivery)
         input.consumeArrival()
     }
 }

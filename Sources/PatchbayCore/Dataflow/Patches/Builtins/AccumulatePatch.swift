@@ -23,6 +23,8 @@ final class AccumulateBehavior: PatchBehavior {
         self.accumulator = initial
     }
 
+    var sampledNames: [String] { function.freeNames.filter { $0 != "acc" } }
+
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         guard let value = activation.arrived("in") else { return }
         let environment = AccumulatorEnvironment(accumulator: accumulator, graph: activation.graph)

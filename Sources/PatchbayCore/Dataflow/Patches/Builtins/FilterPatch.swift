@@ -14,6 +14,8 @@ final class FilterBehavior: PatchBehavior {
 
     init(condition: Expression) { self.condition = condition }
 
+    var sampledNames: [String] { condition.freeNames }
+
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         guard let value = activation.arrived("in") else { return }
         let test = try condition.evaluateForPatch(Bindings(input: value), in: activation.graph)

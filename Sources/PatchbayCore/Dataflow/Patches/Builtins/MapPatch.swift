@@ -14,6 +14,8 @@ final class MapBehavior: PatchBehavior {
 
     init(function: Expression) { self.function = function }
 
+    var sampledNames: [String] { function.freeNames }
+
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         guard let value = activation.arrived("in") ?? activation.value("in") else { return }
         activation.emit("out", try function.evaluateForPatch(Bindings(input: value), in: activation.graph))

@@ -1,0 +1,44 @@
+/// Sees every action before the reducers: it can let it through, change it, drop it, or
+/// dispatch more actions (which are queued, never nested).
+///
+/// ```swift
+/// let dropNegative = Middleware<Counter, CounterAction> { action, context in
+///     if case .add(let n) = action, n < 0 { return nil }     // dropped
+///     return action
+/// }
+/// ```
+public struct Middleware<State, Action> {
+    @usableFromInline let handle: (Action, MiddlewareContext<State, Action>) -> Action?
+
+    /// - Parameter handle: returns the action to reduce (the same or another), or `nil` to drop it.
+    public init(_ handle: @escaping (Action, MiddlewareContext<State, Action>) -> Action?) {
+        self.handle = handle
+    }
+
+    /// A middleware that only observes: it sees each action with the state before it.
+    public static func observe(_ observe: @escaping (Action, State) -> Void) -> Middleware {
+        Middleware { action, context in
+            observe(action, context.state)
+            return action
+        }
+    }
+}
+
+/// What a middleware can reach: the state before the action, and dispatch.
+public struct MiddlewareContext<State, Action> {
+    @usableFromInline unowned let store: Store<State, Action>
+
+    @usableFromInline
+    init(store: Store<State, Action>) {
+        self.store = store
+    }
+
+    /// The state before the action.
+    public var state: State { store.state }
+
+    /// Dispatches `action` after the current one (and any queued before it): a way to delay an
+    /// action, or to follow it with others.
+    public func dispatch(_ action: Action) {
+        store.dispatch(action)
+    }
+}

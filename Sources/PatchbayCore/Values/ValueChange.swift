@@ -1,0 +1,116 @@
+/// One difference between two values: at a path, a key or element added or removed, or a value
+/// replaced. A list of changes in order is also an RFC 6902 JSON Patch (`jsonPatch`).
+public struct ValueChange: Sendable, Equatable {
+    public enum Operation: String, Sendable {
+        case add, remove, replace
+    }
+
+    /// A step of a path: an object key or an array index.
+    public enum PathComponent: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    public var path: [PathComponent]
+    public var operation: Operation
+    /// The value before (`nil` for an add).
+    public var old: Value?
+    /// The value after (`nil` for a remove).
+    public var new: Value?
+
+    public init(path: [PathComponent], operation: Operation, old: Value?, new: Value?) {
+        self.path = path
+        self.operation = operation
+        self.old = old
+        self.new = new
+    }
+
+    /// The path as expressions write it: `user.name`, `items[2]`, `["a b"]`; `state` for the root.
+    public var pathText: String {
+        Self.pathText(path)
+    }
+
+    /// `path` written as in expressions, `state` when empty.
+    public static func pathText(_ path: [PathComponent]) -> String {
+        guard !path.isEmpty else { return "state" }
+        var text = ""
+        for component in path {
+            switch component {
+            case .key(let key) where Value.isBareKey(key):
+                text += text.isEmpty ? key : ".\(key)"
+            case .key(let key):
+                var quoted = ""
+                Value.writeQuoted(key, to: &quoted)
+                text += "[\(quoted)]"
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    /// The path as an RFC 6901 JSON Pointer: `/user/name`, `/items/2`; `""` for the root.
+    public var jsonPointer: String {
+        path.map { component in
+            switch component {
+            case .key(let key): "/" + key.replacing("~", with: "~0").replacing("/", with: "~1")
+            case .index(let index): "/\(index)"
+            }
+        }.joined()
+    }
+}
+
+extension Value {
+    /// The changes that turn this value into `other`, in an order that applies one after the
+    /// other: nested differences are reported at their deepest path, array elements inserted or
+    /// removed in the middle as adds and removes.
+    public func changes(to other: Value) -> [ValueChange] {
+        var changes: [ValueChange] = []
+        Self.diff(self, other, path: [], into: &changes)
+        return changes
+    }
+
+    private static func diff(_ old: Value, _ new: Value, path: [ValueChange.PathComponent], into changes: inout [ValueChange]) {
+        guard old != new || old.typeName != new.typeName else { return }
+        switch (old, new) {
+        case (.object(let a), .object(let b)):
+            for (key, value) in a {
+                if let newValue = b[key] {
+                    diff(value, newValue, path: path + [.key(key)], into: &changes)
+                } else {
+                    changes.append(ValueChange(path: path + [.key(key)], operation: .remove, old: value, new: nil))
+                }
+            }
+            for (key, value) in b where a[key] == nil {
+                changes.append(ValueChange(path: path + [.key(key)], operation: .add, old: nil, new: value))
+            }
+        case (.array(let a), .array(let b)):
+            var prefix = 0
+            while prefix < a.count, prefix < b.count, a[prefix] == b[prefix], a[prefix].typeName == b[prefix].typeName {
+                prefix += 1
+            }
+            var suffix = 0
+            while suffix < a.count - prefix, suffix < b.count - prefix,
+                a[a.count - 1 - suffix] == b[b.count - 1 - suffix], a[a.count - 1 - suffix].typeName == b[b.count - 1 - suffix].typeName
+            {
+                suffix += 1
+            }
+            let oldMiddle = a.count - prefix - suffix, newMiddle = b.count - prefix - suffix
+            let paired = Swift.min(oldMiddle, newMiddle)
+            for offset in 0..<paired {
+                diff(a[prefix + offset], b[prefix + offset], path: path + [.index(prefix + offset)], into: &changes)
+            }
+            if newMiddle > paired {
+                for offset in paired..<newMiddle {
+                    changes.append(ValueChange(path: path + [.index(prefix + offset)], operation: .add, old: nil, new: b[prefix + offset]))
+                }
+            } else if oldMiddle > paired {
+                for offset in (paired..<oldMiddle).reversed() {
+                    changes.append(ValueChange(path: path + [.index(prefix + offset)], operation: .remove, old: a[prefix + offset], new: nil))
+                }
+            }
+        default:
+            changes.append(ValueChange(path: path, operation: .replace, old: old, new: new))
+        }
+    }
+}
