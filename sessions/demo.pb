@@ -2,3 +2,4 @@
 load expressions.pb
 load diamond.pb
 load patches.pb
+load todos.pb

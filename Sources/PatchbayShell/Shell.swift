@@ -32,7 +32,8 @@ public final class Shell {
         graph.cause = Self.causeText(text)
         defer { graph.cause = savedCause }
         do {
-            guard let command = try CommandParser.parse(text) else { return CommandOutcome(status: .empty, lines: []) }
+            let context = ParserContext(storeNames: Set(graph.storeNames))
+            guard let command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
             let result = try run(command, text: text, origin: origin, output: &lines)
             let events = graph.takeEvents()
             lines += renderer.events(events)
@@ -58,7 +59,10 @@ public final class Shell {
     public func complete(_ line: String, cursor: Int) -> Completion {
         let context = CompletionContext(
             nodeNames: graph.nodeNames, ports: graph.portAddresses.map(\.description),
-            patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets)
+            patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets, storeNames: graph.storeNames,
+            actionTypes: graph.actionTypes(),
+            actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),
+            reducerIDs: ((try? graph.reducerSummaries()) ?? []).map(\.id))
         return Completer(fileNames: fileNames, context: context).complete(line, cursor: cursor)
     }
 
@@ -76,6 +80,8 @@ public final class Shell {
             graph = Graph()
             return CommandResult(lines: ["reset: everything defined in this session is gone"])
         case .dataflow(let command):
+            return try run(command, text: text)
+        case .store(let command):
             return try run(command, text: text)
         case .quit:
             hasQuit = true

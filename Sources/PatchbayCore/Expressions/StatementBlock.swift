@@ -42,7 +42,11 @@ public struct StatementBlock: Sendable, CustomStringConvertible {
         } else {
             statements = try parser.parseStatements(closingBrace: false)
         }
-        return StatementBlock(statements: statements, localSlots: parser.localSlotCount, source: source, range: start..<bytes.count)
+        var end = bytes.count
+        while end > start, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[end - 1]) {
+            end -= 1
+        }
+        return StatementBlock(statements: statements, localSlots: parser.localSlotCount, source: source, range: start..<end)
     }
 
     /// Runs the statements on `state`. On an error, `state` is left exactly as it was.

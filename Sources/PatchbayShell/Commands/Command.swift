@@ -11,4 +11,5 @@ enum Command: Sendable {
     case reset
     case quit
     case dataflow(DataflowCommand)
+    case store(StoreCommand)
 }

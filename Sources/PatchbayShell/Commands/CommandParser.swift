@@ -3,7 +3,7 @@ import PatchbayCore
 /// Turns the text of one command into a `Command`.
 enum CommandParser {
     /// Parses `text`; `nil` when it holds no command (blank, or only a comment).
-    static func parse(_ text: String) throws(ShellError) -> Command? {
+    static func parse(_ text: String, context: ParserContext = ParserContext()) throws(ShellError) -> Command? {
         var scanner = CommandScanner(text)
         scanner.skipBlanks()
         guard scanner.offset < scanner.bytes.count else { return nil }
@@ -33,6 +33,7 @@ enum CommandParser {
             return .quit
         default:
             if let command = try dataflow(word, &scanner) { return .dataflow(command) }
+            if let command = try store(word, &scanner, context: context) { return .store(command) }
             throw unknownCommand(word, at: wordRange)
         }
     }

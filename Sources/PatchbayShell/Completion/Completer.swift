@@ -42,6 +42,21 @@ struct Completer {
             return position == 1 ? context.nodeNames : expressionNames
         case "bind" where position <= 2:
             return context.nodeNames
+        case "dispatch":
+            if position == 1 { return context.storeNames + context.actionTypes }
+            if position == 2, context.storeNames.contains(earlier[1]) { return context.actionTypesByStore[earlier[1]] ?? [] }
+            return expressionNames
+        case "state" where position == 1:
+            return context.storeNames
+        case "reducer":
+            switch position {
+            case 1: return ["list", "rm"] + context.storeNames
+            case 2 where earlier[1] == "list": return context.storeNames
+            case 2 where earlier[1] == "rm": return context.reducerIDs
+            case 2: return ["on"]
+            case 3 where earlier[2] == "on": return context.actionTypesByStore[earlier[1]] ?? []
+            default: return ["at", "when", "after"] + expressionNames
+            }
         case "probe":
             return position == 1 ? context.nodeNames : ["--future"]
         case "unprobe" where position == 1:
@@ -80,4 +95,9 @@ struct CompletionContext {
     var ports: [String] = []
     var patchTypes: [String] = []
     var probeTargets: [String] = []
+    var storeNames: [String] = []
+    /// The action types reducers handle, across stores and per store.
+    var actionTypes: [String] = []
+    var actionTypesByStore: [String: [String]] = [:]
+    var reducerIDs: [String] = []
 }

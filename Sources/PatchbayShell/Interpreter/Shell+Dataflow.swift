@@ -173,7 +173,7 @@ extension Shell {
                       parameters: [String: Range<Int>] = [:]) -> Range<Int>? {
         switch error {
         case .unknownNode(let node, _), .wrongKind(let node, _, _), .signalClosed(let node), .nameTaken(let node, _),
-            .reservedName(let node), .unknownProbe(let node), .bindToItself(let node):
+            .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _):
             return names.first { $0.text == node }?.range
                 ?? targets.first { $0.node.text == node || $0.text == node }?.node.range
         case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address):
@@ -190,7 +190,9 @@ extension Shell {
             }
         case .cycle:
             return targets.count == 2 ? targets[0].range.lowerBound..<targets[1].range.upperBound : nil
-        case .engine, .expression, .inTransaction:
+        case .reducerFailed(let store, _, _, _, _):
+            return names.first { $0.text == store }?.range
+        case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction:
             return nil
         }
     }

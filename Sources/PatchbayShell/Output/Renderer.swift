@@ -28,6 +28,16 @@ struct Renderer {
                     return OutputLine(line.jsonText)
                 }
                 return OutputLine("\(node): \(value)")
+            case .dispatched(let step):
+                if options.json {
+                    var line = Shell.json(step)
+                    if case .object(var members) = line {
+                        members.updateValue("dispatch", forKey: "event", insertingAt: 0)
+                        line = .object(members)
+                    }
+                    return OutputLine(line.jsonText)
+                }
+                return OutputLine(Shell.describe(step))
             case .error(let error):
                 if case .runaway = error { return nil }
                 if options.json {

@@ -41,6 +41,9 @@ extension Graph {
         nodes[name] = nil
         engine.unregister(node)
         recomputeRanks()
+        if node is StoreNode {
+            for observer in storeObservers { observer(.removed(store: name)) }
+        }
         for input in reverted { revert(input) }
     }
 }

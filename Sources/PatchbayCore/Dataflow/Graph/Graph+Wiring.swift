@@ -17,7 +17,7 @@ extension Graph {
         let target = try inputPort(targetAddress)
         let sourceNode = source.owner as! GraphNode
         let targetNode = target.graphNode
-        if !isDelay, let path = path(from: targetNode, to: sourceNode) {
+        if !isDelay, !target.isQueued, let path = path(from: targetNode, to: sourceNode) {
             throw .cycle(path.map(\.name) + [targetNode.name])
         }
         let old = target.wire

@@ -19,6 +19,9 @@ public final class Graph {
     /// The text of the command being run: the root of every cause chain it starts.
     public var cause = ""
     var nextDelayOrder = 0
+    var nextReducerID = 0
+    /// Who hears what the stores do (the history).
+    var storeObservers: [(StoreEvent) -> Void] = []
 
     /// Names that expressions reserve, which nodes cannot take.
     public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url"]

@@ -18,6 +18,11 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case expression(ExpressionError, source: String)
     case unknownProbe(String)
     case bindToItself(String)
+    case noStore
+    case ambiguousStore([String])
+    case invalidAction(String)
+    case unknownReducer(String, existing: [String])
+    case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
     /// A command that cannot run between `begin` and `commit` (`tick`).
     case inTransaction(String)
 
@@ -44,6 +49,13 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .expression(let error, let source): error.message(in: source)
         case .unknownProbe(let target): "no probe on '\(target)'"
         case .bindToItself(let name): "cannot bind '\(name)' to itself"
+        case .noStore: "there is no store yet; create one with store NAME = EXPR"
+        case .ambiguousStore(let names): "there are several stores (\(Self.list(names))); name the one you mean"
+        case .invalidAction(let detail): detail
+        case .unknownReducer(let id, let existing):
+            "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Self.list(existing))") + ")"
+        case .reducerFailed(let store, let index, let type, let reducer, let message):
+            "#\(index) \(type) failed in \(reducer) (\(store) keeps its state; the action is kept, marked failed): \(message)"
         case .inTransaction(let command): "'\(command)' cannot run inside a transaction; commit or abort it first"
         }
     }

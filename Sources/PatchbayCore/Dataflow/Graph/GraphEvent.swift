@@ -6,4 +6,7 @@ public enum GraphEvent: Sendable, Equatable {
     case log(node: String, value: Value, transaction: Int)
     /// A node failed, or a loop of writes did not settle.
     case error(EngineError)
+    /// A store handled an action that no `dispatch` command sent: one from a wire, or an
+    /// `after` reducer's.
+    case dispatched(StoreStep)
 }

@@ -67,8 +67,11 @@ class GraphNode: NodeCore {
         releaseHeldArrivals()
     }
 
+    /// The nodes fed through instantaneous edges; a wire into a queued input is not one.
     override var downstreamNodes: [NodeCore] {
-        outputs.flatMap { $0.receivers.map(\.node) }
+        outputs.flatMap { output in
+            output.receivers.filter { !(($0 as? Wire)?.target.isQueued ?? false) }.map(\.node)
+        }
     }
 
     override func detachAll() {

@@ -10,6 +10,9 @@ final class InputPort: PortCore, Receiver {
     private(set) var value: Value?
     /// Whether a value arrived in the current wave, and whether as an event.
     private(set) var arrival: Delivery?
+    /// Whether what arrives is handled after the current transaction (a store's `dispatch`), so
+    /// that a wire into it is not an instantaneous edge and may close a loop.
+    var isQueued = false
     /// Probes on the input are listeners of this port, which repeats what arrives.
     let observers: OutputPort<Value>
 

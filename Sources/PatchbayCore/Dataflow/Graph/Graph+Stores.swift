@@ -1,0 +1,202 @@
+/// What happens to a graph's stores, as the history hears it.
+public enum StoreEvent: Sendable, Equatable {
+    /// A store was created with its initial state.
+    case created(store: String, state: Value)
+    /// A store handled an action.
+    case step(StoreStep)
+    /// A store was removed.
+    case removed(store: String)
+}
+
+extension Graph {
+    /// `store NAME = VALUE`
+    public func createStore(_ name: String, state: Value) throws(GraphError) {
+        try checkNewName(name)
+        let node = StoreNode(graph: self, name: name, initial: state)
+        node.state.cause = [cause, "\(name).state"]
+        nodes[name] = node
+        for observer in storeObservers { observer(.created(store: name, state: state)) }
+    }
+
+    /// Calls `observer` for every store created, action handled and store removed from now on.
+    public func observeStores(_ observer: @escaping (StoreEvent) -> Void) {
+        storeObservers.append(observer)
+    }
+
+    /// The names of the stores, in creation order.
+    public var storeNames: [String] { nodes.values.compactMap { ($0 as? StoreNode)?.name } }
+
+    /// The action types the reducers of `store` (or of every store) handle, for completion.
+    public func actionTypes(of store: String? = nil) -> [String] {
+        let stores = nodes.values.compactMap { $0 as? StoreNode }.filter { store == nil || $0.name == store }
+        var types: [String] = []
+        for reducer in stores.flatMap(\.reducers) where reducer.type != "*" && !types.contains(reducer.type) {
+            types.append(reducer.type)
+        }
+        return types
+    }
+
+    /// The store called `name`, or the only store when `name` is `nil`.
+    func store(_ name: String?) throws(GraphError) -> StoreNode {
+        guard let name else {
+            let stores = nodes.values.compactMap { $0 as? StoreNode }
+            guard let only = stores.first else { throw .noStore }
+            guard stores.count == 1 else { throw .ambiguousStore(stores.map(\.name)) }
+            return only
+        }
+        let node = try node(name)
+        guard let store = node as? StoreNode else {
+            throw .wrongKind(name, kind: node.kind, expected: "it is not a store")
+        }
+        return store
+    }
+
+    /// `reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`
+    /// - Returns: the reducer's id (`r1`, `r2`, ...).
+    @discardableResult
+    public func addReducer(to storeName: String, on type: String, at path: [ValueChange.PathComponent]? = nil,
+                           when condition: Expression? = nil, after delay: Int? = nil, body: StatementBlock) throws(GraphError) -> String {
+        let store = try store(storeName)
+        nextReducerID += 1
+        let id = "r\(nextReducerID)"
+        store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))
+        return id
+    }
+
+    /// `reducer list [STORE]`
+    public func reducerSummaries(of storeName: String? = nil) throws(GraphError) -> [ReducerSummary] {
+        let stores = try storeName.map { name throws(GraphError) in [try store(name)] } ?? nodes.values.compactMap { $0 as? StoreNode }
+        return stores.flatMap { store in
+            store.reducers.map { reducer in
+                var summary = reducer.summary
+                summary.store = store.name
+                return summary
+            }
+        }
+    }
+
+    /// `reducer rm ID`
+    public func removeReducer(_ id: String) throws(GraphError) {
+        let stores = nodes.values.compactMap { $0 as? StoreNode }
+        guard let store = stores.first(where: { $0.reducers.contains { $0.id == id } }) else {
+            throw .unknownReducer(id, existing: stores.flatMap { $0.reducers.map(\.id) })
+        }
+        store.reducers.removeAll { $0.id == id }
+    }
+
+    /// `dispatch [STORE] TYPE [EXPR]`: the action goes through the store's reducers for its type,
+    /// in registration order, each on the previous one's result. A failing reducer aborts the
+    /// whole action: the state stays as it was, the action is kept marked failed, and this throws.
+    /// - Returns: the step, or `nil` when the action waits for the open transaction's commit (or
+    ///   for the current one to finish).
+    @discardableResult
+    public func dispatch(_ storeName: String?, _ action: Value) throws(GraphError) -> StoreStep? {
+        let store = try store(storeName)
+        try Self.checkAction(action)
+        switch engine.writeMode {
+        case .immediate:
+            return try dispatch(to: store, action, cause: nil)
+        case .buffered:
+            engine.bufferedEvents.append { [unowned self] in _ = try? dispatch(to: store, action, cause: nil) }
+            return nil
+        case .queued:
+            let cause = store.currentIndex
+            engine.enqueue("\(store.name).dispatch") { [unowned self] in
+                _ = try? dispatch(to: store, action, cause: cause, announce: true)
+            }
+            return nil
+        }
+    }
+
+    static func checkAction(_ action: Value) throws(GraphError) {
+        guard case .string? = action["type"] else {
+            throw .invalidAction("an action is an object with a string type, such as {type: \"AddTodo\"}, not \(action)")
+        }
+    }
+
+    /// Handles one action now.
+    /// - Parameter announce: whether to report the step as an event, for actions that no
+    ///   `dispatch` command prints (from wires).
+    func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep {
+        try Self.checkAction(action)
+        guard case .string(let type)? = action["type"] else { preconditionFailure("checked") }
+        store.actionCount += 1
+        let index = store.actionCount
+        let before = store.state.value ?? .null
+        var next = before
+        var failure: (reducer: StoreReducer, message: String)?
+        for reducer in store.reducers where reducer.delay == nil && reducer.handles(type) {
+            do throws(ExpressionError) {
+                try reducer.apply(to: &next, action: action, in: self)
+            } catch {
+                // The guard and the body come from the same command text.
+                failure = (reducer, error.message(in: reducer.body.source))
+                break
+            }
+        }
+        let step = StoreStep(store: store.name, index: index, action: action, before: before,
+                             after: failure == nil ? next : before, changes: failure == nil ? before.changes(to: next) : [],
+                             failure: failure.map { "\($0.reducer.id): \($0.message)" }, cause: cause, delayedFrom: nil)
+        if announce { report(.dispatched(step)) }
+        if failure == nil {
+            publish(step, in: store)
+            for reducer in store.reducers where reducer.delay != nil && reducer.handles(type) {
+                scheduleDelayed(reducer, action: action, from: index, in: store)
+            }
+        } else {
+            for observer in storeObservers { observer(.step(step)) }
+        }
+        if let failure {
+            throw .reducerFailed(store: store.name, index: index, type: type, reducer: failure.reducer.id, message: failure.message)
+        }
+        return step
+    }
+
+    /// Sends a step's new state and its action out of the store in one transaction, then tells
+    /// the observers.
+    private func publish(_ step: StoreStep, in store: StoreNode) {
+        let root = [cause]
+        store.currentIndex = step.index
+        transaction {
+            store.publish(store.state, step.after, cause: root, .change)
+            store.emitAll([(store.action, step.action)], cause: root, .event)
+        }
+        store.currentIndex = nil
+        for observer in storeObservers { observer(.step(step)) }
+    }
+
+    /// Applies an `after MS` reducer when the clock has advanced MS: a step of its own.
+    private func scheduleDelayed(_ reducer: StoreReducer, action: Value, from index: Int, in store: StoreNode) {
+        engine.setTimer(after: reducer.delay ?? 0, owner: store) { [unowned self, unowned store] in
+            store.actionCount += 1
+            let before = store.state.value ?? .null
+            var next = before
+            var failure: String?
+            do throws(ExpressionError) {
+                try reducer.apply(to: &next, action: action, in: self)
+            } catch {
+                failure = "\(reducer.id): \(error.message(in: reducer.body.source))"
+            }
+            let step = StoreStep(store: store.name, index: store.actionCount, action: action, before: before,
+                                 after: failure == nil ? next : before, changes: failure == nil ? before.changes(to: next) : [],
+                                 failure: failure, cause: index, delayedFrom: index)
+            let saved = cause
+            cause = "tick (\(reducer.id) after \(reducer.delay ?? 0) ms)"
+            defer { cause = saved }
+            report(.dispatched(step))
+            if let failure {
+                engine.report(.nodeFailed(node: store.name, message: failure))
+                for observer in storeObservers { observer(.step(step)) }
+            } else {
+                publish(step, in: store)
+            }
+        }
+    }
+}
+
+extension Graph {
+    /// The state of a store (the only one when `name` is `nil`).
+    public func storeState(_ name: String? = nil) throws(GraphError) -> Value {
+        try store(name).state.value ?? .null
+    }
+}

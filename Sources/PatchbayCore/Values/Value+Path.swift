@@ -1,0 +1,64 @@
+extension Value {
+    /// The value at `path`, or `nil` when a key or index on the way is missing.
+    public func value(at path: [ValueChange.PathComponent]) -> Value? {
+        var current = self
+        for component in path {
+            switch (component, current) {
+            case (.key(let key), .object(let members)):
+                guard let member = members[key] else { return nil }
+                current = member
+            case (.index(let index), .array(let elements)):
+                guard elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// Sets `newValue` at `path`, creating missing object keys (and objects in place of `null`);
+    /// keys keep their positions. Fails when the path goes through something that is neither,
+    /// or past the end of an array.
+    public mutating func set(_ newValue: Value, at path: [ValueChange.PathComponent]) throws(PathError) {
+        try Self.set(newValue, at: path[...], in: &self)
+    }
+
+    private static func set(_ newValue: Value, at path: ArraySlice<ValueChange.PathComponent>, in target: inout Value) throws(PathError) {
+        guard let first = path.first else {
+            target = newValue
+            return
+        }
+        switch (first, target) {
+        case (.key(let key), .object(var members)):
+            target = .null
+            defer { target = .object(members) }
+            if let index = members.index(forKey: key) {
+                try set(newValue, at: path.dropFirst(), in: &members.values[index])
+            } else {
+                var child = Value.null
+                try set(newValue, at: path.dropFirst(), in: &child)
+                members[key] = child
+            }
+        case (.key(let key), .null):
+            var child = Value.null
+            try set(newValue, at: path.dropFirst(), in: &child)
+            target = .object([key: child])
+        case (.index(let index), .array(var elements)):
+            guard elements.indices.contains(index) else { throw PathError(path: Array(path), reason: "index \(index) is out of range (count \(elements.count))") }
+            target = .null
+            defer { target = .array(elements) }
+            try set(newValue, at: path.dropFirst(), in: &elements[index])
+        default:
+            throw PathError(path: Array(path), reason: "cannot go into \(target.typeName)")
+        }
+    }
+}
+
+/// A path that does not lead anywhere in a value.
+public struct PathError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: [ValueChange.PathComponent]
+    public var reason: String
+
+    public var description: String { "\(ValueChange.pathText(path)): \(reason)" }
+}

@@ -1,0 +1,134 @@
+import PatchbayCore
+
+/// A command of SPEC section 6: stores, reducers, dispatch, state.
+enum StoreCommand: Sendable {
+    case store(Name, Expression)
+    case addReducer(store: Name, type: Name, path: [ValueChange.PathComponent]?, condition: Expression?, delay: Int?, body: StatementBlock)
+    case listReducers(Name?)
+    case removeReducer(Name)
+    case dispatch(store: Name?, type: Name, payload: Expression?)
+    /// `state [STORE][.PATH]`: the store, and the path as an expression over `state`.
+    case state(store: Name?, path: Expression?)
+}
+
+/// What the parser needs to know about the session: which names are stores.
+struct ParserContext {
+    var storeNames: Set<String> = []
+}
+
+extension CommandParser {
+    /// Parses the store command that starts with `word`, or returns `nil` for other words.
+    static func store(_ word: String, _ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> StoreCommand? {
+        let command: StoreCommand
+        switch word {
+        case "store":
+            let name = try scanner.requireNewName(command: word)
+            try scanner.requireSymbol("=", command: word)
+            command = .store(name, try scanner.expression(command: word))
+        case "reducer":
+            if scanner.keyword("list") {
+                command = .listReducers(scanner.name().map { Name(text: $0.0, range: $0.1) })
+            } else if scanner.keyword("rm") {
+                command = .removeReducer(try scanner.requireName("the reducer's id (r1, r2, ...)", command: word))
+            } else {
+                command = try reducer(&scanner)
+            }
+        case "dispatch":
+            let first = try scanner.requireName("the action type", command: word)
+            var probe = scanner
+            if context.storeNames.contains(first.text), let (second, range) = probe.name() {
+                scanner = probe
+                let type = Name(text: second, range: range)
+                command = .dispatch(store: first, type: type, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+            } else {
+                command = .dispatch(store: nil, type: first, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+            }
+        case "state":
+            command = try state(&scanner, context: context)
+        default:
+            return nil
+        }
+        try expectEnd(&scanner, command: word)
+        return command
+    }
+
+    /// `reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`
+    private static func reducer(_ scanner: inout CommandScanner) throws(ShellError) -> StoreCommand {
+        let word = "reducer"
+        let store = try scanner.requireName("the store", command: word)
+        guard scanner.keyword("on") else { throw scanner.missing("'on' and the action type", command: word) }
+        let type: Name
+        scanner.skipBlanks()
+        if scanner.symbol("*") {
+            type = Name(text: "*", range: scanner.offset - 1..<scanner.offset)
+        } else {
+            type = try scanner.requireName("the action type (or *)", command: word)
+        }
+        var path: [ValueChange.PathComponent]?, condition: Expression?, delay: Int?
+        while true {
+            if path == nil, scanner.keyword("at") {
+                path = try self.path(&scanner, command: word)
+            } else if condition == nil, scanner.keyword("when") {
+                condition = try scanner.expression(command: word)
+            } else if delay == nil, scanner.keyword("after") {
+                let (milliseconds, range) = try scanner.integer("the delay in milliseconds", command: word)
+                guard milliseconds >= 0 else { throw usage(word, "the delay must not be negative", at: range) }
+                delay = milliseconds
+            } else {
+                break
+            }
+        }
+        guard scanner.symbol(":") else { throw scanner.missing("':' and the statements (or at, when, after)", command: word) }
+        return .addReducer(store: store, type: type, path: path, condition: condition, delay: delay,
+                           body: try scanner.statements(command: word))
+    }
+
+    /// A path written as in expressions, after `state`: `user.name`, `items[0]`.
+    private static func path(_ scanner: inout CommandScanner, command: String) throws(ShellError) -> [ValueChange.PathComponent] {
+        var components: [ValueChange.PathComponent] = [.key(try scanner.requireName("a path such as user.name", command: command).text)]
+        while scanner.offset < scanner.bytes.count {
+            if scanner.bytes[scanner.offset] == UInt8(ascii: "."), scanner.offset + 1 < scanner.bytes.count,
+                scanner.bytes[scanner.offset + 1].isNameStartByte
+            {
+                scanner.offset += 1
+                components.append(.key(try scanner.requireName("a key", command: command).text))
+            } else if scanner.bytes[scanner.offset] == UInt8(ascii: "[") {
+                scanner.offset += 1
+                let (index, range) = try scanner.integer("an index", command: command)
+                guard index >= 0 else { throw usage(command, "an index is not negative", at: range) }
+                try scanner.requireSymbol("]", command: command)
+                components.append(.index(index))
+            } else {
+                break
+            }
+        }
+        return components
+    }
+
+    /// `state [STORE][.PATH]`
+    private static func state(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> StoreCommand {
+        scanner.skipBlanks()
+        guard !scanner.isAtEnd else { return .state(store: nil, path: nil) }
+        var store: Name?
+        var probe = scanner
+        if let (name, range) = probe.name(), context.storeNames.contains(name) {
+            store = Name(text: name, range: range)
+            scanner = probe
+        }
+        guard !scanner.isAtEnd else { return .state(store: store, path: nil) }
+        // The rest reads as a path of `state`: `.items[0]` or, without a store, `items[0]`.
+        let start = scanner.offset
+        let rest = String(decoding: scanner.bytes[start...], as: UTF8.self)
+        let prefix = rest.hasPrefix(".") || rest.hasPrefix("[") ? "state" : "state."
+        let source = String(repeating: " ", count: Swift.max(0, start - prefix.utf8.count)) + prefix + rest
+        let shift = source.utf8.count - scanner.bytes.count
+        do throws(ExpressionError) {
+            let expression = try Expression(source)
+            scanner.offset = scanner.bytes.count
+            return .state(store: store, path: expression)
+        } catch {
+            let range = Swift.max(0, error.range.lowerBound - shift)..<Swift.max(0, error.range.upperBound - shift)
+            throw ShellError(ExpressionError(error.reason, at: range), in: scanner.text)
+        }
+    }
+}
