@@ -49,6 +49,7 @@ extension Graph {
             case .probe(let port, let value, _): "\(port) = \(value)"
             case .log(let node, let value, _): "\(node): \(value)"
             case .error(let error): "error: \(error)"
+            case .dispatched(let step): "#\(step.index) \(step.action)"
             }
         }
     }

@@ -252,7 +252,7 @@ struct LimitTests {
     @Test func oneHundredTwentyEightLevelsAreFine() throws {
         let brackets = String(repeating: "[", count: 128) + String(repeating: "]", count: 128)
         #expect(try Expression(brackets).evaluate().description == brackets)
-        let calls = String(repeating: "len([", count: 64) + String(repeating: "])", count: 64)
+        let calls = String(repeating: "len([", count: 64) + String(repeating: "])", count: 64)  // a call and an array per pair
         #expect(try literal(of: calls) == "1")
         let lambdas = String(repeating: "map($, x => ", count: 128) + "x" + String(repeating: ")", count: 128)
         #expect(try Expression(lambdas).evaluate(Bindings(input: [1])).nestingDepth(upTo: 500) == 128)

@@ -21,18 +21,20 @@
 public final class Store<State, Action> {
     /// The current state.
     public var state: State { currentState }
-    @usableFromInline var currentState: State
+    // The store is confined to one isolation domain and never hands out `inout` access to these
+    // properties, so the runtime exclusivity checks (a quarter of a dispatch's time) are skipped.
+    @exclusivity(unchecked) @usableFromInline var currentState: State
     @usableFromInline var reducer: Reducer<State, Action>
     @usableFromInline var middleware: [Middleware<State, Action>]
-    @usableFromInline var subscriptions: [StoreSubscription<State>] = []
-    @usableFromInline var observers: [AnyStoreObserver<State, Action>] = []
+    @exclusivity(unchecked) @usableFromInline var subscriptions: [StoreSubscription<State>] = []
+    @exclusivity(unchecked) @usableFromInline var observers: [AnyStoreObserver<State, Action>] = []
     /// How many actions have been handled (dropped ones included).
     public var actionCount: Int { handledCount }
-    @usableFromInline var handledCount = 0
-    @usableFromInline var isDispatching = false
-    @usableFromInline var queue: [(action: Action, cause: Int)] = []
-    @usableFromInline var queueHead = 0
-    @usableFromInline var currentIndex = 0
+    @exclusivity(unchecked) @usableFromInline var handledCount = 0
+    @exclusivity(unchecked) @usableFromInline var isDispatching = false
+    @exclusivity(unchecked) @usableFromInline var queue: [(action: Action, cause: Int)] = []
+    @exclusivity(unchecked) @usableFromInline var queueHead = 0
+    @exclusivity(unchecked) @usableFromInline var currentIndex = 0
 
     public init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>] = []) {
         self.currentState = initialState
