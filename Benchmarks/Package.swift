@@ -1,19 +1,24 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The benchmark suite, kept out of the root package so that its release builds and (later) its
-// peer dependencies never touch the product. Build it in release mode and run it from this folder:
+// The benchmark suite, kept out of the root package so that its release builds and its peer
+// dependencies (OpenCombine) never touch the product. Build it in release mode and run it from
+// this folder:
 //   swift build -c release && .build/release/patchbay-benchmarks [--quick] [--filter TEXT]
 let package = Package(
     name: "PatchbayBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Patchbay", path: ".."),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .executableTarget(
             name: "patchbay-benchmarks",
-            dependencies: [.product(name: "PatchbayCore", package: "Patchbay")],
+            dependencies: [
+                .product(name: "PatchbayCore", package: "Patchbay"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
             path: "Sources/PatchbayBenchmarks",
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

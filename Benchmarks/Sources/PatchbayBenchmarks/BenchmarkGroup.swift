@@ -17,6 +17,9 @@ struct BenchmarkRow {
     /// What `ours` is compared with; `nil` for rows with an absolute target only.
     var reference: Reference?
     var target: Target
+    /// A second reference measured in the same trials and shown with its own ratio, without a
+    /// target: typically the floor of a row whose target is set against a peer.
+    var secondReference: Reference? = nil
 }
 
 /// What a row compares our code with.
@@ -52,8 +55,14 @@ enum Target: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .ratioAtMost(let limit): "ratio <= \(formatted(limit, digits: 0))"
-        case .nanosecondsBelow(let limit): "< \(formatted(limit, digits: 0)) ns"
+        case .ratioAtMost(let limit): "ratio <= \(Self.shortest(limit))"
+        case .nanosecondsBelow(let limit): "< \(Self.shortest(limit)) ns"
         }
+    }
+
+    /// `limit` with no more digits after the point than it needs, up to two: 10, 0.5, 0.25.
+    private static func shortest(_ limit: Double) -> String {
+        let digits = (0...1).first { Double(formatted(limit, digits: $0)) == limit } ?? 2
+        return formatted(limit, digits: digits)
     }
 }

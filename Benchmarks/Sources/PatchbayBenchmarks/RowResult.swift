@@ -2,7 +2,7 @@
 struct RowResult {
     enum Outcome {
         /// Every trial was correct.
-        case measured(ours: Samples, reference: Samples?)
+        case measured(ours: Samples, reference: Samples?, second: Samples?)
         /// A trial computed a wrong result or threw.
         case failed(String)
     }
@@ -12,8 +12,14 @@ struct RowResult {
 
     /// Our median divided by the reference's median.
     var ratio: Double? {
-        guard case .measured(let ours, let reference?) = outcome else { return nil }
+        guard case .measured(let ours, let reference?, _) = outcome else { return nil }
         return ours.median / reference.median
+    }
+
+    /// Our median divided by the second reference's median.
+    var secondRatio: Double? {
+        guard case .measured(let ours, _, let second?) = outcome else { return nil }
+        return ours.median / second.median
     }
 
     var isCorrect: Bool {
@@ -23,28 +29,36 @@ struct RowResult {
 
     /// Whether the row was measured and met its target.
     var metTarget: Bool {
-        guard case .measured(let ours, _) = outcome else { return false }
+        guard case .measured(let ours, _, _) = outcome else { return false }
         return row.target.isMet(nanoseconds: ours.median, ratio: ratio)
     }
 
     static let columns: [TablePrinter.Column] = [
         .text("id"), .text("workload"), .number("ours ns/op"), .number("ours min-max"), .text("reference"),
-        .number("ref ns/op"), .number("ref min-max"), .number("ours/ref"), .text("target"), .text("result"),
+        .number("ref ns/op"), .number("ref min-max"), .number("ours/ref"), .text("2nd reference"),
+        .number("2nd ns/op"), .number("ours/2nd"), .text("target"), .text("result"),
     ]
 
     /// The row's cells, in the order of `columns`.
     var cells: [String] {
         let referenceName = row.reference.map { "\($0.kind.rawValue): \($0.name)" } ?? "-"
+        let secondName = row.secondReference.map { "\($0.kind.rawValue): \($0.name)" } ?? "-"
         switch outcome {
         case .failed(let why):
-            return [row.id, row.title, "-", "-", referenceName, "-", "-", "-", row.target.description, "FAIL: \(why)"]
-        case .measured(let ours, let reference):
+            return [
+                row.id, row.title, "-", "-", referenceName, "-", "-", "-", secondName, "-", "-",
+                row.target.description, "FAIL: \(why)",
+            ]
+        case .measured(let ours, let reference, let second):
             return [
                 row.id, row.title,
                 formatted(ours.median, digits: 1), Self.range(ours),
                 referenceName,
                 reference.map { formatted($0.median, digits: 1) } ?? "-", reference.map(Self.range) ?? "-",
                 ratio.map { formatted($0, digits: 2) } ?? "-",
+                secondName,
+                second.map { formatted($0.median, digits: 1) } ?? "-",
+                secondRatio.map { formatted($0, digits: 2) } ?? "-",
                 row.target.description, metTarget ? "PASS" : "MISS",
             ]
         }

@@ -7,6 +7,7 @@ import Darwin
 /// Every group, in the order its table is printed.
 let groups: [any BenchmarkGroup] = [
     ExpressionBenchmarks(),
+    DataflowBenchmarks(),
 ]
 
 let options: Options

@@ -13,6 +13,7 @@
 /// Nodes belong to their engine: a node lives until it is removed or the engine is released.
 /// Subscriptions are `Connection`s, which end when disconnected or released.
 public final class Engine {
+    @usableFromInline
     enum Phase {
         /// No transaction is running.
         case idle
@@ -24,21 +25,23 @@ public final class Engine {
         case notifying
     }
 
-    var phase: Phase = .idle
+    // The state read on every write is exempt from dynamic exclusivity checks: no access to it
+    // spans a call that could reach it again.
+    @usableFromInline @exclusivity(unchecked) var phase: Phase = .idle
     private var explicitDepth = 0
     /// The id of the newest transaction; every transaction gets the next one.
-    public private(set) var transactionID = 0
+    @exclusivity(unchecked) public private(set) var transactionID = 0
 
     /// Nodes waiting to be evaluated in this wave, lowest rank first.
-    var queue = RankQueue()
+    @exclusivity(unchecked) var queue = RankQueue()
     /// Ports with listeners to notify when the transaction's waves have settled.
-    var notifications: [PortCore] = []
+    @usableFromInline @exclusivity(unchecked) var notifications: [PortCore] = []
     /// Variables written inside an explicit transaction, applied at commit if they changed.
     var bufferedWrites: [BufferedWrite] = []
     /// Events sent inside an explicit transaction, one wave each at commit, in send order.
     var bufferedEvents: [() -> Void] = []
 
-    private var followUps = FollowUpQueue()
+    @exclusivity(unchecked) private var followUps = FollowUpQueue()
     /// The virtual clock and its timers.
     public internal(set) var clock = VirtualClock()
     /// What runs at the start of every tick (delay edges), by owner.
@@ -56,7 +59,10 @@ public final class Engine {
     public init() {}
 
     deinit {
-        for node in nodes.values { node.detachAll() }
+        for node in nodes.values {
+            node.isOrphaned = true
+            node.detachAll()
+        }
     }
 
     /// Whether a transaction is open (`begin` without its `commit`).
@@ -74,6 +80,7 @@ public final class Engine {
     }
 
     func unregister(_ node: NodeCore) {
+        node.isOrphaned = true
         nodes[ObjectIdentifier(node)] = nil
     }
 
@@ -117,6 +124,7 @@ public final class Engine {
 
     /// Runs `inject` as a transaction of its own: one wave, then the listeners, then any queued
     /// follow-ups (when this is the outermost write).
+    @usableFromInline
     func runTransaction(_ inject: () -> Void) {
         transactionID += 1
         phase = .propagating
@@ -127,7 +135,7 @@ public final class Engine {
 
     /// Evaluates every scheduled node, lowest rank first.
     func settle() {
-        while let node = queue.popFirst() {
+        while !queue.isEmpty, let node = queue.popFirst() {
             node.isScheduled = false
             node.evaluate()
         }
@@ -139,18 +147,25 @@ public final class Engine {
         if notifications.count > 1 {
             notifications.sort { a, b in a.notificationOrder < b.notificationOrder }
         }
+        // The array holds every port, including any added meanwhile, until it is emptied below, so
+        // the ports are called without being retained.
         var index = 0
         while index < notifications.count {
-            notifications[index].flushNotifications()
+            Unmanaged.passUnretained(notifications[index])._withUnsafeGuaranteedRef { $0.flushNotifications() }
             index += 1
         }
-        notifications.removeAll(keepingCapacity: true)
+        // For the common single port, `removeLast` is much cheaper than `removeAll(keepingCapacity:)`.
+        if notifications.count == 1 {
+            notifications.removeLast()
+        } else {
+            notifications.removeAll(keepingCapacity: true)
+        }
         phase = .idle
-        drainFollowUps()
+        if !followUps.isEmpty { drainFollowUps() }
     }
 
     private func drainFollowUps() {
-        guard !followUps.isDraining, !followUps.isEmpty else { return }
+        guard !followUps.isDraining else { return }
         followUps.isDraining = true
         defer { followUps.isDraining = false }
         var count = 0

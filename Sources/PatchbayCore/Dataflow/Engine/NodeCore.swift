@@ -2,11 +2,18 @@
 ///
 /// A node's rank is 0 for a source and otherwise more than the rank of every node feeding it
 /// through an instantaneous edge, so evaluating in rank order sees every input settled (rule 5).
+@usableFromInline
 class NodeCore {
-    unowned let engine: Engine
+    @usableFromInline unowned let engine: Engine
+    /// The same engine, read without the checks of an `unowned` reference (two atomic
+    /// operations per read), for `withEngine`.
+    @usableFromInline unowned(unsafe) let unretainedEngine: Engine
+    /// Set when the node leaves its engine (removed, or the engine went away), after which
+    /// `withEngine` traps as reading `engine` would.
+    @usableFromInline @exclusivity(unchecked) var isOrphaned = false
     /// Creation order: ties between equal ranks go to the older node.
     private(set) var id = 0
-    var rank = 0
+    @usableFromInline var rank = 0
     var isScheduled = false
     /// How errors and runaway reports name the node (`x`, `counter`).
     var label: String
@@ -15,10 +22,27 @@ class NodeCore {
     /// Whether an upstream node failed, so this node's value may be out of date.
     var isStale = false
 
+    @usableFromInline
     init(engine: Engine, label: String) {
         self.engine = engine
+        self.unretainedEngine = engine
         self.label = label
         self.id = engine.register(self)
+    }
+
+    /// Runs `body` with the node's engine, as reading `engine` would but cheaper: the engine
+    /// orphans its nodes when it goes away, so the flag is checked instead. The engine is
+    /// retained until `body` returns, even if a callback releases every other reference to it.
+    @inlinable
+    final func withEngine<Result>(_ body: (Engine) -> Result) -> Result {
+        if isOrphaned { Self.engineIsGone() }
+        let engine: Engine = unretainedEngine
+        return withExtendedLifetime(engine) { body(engine) }
+    }
+
+    @usableFromInline @inline(never)
+    static func engineIsGone() -> Never {
+        fatalError("a dataflow node was used after its engine was released")
     }
 
     /// Computes the node's outputs from its inputs; called once per wave when scheduled.
@@ -38,6 +62,7 @@ class NodeCore {
     }
 
     /// Raises this node's rank, and its dependents', so that it follows a node of rank `upstream`.
+    @usableFromInline
     final func follow(rank upstream: Int) {
         guard rank <= upstream else { return }
         rank = upstream + 1
@@ -73,6 +98,7 @@ class NodeCore {
 
 /// How a value travels: a change of a value port (equal values stop there) or an event (always
 /// delivered, never deduplicated; also what `touch` sends).
+@usableFromInline
 enum Delivery {
     case change
     case event

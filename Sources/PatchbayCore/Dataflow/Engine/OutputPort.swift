@@ -1,30 +1,53 @@
 /// An output: a value port (remembers its last value, equal values stop, replays to new
 /// subscribers; a publink) or an event port (remembers nothing).
+///
+/// ## The hot path
+/// `emit`, `attach` and the port's initializer are `@inlinable`, so that a client's typed graph
+/// (`Signal<Int>`, `map`) runs code specialized for its types instead of generic code that looks up
+/// type metadata at every step. Delivering costs no reference counting per hop or per listener:
+/// each receiver is reached through an `Edge` whose closure was made where the receiver's type is
+/// known, and edges and listeners are called without being retained. That is safe because
+/// neither goes away while it may be running: an edge detached while its port emits is kept
+/// (`retiredEdges`) until the port's outermost `emit` returns, and listeners leave their list only
+/// once their port's delivery is over.
+@usableFromInline
 final class OutputPort<Value>: PortCore {
-    let name: String
-    let remembers: Bool
-    let isEqual: ((Value, Value) -> Bool)?
-    private(set) var value: Value?
+    @usableFromInline let name: String
+    @usableFromInline let remembers: Bool
+    @usableFromInline let isEqual: ((Value, Value) -> Bool)?
+    /// The last value of a value port; always `nil` for an event port.
+    @usableFromInline @exclusivity(unchecked) var value: Value?
     /// Where values go during a wave, in attach order.
-    private(set) var receivers: [any Receiver<Value>] = []
-    private(set) var listeners: [Listener<Value>] = []
-    private var buffered: [(value: Value, delivery: Delivery)] = []
-    private var valueBeforeTransaction: Value?
-    private var isFlushing = false
-    private var hasDisconnectedListeners = false
+    @usableFromInline @exclusivity(unchecked) var edges: [Edge<Value>] = []
+    /// How many calls of `emit` on this port are running (more than one when a receiver's code
+    /// leads back to the port).
+    @usableFromInline @exclusivity(unchecked) var emitDepth = 0
+    /// Edges detached while `emit` ran, kept alive until it returns.
+    @usableFromInline @exclusivity(unchecked) var retiredEdges: [Edge<Value>] = []
+    /// The subscribers, called when the transaction settles.
+    @usableFromInline let listeners = ListenerList<Value>()
+    /// What this transaction delivered, for the listeners.
+    @usableFromInline @exclusivity(unchecked) var buffered: [(value: Value, delivery: Delivery)] = []
+    @usableFromInline @exclusivity(unchecked) var valueBeforeTransaction: Value?
+    /// Calls the listeners with `buffered`: `deliverBuffered()`, made by the initializer so that
+    /// the engine, which sees ports without their value type, still runs specialized code.
+    @usableFromInline let flush: (OutputPort<Value>) -> Void
 
+    @inlinable
     init(owner: NodeCore, index: Int = 0, name: String, remembers: Bool, initial: Value? = nil,
          isEqual: ((Value, Value) -> Bool)?) {
         self.name = name
         self.remembers = remembers
         self.value = remembers ? initial : nil
         self.isEqual = isEqual
+        self.flush = { port in port.deliverBuffered() }
         super.init(owner: owner, index: index)
     }
 
     /// Sends a value on: stores it (value ports), passes it to receivers now, and to listeners
     /// when the transaction settles. A change equal to the current value stops here.
     /// - Returns: whether the value went on.
+    @inlinable @inline(__always)
     @discardableResult
     func emit(_ newValue: Value, _ delivery: Delivery) -> Bool {
         if remembers {
@@ -32,11 +55,17 @@ final class OutputPort<Value>: PortCore {
             if !listeners.isEmpty, buffered.isEmpty { valueBeforeTransaction = value }
             value = newValue
         }
+        // Re-reads `edges` at every step: a receiver may attach or detach edges of this port.
+        emitDepth &+= 1
         var index = 0
-        while index < receivers.count {
-            receivers[index].receive(newValue, delivery)
+        while index < edges.count {
+            Unmanaged.passUnretained(edges[index])._withUnsafeGuaranteedRef { edge in
+                edge.deliver(newValue, delivery)
+            }
             index += 1
         }
+        emitDepth &-= 1
+        if emitDepth == 0, !retiredEdges.isEmpty { retiredEdges.removeAll() }
         if !listeners.isEmpty { buffer(newValue, delivery) }
         return true
     }
@@ -46,7 +75,8 @@ final class OutputPort<Value>: PortCore {
         value = newValue
     }
 
-    private func buffer(_ newValue: Value, _ delivery: Delivery) {
+    @inlinable
+    func buffer(_ newValue: Value, _ delivery: Delivery) {
         if delivery == .change, let last = buffered.last, last.delivery == .change {
             buffered[buffered.count - 1] = (newValue, delivery)
         } else {
@@ -54,46 +84,70 @@ final class OutputPort<Value>: PortCore {
         }
         if !isAwaitingNotification {
             isAwaitingNotification = true
-            owner.engine.notifications.append(self)
+            Unmanaged.passUnretained(engine)._withUnsafeGuaranteedRef { $0.notifications.append(self) }
         }
     }
 
     override func flushNotifications() {
+        flush(self)
+    }
+
+    /// Calls the listeners with what the transaction delivered: every event, and a change only if
+    /// the transaction did not change the value back.
+    @inlinable
+    func deliverBuffered() {
         isAwaitingNotification = false
-        let entries = buffered
         let before = valueBeforeTransaction
-        buffered.removeAll(keepingCapacity: true)
         valueBeforeTransaction = nil
         // Listeners attached while these values are delivered do not get them (they got a replay).
         let count = listeners.count
-        isFlushing = true
-        for entry in entries {
-            if entries.count == 1, entry.delivery == .change, let before, let isEqual, isEqual(before, entry.value) {
-                continue  // the transaction changed the value and changed it back
+        listeners.isDelivering = true
+        if buffered.count == 1 {
+            let entry = buffered.removeLast()
+            if entry.delivery == .event || !isChangedBack(from: before, to: entry.value) {
+                listeners.deliver(entry.value, toFirst: count)
             }
-            var index = 0
-            while index < count {
-                let listener = listeners[index]
-                if listener.isConnected { listener.callback(entry.value) }
-                index += 1
-            }
+        } else {
+            let entries = buffered
+            buffered = []
+            for entry in entries { listeners.deliver(entry.value, toFirst: count) }
         }
-        isFlushing = false
-        if hasDisconnectedListeners { compactListeners() }
+        listeners.finishDelivering()
+    }
+
+    /// Whether the transaction's only change set the value back to what it was before.
+    @inlinable
+    func isChangedBack(from before: Value?, to value: Value) -> Bool {
+        guard let before, let isEqual else { return false }
+        return isEqual(before, value)
     }
 
     // MARK: Receivers and listeners
 
-    func attach(_ receiver: any Receiver<Value>) {
-        receivers.append(receiver)
+    /// The receivers, in attach order.
+    var receivers: [any Receiver<Value>] { edges.map(\.receiver) }
+
+    /// Adds a receiver, served after those attached before it.
+    @inlinable
+    func attach(_ receiver: some Receiver<Value>) {
+        attach(receiver) { [receiver] value, delivery in receiver.receive(value, delivery) }
+    }
+
+    /// Adds a receiver that `deliver` serves in its place: a shortcut that does what
+    /// `receiver.receive` would, such as a map node's closure emitting on its output directly.
+    @inlinable
+    func attach(_ receiver: some Receiver<Value>, deliver: @escaping (Value, Delivery) -> Void) {
+        edges.append(Edge(receiver: receiver, deliver: deliver))
     }
 
     func detach(_ receiver: any Receiver<Value>) {
-        receivers.removeAll { $0 === receiver }
+        if emitDepth > 0 { retiredEdges += edges.filter { $0.receiver === receiver } }
+        edges.removeAll { $0.receiver === receiver }
     }
 
     func detachAllReceivers() {
-        receivers.removeAll()
+        if emitDepth > 0 { retiredEdges += edges }
+        edges.removeAll()
     }
 
     /// Adds a listener; a value port that holds a value delivers it at once unless `future`.
@@ -101,33 +155,97 @@ final class OutputPort<Value>: PortCore {
         let listener = Listener(callback)
         listeners.append(listener)
         if remembers, !future, let value { callback(value) }
-        return Connection { [weak self, listener] in
-            listener.isConnected = false
-            self?.removeListener()
+        return Connection { [listeners, listener] in
+            listeners.disconnect(listener)
         }
     }
 
     var hasListeners: Bool { !listeners.isEmpty }
 
-    private func removeListener() {
-        if isFlushing { hasDisconnectedListeners = true } else { compactListeners() }
-    }
-
-    private func compactListeners() {
-        listeners.removeAll { !$0.isConnected }
-        hasDisconnectedListeners = false
-    }
-
     func removeAllListeners() {
+        listeners.disconnectAll()
+    }
+}
+
+/// A receiver as its port holds it: the receiver, for inspection and `detach`, and the closure
+/// that delivers to it, made where the receiver's type is known.
+@usableFromInline
+final class Edge<Value> {
+    @usableFromInline let receiver: any Receiver<Value>
+    @usableFromInline let deliver: (Value, Delivery) -> Void
+
+    @inlinable
+    init(receiver: any Receiver<Value>, deliver: @escaping (Value, Delivery) -> Void) {
+        self.receiver = receiver
+        self.deliver = deliver
+    }
+}
+
+/// A port's subscribers, in attach order. Connections hold the list rather than the port, so
+/// that a connection neither keeps the port alive nor needs a weak reference to it.
+@usableFromInline
+final class ListenerList<Value> {
+    @usableFromInline @exclusivity(unchecked) var listeners: [Listener<Value>] = []
+    /// While set, disconnected listeners stay in the array (marked), so that indexes and the
+    /// listeners being called stay valid; `finishDelivering` removes them.
+    @usableFromInline @exclusivity(unchecked) var isDelivering = false
+    @usableFromInline @exclusivity(unchecked) var hasDisconnected = false
+
+    @usableFromInline
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { listeners.isEmpty }
+
+    @inlinable
+    var count: Int { listeners.count }
+
+    func append(_ listener: Listener<Value>) {
+        listeners.append(listener)
+    }
+
+    /// Calls the first `count` listeners that are still connected with `value`, without
+    /// retaining them: while `isDelivering` is set, none leaves the array.
+    @inlinable
+    func deliver(_ value: Value, toFirst count: Int) {
+        var index = 0
+        while index < count {
+            Unmanaged.passUnretained(listeners[index])._withUnsafeGuaranteedRef { listener in
+                if listener.isConnected { listener.callback(value) }
+            }
+            index += 1
+        }
+    }
+
+    @usableFromInline
+    func finishDelivering() {
+        isDelivering = false
+        if hasDisconnected { removeDisconnected() }
+    }
+
+    /// Ends one listener at once; it leaves the array now, or after the delivery in progress.
+    func disconnect(_ listener: Listener<Value>) {
+        listener.isConnected = false
+        if isDelivering { hasDisconnected = true } else { removeDisconnected() }
+    }
+
+    /// Ends every listener at once.
+    func disconnectAll() {
         for listener in listeners { listener.isConnected = false }
-        listeners.removeAll()
+        if isDelivering { hasDisconnected = true } else { listeners.removeAll() }
+    }
+
+    private func removeDisconnected() {
+        listeners.removeAll { !$0.isConnected }
+        hasDisconnected = false
     }
 }
 
 /// A subscriber's callback, with the flag that ends it at once, even mid-delivery.
+@usableFromInline
 final class Listener<Value> {
-    let callback: (Value) -> Void
-    var isConnected = true
+    @usableFromInline let callback: (Value) -> Void
+    @usableFromInline @exclusivity(unchecked) var isConnected = true
 
     init(_ callback: @escaping (Value) -> Void) {
         self.callback = callback

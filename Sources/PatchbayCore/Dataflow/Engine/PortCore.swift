@@ -1,15 +1,21 @@
 /// What every port shares: its place for ordering notifications.
+@usableFromInline
 class PortCore {
-    unowned let owner: NodeCore
+    @usableFromInline unowned let owner: NodeCore
+    /// The owner's engine, read without a reference count or a check: a port touches it only
+    /// from `emit`, which runs inside the engine's own transactions, while the engine is alive.
+    @usableFromInline unowned(unsafe) let engine: Engine
     /// The port's position among its node's ports.
     let index: Int
-    var isAwaitingNotification = false
+    @usableFromInline @exclusivity(unchecked) var isAwaitingNotification = false
     /// Why the port holds its value: the command that started it, then each port it passed
     /// through (`set a = 2`, `b.value`, `d.value`). Kept by graph ports for `why`.
     var cause: [String] = []
 
+    @usableFromInline
     init(owner: NodeCore, index: Int) {
         self.owner = owner
+        self.engine = owner.engine
         self.index = index
     }
 

@@ -1,10 +1,18 @@
 /// A node with no inputs that the outside writes to: a signal, a variable, a state node.
+///
+/// `write` and `send` are `@inlinable` for their common case, a write while the engine is idle,
+/// so that a client's typed source runs specialized code from the write to its subscribers. The
+/// other cases (buffered in a transaction, queued while busy, a closed signal) take
+/// `writeLater` and `sendLater`.
+@usableFromInline
 final class SourceNode<Value>: NodeCore {
-    private(set) var output: OutputPort<Value>!
+    /// Set once, by the initializer.
+    @usableFromInline @exclusivity(unchecked) private(set) var output: OutputPort<Value>!
     /// The value written inside an explicit transaction, not yet committed.
     var pending: Value?
-    var isClosed = false
+    @usableFromInline @exclusivity(unchecked) var isClosed = false
 
+    @inlinable
     init(engine: Engine, label: String, port: String, remembers: Bool, initial: Value?,
          isEqual: ((Value, Value) -> Bool)?) {
         super.init(engine: engine, label: label)
@@ -22,10 +30,23 @@ final class SourceNode<Value>: NodeCore {
     var currentValue: Value? { pending ?? output.value }
 
     /// Writes a new value to a value port: now, at commit, or after the current transaction.
+    @inlinable
     func write(_ value: Value, _ delivery: Delivery = .change) {
+        withEngine { engine in
+            guard engine.phase == .idle else { return writeLater(value, delivery) }
+            // The node keeps its output for life, so the port need not be retained for the call.
+            Unmanaged.passUnretained(output)._withUnsafeGuaranteedRef { output in
+                engine.runTransaction { output.emit(value, delivery) }
+            }
+        }
+    }
+
+    /// `write` while the engine is not idle.
+    @usableFromInline
+    func writeLater(_ value: Value, _ delivery: Delivery) {
         switch engine.writeMode {
         case .immediate:
-            engine.runTransaction { output.emit(value, delivery) }
+            write(value, delivery)
         case .buffered:
             let isFirst = pending == nil
             pending = value
@@ -43,14 +64,27 @@ final class SourceNode<Value>: NodeCore {
     }
 
     /// Sends an event: now, at commit (in send order), or after the current transaction.
+    @inlinable
     func send(_ value: Value) {
+        withEngine { engine in
+            guard engine.phase == .idle, !isClosed else { return sendLater(value) }
+            // The node keeps its output for life, so the port need not be retained for the call.
+            Unmanaged.passUnretained(output)._withUnsafeGuaranteedRef { output in
+                engine.runTransaction { output.emit(value, .event) }
+            }
+        }
+    }
+
+    /// `send` while the engine is not idle, or on a closed signal.
+    @usableFromInline
+    func sendLater(_ value: Value) {
         guard !isClosed else {
             engine.report(.closed(label))
             return
         }
         switch engine.writeMode {
         case .immediate:
-            engine.runTransaction { output.emit(value, .event) }
+            send(value)
         case .buffered:
             engine.bufferedEvents.append { [unowned self] in output.emit(value, .event) }
         case .queued:

@@ -4,7 +4,12 @@
 /// inputs (a diamond `d = b + c` over `b = a + 1`, `c = a * 2` sees `a` change once), and a
 /// result equal to the previous one (for `Equatable` values) stops there.
 public struct Derived<Value> {
-    let port: OutputPort<Value>
+    @usableFromInline let port: OutputPort<Value>
+
+    @usableFromInline
+    init(port: OutputPort<Value>) {
+        self.port = port
+    }
 
     /// The current value.
     public var value: Value { port.value! }
@@ -20,11 +25,13 @@ public struct Derived<Value> {
     }
 
     /// A value computed from this one; it changes only when the result changes.
+    @inlinable
     public func map<Output: Equatable>(_ transform: @escaping (Value) -> Output) -> Derived<Output> {
         Derived<Output>(port: MapNode(from: port, remembers: true, isEqual: ==, label: "map", transform).output)
     }
 
     /// A value computed from this one.
+    @inlinable
     public func map<Output>(_ transform: @escaping (Value) -> Output) -> Derived<Output> {
         Derived<Output>(port: MapNode(from: port, remembers: true, isEqual: nil, label: "map", transform).output)
     }

@@ -9,13 +9,15 @@
 /// numbers.send(7)        // node.state.text == "7"
 /// ```
 public final class StateNode<State> {
-    let core: SourceNode<State>
+    @usableFromInline let core: SourceNode<State>
 
+    @usableFromInline
     init(core: SourceNode<State>) {
         self.core = core
     }
 
     /// A state node of a type without equality: every update counts as a change.
+    @inlinable
     public convenience init(default state: State, in engine: Engine, label: String = "knot") {
         self.init(core: SourceNode(engine: engine, label: label, port: "state", remembers: true, initial: state, isEqual: nil))
     }
@@ -24,11 +26,13 @@ public final class StateNode<State> {
     public var state: State { core.currentValue! }
 
     /// Replaces the state (Knot's `sink`).
+    @inlinable
     public func set(_ state: State) {
         core.write(state)
     }
 
     /// Changes the state in place.
+    @inlinable
     public func update(_ change: (inout State) -> Void) {
         var next = state
         change(&next)
@@ -80,6 +84,7 @@ public final class StateNode<State> {
 
 extension StateNode where State: Equatable {
     /// A state node whose equal updates do nothing.
+    @inlinable
     public convenience init(default state: State, in engine: Engine, label: String = "knot") {
         self.init(core: SourceNode(engine: engine, label: label, port: "state", remembers: true, initial: state, isEqual: ==))
     }

@@ -10,14 +10,18 @@
 /// let connection = label.subscribe { print($0) }   // prints "count is 0"
 /// count.value = 2                                    // prints "count is 2"
 /// ```
+///
+/// Writing and `map` are `@inlinable`, so that they run code specialized for the client's types.
 public final class Variable<Value> {
-    let core: SourceNode<Value>
+    @usableFromInline let core: SourceNode<Value>
 
+    @usableFromInline
     init(core: SourceNode<Value>) {
         self.core = core
     }
 
     /// A variable of a type without equality: every write counts as a change.
+    @inlinable
     public convenience init(_ initial: Value, in engine: Engine, label: String = "variable") {
         self.init(core: SourceNode(engine: engine, label: label, port: "value", remembers: true, initial: initial, isEqual: nil))
     }
@@ -25,7 +29,7 @@ public final class Variable<Value> {
     /// The current value; inside a transaction, the value written in it.
     public var value: Value {
         get { core.currentValue! }
-        set { core.write(newValue) }
+        @inlinable set { core.write(newValue) }
     }
 
     /// Delivers the current value again although it did not change.
@@ -34,6 +38,7 @@ public final class Variable<Value> {
     }
 
     /// The variable as a read-only value.
+    @inlinable
     public var derived: Derived<Value> { Derived(port: core.output) }
 
     /// Calls `callback` with the current value now, then with every change.
@@ -48,11 +53,13 @@ public final class Variable<Value> {
     }
 
     /// A value computed from this one; it changes only when the result changes.
+    @inlinable
     public func map<Output: Equatable>(_ transform: @escaping (Value) -> Output) -> Derived<Output> {
         derived.map(transform)
     }
 
     /// A value computed from this one.
+    @inlinable
     public func map<Output>(_ transform: @escaping (Value) -> Output) -> Derived<Output> {
         derived.map(transform)
     }
@@ -60,6 +67,7 @@ public final class Variable<Value> {
 
 extension Variable where Value: Equatable {
     /// A variable whose equal writes do nothing.
+    @inlinable
     public convenience init(_ initial: Value, in engine: Engine, label: String = "variable") {
         self.init(core: SourceNode(engine: engine, label: label, port: "value", remembers: true, initial: initial, isEqual: ==))
     }
