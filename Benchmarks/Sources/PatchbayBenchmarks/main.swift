@@ -8,6 +8,7 @@ import Darwin
 let groups: [any BenchmarkGroup] = [
     ExpressionBenchmarks(),
     DataflowBenchmarks(),
+    StoreBenchmarks(),
 ]
 
 let options: Options

@@ -90,12 +90,10 @@ public final class Store<State, Action> {
 
     @inlinable
     func notifySubscribers() {
-        let count = subscriptions.count
-        var index = 0
-        while index < count {
-            subscriptions[index].receive(currentState)
-            index += 1
-        }
+        // Over a snapshot: a callback may disconnect itself or others (their flag skips them at
+        // once) or subscribe (the new one already got this state), which changes the array.
+        let current = subscriptions
+        for subscription in current { subscription.receive(currentState) }
     }
 
     /// Calls `callback` with the state now, then after every action.
@@ -135,7 +133,8 @@ public final class Store<State, Action> {
         }
     }
 
-    /// Adds an observer of every action (the recorder); it stays until the connection ends.
+    /// Adds an observer of every action (the recorder); it stays until the connection ends. The
+    /// store does not keep the observer alive: a released observer is no longer called.
     public func addObserver<Observer: StoreObserver>(_ observer: Observer) -> Connection
     where Observer.State == State, Observer.Action == Action {
         let box = AnyStoreObserver(observer)
@@ -167,7 +166,8 @@ final class AnyStoreObserver<State, Action> {
     @usableFromInline let didDrop: (Action, Int) -> Void
 
     init<Observer: StoreObserver>(_ observer: Observer) where Observer.State == State, Observer.Action == Action {
-        didReduce = { [unowned observer] in observer.store(didReduce: $0) }
-        didDrop = { [unowned observer] in observer.store(didDrop: $0, index: $1) }
+        // Weak: an observer (the recorder) may hold the store; once released it is not called.
+        didReduce = { [weak observer] in observer?.store(didReduce: $0) }
+        didDrop = { [weak observer] in observer?.store(didDrop: $0, index: $1) }
     }
 }

@@ -63,7 +63,8 @@ public struct ValueChange: Sendable, Equatable {
 extension Value {
     /// The changes that turn this value into `other`, in an order that applies one after the
     /// other: nested differences are reported at their deepest path, array elements inserted or
-    /// removed in the middle as adds and removes.
+    /// removed in the middle as adds and removes. A number that changes kind (`1` to `1.0`) is
+    /// replaced, although `==` finds the two equal; the order of an object's keys is not a change.
     public func changes(to other: Value) -> [ValueChange] {
         var changes: [ValueChange] = []
         Self.diff(self, other, path: [], into: &changes)
@@ -71,7 +72,7 @@ extension Value {
     }
 
     private static func diff(_ old: Value, _ new: Value, path: [ValueChange.PathComponent], into changes: inout [ValueChange]) {
-        guard old != new || old.typeName != new.typeName else { return }
+        guard !isIdentical(old, new) else { return }
         switch (old, new) {
         case (.object(let a), .object(let b)):
             for (key, value) in a {
@@ -86,13 +87,11 @@ extension Value {
             }
         case (.array(let a), .array(let b)):
             var prefix = 0
-            while prefix < a.count, prefix < b.count, a[prefix] == b[prefix], a[prefix].typeName == b[prefix].typeName {
+            while prefix < a.count, prefix < b.count, isIdentical(a[prefix], b[prefix]) {
                 prefix += 1
             }
             var suffix = 0
-            while suffix < a.count - prefix, suffix < b.count - prefix,
-                a[a.count - 1 - suffix] == b[b.count - 1 - suffix], a[a.count - 1 - suffix].typeName == b[b.count - 1 - suffix].typeName
-            {
+            while suffix < a.count - prefix, suffix < b.count - prefix, isIdentical(a[a.count - 1 - suffix], b[b.count - 1 - suffix]) {
                 suffix += 1
             }
             let oldMiddle = a.count - prefix - suffix, newMiddle = b.count - prefix - suffix
@@ -111,6 +110,22 @@ extension Value {
             }
         default:
             changes.append(ValueChange(path: path, operation: .replace, old: old, new: new))
+        }
+    }
+
+    /// Whether two values are the same down to the kind of every number: `==` finds `1` and
+    /// `1.0` equal, but a change from one to the other must be reported (at any depth) so that
+    /// applying the changes gives the new value exactly. Key order does not count.
+    private static func isIdentical(_ old: Value, _ new: Value) -> Bool {
+        switch (old, new) {
+        case (.int(let a), .int(let b)): a == b
+        case (.decimal(let a), .decimal(let b)): a == b
+        case (.array(let a), .array(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { isIdentical($0, $1) }
+        case (.object(let a), .object(let b)):
+            a.count == b.count && a.allSatisfy { key, value in b[key].map { isIdentical(value, $0) } ?? false }
+        default:
+            old.typeName == new.typeName && old == new
         }
     }
 }

@@ -7,8 +7,9 @@ enum StoreCommand: Sendable {
     case listReducers(Name?)
     case removeReducer(Name)
     case dispatch(store: Name?, type: Name, payload: Expression?)
-    /// `state [STORE][.PATH]`: the store, and the path as an expression over `state`.
-    case state(store: Name?, path: Expression?)
+    /// `state [STORE][.PATH]`: the store, and the path as an expression over `state` with the
+    /// offset where the path starts in the command (carets of its errors go no further left).
+    case state(store: Name?, path: Expression?, pathStart: Int)
 }
 
 /// What the parser needs to know about the session: which names are stores.
@@ -108,14 +109,14 @@ extension CommandParser {
     /// `state [STORE][.PATH]`
     private static func state(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> StoreCommand {
         scanner.skipBlanks()
-        guard !scanner.isAtEnd else { return .state(store: nil, path: nil) }
+        guard !scanner.isAtEnd else { return .state(store: nil, path: nil, pathStart: scanner.offset) }
         var store: Name?
         var probe = scanner
         if let (name, range) = probe.name(), context.storeNames.contains(name) {
             store = Name(text: name, range: range)
             scanner = probe
         }
-        guard !scanner.isAtEnd else { return .state(store: store, path: nil) }
+        guard !scanner.isAtEnd else { return .state(store: store, path: nil, pathStart: scanner.offset) }
         // The rest reads as a path of `state`: `.items[0]` or, without a store, `items[0]`.
         let start = scanner.offset
         let rest = String(decoding: scanner.bytes[start...], as: UTF8.self)
@@ -125,7 +126,7 @@ extension CommandParser {
         do throws(ExpressionError) {
             let expression = try Expression(source)
             scanner.offset = scanner.bytes.count
-            return .state(store: store, path: expression)
+            return .state(store: store, path: expression, pathStart: start)
         } catch {
             let range = Swift.max(0, error.range.lowerBound - shift)..<Swift.max(0, error.range.upperBound - shift)
             throw ShellError(ExpressionError(error.reason, at: range), in: scanner.text)

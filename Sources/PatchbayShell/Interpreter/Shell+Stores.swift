@@ -42,7 +42,7 @@ extension Shell {
                 return CommandResult(lines: ["\(type.text) waits for the transaction to commit"], json: ["queued": true])
             }
             return CommandResult(lines: [Self.describe(step)], json: Self.json(step))
-        case .state(let store, let path):
+        case .state(let store, let path, let pathStart):
             let node = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.storeState(store?.text)
             }
@@ -50,7 +50,11 @@ extension Shell {
             do {
                 return .value(try path.evaluate(Bindings(state: node), in: graph))
             } catch {
-                throw ShellError(error, in: path.source)
+                // The path is read as `state.PATH` written over the command; the caret stays
+                // under what the user wrote, not under the `state` put in front of it.
+                let lower = Swift.max(error.range.lowerBound, pathStart)
+                let upper = Swift.min(Swift.max(error.range.upperBound, lower + 1), Swift.max(text.utf8.count, lower + 1))
+                throw ShellError(.expression(error, source: path.source), at: lower..<upper)
             }
         }
     }

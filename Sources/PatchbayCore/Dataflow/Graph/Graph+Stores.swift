@@ -97,14 +97,24 @@ extension Graph {
         case .immediate:
             return try dispatch(to: store, action, cause: nil)
         case .buffered:
-            engine.bufferedEvents.append { [unowned self] in _ = try? dispatch(to: store, action, cause: nil) }
+            engine.bufferedEvents.append { [unowned self] in dispatchLater(to: store, action, cause: nil) }
             return nil
         case .queued:
             let cause = store.currentIndex
             engine.enqueue("\(store.name).dispatch") { [unowned self] in
-                _ = try? dispatch(to: store, action, cause: cause, announce: true)
+                dispatchLater(to: store, action, cause: cause)
             }
             return nil
+        }
+    }
+
+    /// Handles an action that no command waits for (from a wire, a commit, a follow-up): its step
+    /// is printed as an event, and a failure is reported as the store's, never dropped.
+    func dispatchLater(to store: StoreNode, _ action: Value, cause: Int?) {
+        do throws(GraphError) {
+            _ = try dispatch(to: store, action, cause: cause, announce: true)
+        } catch {
+            engine.report(.nodeFailed(node: store.name, message: error.description))
         }
     }
 
@@ -152,17 +162,21 @@ extension Graph {
         return step
     }
 
-    /// Sends a step's new state and its action out of the store in one transaction, then tells
-    /// the observers.
+    /// Tells the observers, then sends a step's new state and its action out of the store in one
+    /// transaction. In that order: the transaction runs the dispatches it causes (queued), and
+    /// the history must hear this step before theirs.
     private func publish(_ step: StoreStep, in store: StoreNode) {
+        for observer in storeObservers { observer(.step(step)) }
         let root = [cause]
         store.currentIndex = step.index
+        // A step that only changes the kind of a number (1 → 1.0) has changes though `==` finds
+        // the states equal: it goes out as an event, which the port does not drop as a repeat.
+        let delivery: Delivery = !step.changes.isEmpty && step.after == step.before ? .event : .change
         transaction {
-            store.publish(store.state, step.after, cause: root, .change)
+            store.publish(store.state, step.after, cause: root, delivery)
             store.emitAll([(store.action, step.action)], cause: root, .event)
         }
         store.currentIndex = nil
-        for observer in storeObservers { observer(.step(step)) }
     }
 
     /// Applies an `after MS` reducer when the clock has advanced MS: a step of its own.

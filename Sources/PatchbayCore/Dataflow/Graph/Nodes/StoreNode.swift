@@ -26,11 +26,7 @@ final class StoreNode: GraphNode {
         guard let value = input.value else { return }
         let cause = currentIndex
         engine.enqueue("\(name).dispatch") { [unowned self] in
-            do throws(GraphError) {
-                _ = try graph.dispatch(to: self, value, cause: cause, announce: true)
-            } catch {
-                engine.report(.nodeFailed(node: name, message: error.description))
-            }
+            graph.dispatchLater(to: self, value, cause: cause)
         }
     }
 }

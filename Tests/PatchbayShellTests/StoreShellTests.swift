@@ -1,0 +1,667 @@
+import PatchbayShell
+import Testing
+
+// SPEC 6 through the shell: `store`, `reducer` (at, when, after), `dispatch`, `state`,
+// `reducer list` / `reducer rm`, stores wired into the graph, `--json` results, completion and
+// errors. `DataflowSession` is in DataflowShellTests.swift.
+
+extension DataflowSession {
+    /// Runs one command that must fail and returns the whole error: the message, the command
+    /// and the caret line. It checks that nothing else was printed.
+    func failure(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let outcome = shell.execute(command)
+        #expect(outcome.status == .failure, sourceLocation: sourceLocation)
+        #expect(outcome.lines.count == 1, "printed \(outcome.lines.map(\.text))", sourceLocation: sourceLocation)
+        return outcome.lines.last?.text ?? "(nothing printed)"
+    }
+}
+
+/// The VISPER README's AppState: a user sub-state and a todo list.
+private let appState = #"store app = {userState: {userName: "unknown"}, todoListState: {todos: []}}"#
+
+@Suite("Shell stores: store and reducers")
+struct StoreShellReducerTests {
+    @Test func aStorePrintsItsInitialStateAndReducersGetIDsInOrder() {
+        let session = DataflowSession()
+        #expect(session.run("store app = {count: 0}") == ["app = {count: 0}"])
+        #expect(session.run("reducer app on Inc : state.count += 1\nreducer app on Dec : state.count -= 1") == [
+            "r1: app on Inc : state.count += 1",
+            "r2: app on Dec : state.count -= 1",
+        ])
+        // Ids are counted across stores and never reused.
+        session.run("store other = {n: 0}")
+        #expect(session.run("reducer other on Inc : state.n += 1") == ["r3: other on Inc : state.n += 1"])
+        #expect(session.run("reducer rm r3\nreducer other on Inc : state.n += 2") == ["removed r3", "r4: other on Inc : state.n += 2"])
+    }
+
+    @Test func aReducerShowsItsScopeGuardAndDelay() {
+        let session = DataflowSession()
+        session.run(appState)
+        #expect(session.run(#"reducer app on SetUserName at userState when action.name != "" after 20 : state.userName = action.name"#) == [
+            #"r1: app on SetUserName at userState when action.name != "" after 20 : state.userName = action.name"#,
+        ])
+        #expect(session.run("reducer app on * at todoListState.todos[0] : state.done = true") == [
+            "r2: app on * at todoListState.todos[0] : state.done = true",
+        ])
+    }
+
+    @Test func reducersRunInRegistrationOrderEachOnThePreviousResult() {
+        // (1 + 3) * 2 = 8; the other order would give 5. The third reducer sees 8.
+        let session = DataflowSession()
+        session.run("store app = {count: 1}")
+        session.run("reducer app on Go : state.count += 3\nreducer app on Go : state.count = state.count * 2\nreducer app on Go : state.seen = state.count")
+        #expect(session.run("dispatch app Go") == ["#1 Go  count: 1 → 8; seen: + 8"])
+    }
+
+    @Test func onlyTheReducersOfTheActionsTypeRun() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1\nreducer app on Dec : state.count -= 1")
+        #expect(session.run("dispatch app Dec\ndispatch app Other") == ["#1 Dec  count: 0 → -1", "#2 Other  (no changes)"])
+    }
+
+    @Test func starReducersRunForEveryActionInTheirPlace() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0, seen: []}")
+        session.run("reducer app on * : state.seen = append(state.seen, state.count)\nreducer app on Inc : state.count += 1")
+        session.run("reducer app on * : state.seen = append(state.seen, action.type)")
+        #expect(session.run("dispatch app Inc") == [#"#1 Inc  count: 0 → 1; seen[0]: + 0; seen[1]: + "Inc""#])
+        #expect(session.run("dispatch app Unhandled") == [#"#2 Unhandled  seen[2]: + 1; seen[3]: + "Unhandled""#])
+    }
+
+    @Test func atScopesStateToASubTree() {
+        // VISPER's reducer per sub-state: `state` is the sub-state, the rest is out of reach.
+        let session = DataflowSession()
+        session.run(appState)
+        session.run("reducer app on SetUserName at userState : state.userName = action.name")
+        session.run("reducer app on AddTodo at todoListState : state.todos = append(state.todos, {title: action.title, done: false})")
+        session.run("reducer app on Toggle at todoListState.todos[0] : state.done = !state.done")
+        #expect(session.run(#"dispatch app SetUserName {name: "Max"}"#) == [#"#1 SetUserName  userState.userName: "unknown" → "Max""#])
+        #expect(session.run(#"dispatch app AddTodo {title: "milk"}"#) == [#"#2 AddTodo  todoListState.todos[0]: + {title: "milk", done: false}"#])
+        #expect(session.run("dispatch app Toggle") == ["#3 Toggle  todoListState.todos[0].done: false → true"])
+        #expect(session.run("state") == [#"{userState: {userName: "Max"}, todoListState: {todos: [{title: "milk", done: true}]}}"#])
+    }
+
+    @Test func atAMissingKeyStartsFromNullAndCreatesIt() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Dark at settings : state.dark = true")
+        #expect(session.run("dispatch app Dark") == ["#1 Dark  settings: + {dark: true}"])
+        #expect(session.run("state") == ["{count: 0, settings: {dark: true}}"])
+    }
+
+    @Test func whenGuardsAReducerAndSeesTheScopedStateAndTheAction() {
+        let session = DataflowSession()
+        session.run(appState)
+        session.run(#"reducer app on SetUserName at userState when action.name != "" && state.userName != "admin" : state.userName = action.name"#)
+        session.run("store counter = {n: 0}")  // not involved
+        #expect(session.run(#"dispatch app SetUserName {name: ""}"#) == ["#1 SetUserName  (no changes)"])
+        #expect(session.run(#"dispatch app SetUserName {name: "admin"}"#) == [#"#2 SetUserName  userState.userName: "unknown" → "admin""#])
+        #expect(session.run(#"dispatch app SetUserName {name: "Max"}"#) == ["#3 SetUserName  (no changes)"])
+    }
+
+    @Test func aGuardThatIsNotABoolFailsTheAction() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc when 1 : state.count += 1")
+        #expect(session.failure("dispatch app Inc") == """
+            error: #1 Inc failed in r1 (app keeps its state; the action is kept, marked failed): the 'when' guard must be a bool, not an int in '1'
+              dispatch app Inc
+                       ^~~
+            """)
+        #expect(session.run("state") == ["{count: 0}"])
+    }
+
+    @Test func reducerListShowsEveryReducerOrOneStoresAndRmRemovesOne() {
+        let session = DataflowSession()
+        #expect(session.run("reducer list") == ["no reducers yet"])
+        session.run("store app = {count: 0}\nstore other = {n: 0}")
+        session.run("reducer app on Inc : state.count += 1\nreducer other on Inc : state.n += 1\nreducer app on * when action.type != \"Inc\" : state.count = 0")
+        #expect(session.run("reducer list") == [
+            "r1: app on Inc : state.count += 1",
+            #"r3: app on * when action.type != "Inc" : state.count = 0"#,
+            "r2: other on Inc : state.n += 1",
+        ])
+        #expect(session.run("reducer list other") == ["r2: other on Inc : state.n += 1"])
+        #expect(session.run("reducer rm r1") == ["removed r1"])
+        #expect(session.run("reducer list app") == [#"r3: app on * when action.type != "Inc" : state.count = 0"#])
+        #expect(session.run("dispatch app Inc") == ["#1 Inc  (no changes)"])
+    }
+
+    @Test func removingAnUnknownReducerListsTheIDsThatExist() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1\nreducer app on Dec : state.count -= 1")
+        #expect(session.failure("reducer rm r9") == """
+            error: no reducer 'r9' (reducers: r1, r2)
+              reducer rm r9
+                         ^~
+            """)
+        #expect(session.run("reducer list") == ["r1: app on Inc : state.count += 1", "r2: app on Dec : state.count -= 1"])
+    }
+
+    @Test func listingTheReducersOfAnUnknownStoreIsAnError() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}")
+        #expect(session.failure("reducer list nope") == """
+            error: no node 'nope' (nodes: app)
+              reducer list nope
+                           ^~~~
+            """)
+    }
+}
+
+@Suite("Shell stores: after and tick")
+struct StoreShellDelayTests {
+    @Test func anAfterReducerAppliesAsAStepOfItsOwnWhenTheClockHasAdvanced() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1\nreducer app on Inc after 10 : state.saved = state.count")
+        #expect(session.run("dispatch app Inc") == ["#1 Inc  count: 0 → 1"])
+        #expect(session.run("tick 9") == ["clock 9 ms"])
+        #expect(session.run("state") == ["{count: 1}"])
+        #expect(session.run("tick 1") == ["#2 Inc (after, from #1)  saved: + 1", "clock 10 ms"])
+        // The delayed step took index 2: the next dispatch is #3.
+        #expect(session.run("dispatch app Inc") == ["#3 Inc  count: 1 → 2"])
+        #expect(session.run("tick 10") == ["#4 Inc (after, from #3)  saved: 1 → 2", "clock 20 ms"])
+    }
+
+    @Test func delayedReducersFireInTimeOrderEachOnTheStateOfItsTime() {
+        let session = DataflowSession()
+        session.run("store app = {log: []}")
+        session.run(#"reducer app on Go after 30 : state.log = append(state.log, "slow")"#)
+        session.run(#"reducer app on Go after 10 : state.log = append(state.log, "fast")"#)
+        session.run("dispatch app Go")
+        #expect(session.run("tick 30") == [
+            #"#2 Go (after, from #1)  log[0]: + "fast""#,
+            #"#3 Go (after, from #1)  log[1]: + "slow""#,
+            "clock 30 ms",
+        ])
+    }
+
+    @Test func aFailingAfterReducerChangesNothingAndSaysSo() {
+        let session = DataflowSession()
+        session.run("store app = {count: 1}\nreducer app on Inc after 5 : state.count = state.count / 0")
+        session.run("dispatch app Inc")
+        #expect(session.run("tick 5") == [
+            "#2 Inc (after, from #1)  failed: r1: division by zero in 'state.count / 0'",
+            "error: app failed: r1: division by zero in 'state.count / 0'",
+            "clock 5 ms",
+        ])
+        #expect(session.run("state\ndispatch app Other") == ["{count: 1}", "#3 Other  (no changes)"])
+    }
+}
+
+@Suite("Shell stores: dispatch")
+struct StoreShellDispatchTests {
+    @Test func dispatchPrintsTheIndexTheTypeAndTheChanges() {
+        let session = DataflowSession()
+        session.run("store app = {items: []}")
+        session.run("reducer app on AddTodo : state.items = append(state.items, {title: action.title, done: false})")
+        session.run(#"dispatch app AddTodo {title: "tea"}"#)
+        session.run(#"dispatch app AddTodo {title: "bread"}"#)
+        #expect(session.run(#"dispatch app AddTodo {title: "milk"}"#) == [#"#3 AddTodo  items[2]: + {title: "milk", done: false}"#])
+    }
+
+    @Test func removalsReplacementsAndLongValuesPrintShort() {
+        // A value longer than 60 characters is cut to its first 57, then "...".
+        let session = DataflowSession()
+        session.run(#"store app = {items: ["a", "b"], name: "x"}"#)
+        session.run("reducer app on Drop : state.items = [state.items[1]]")
+        session.run(#"reducer app on Long : state.name = "0123456789012345678901234567890123456789012345678901234567890123456789""#)
+        #expect(session.run("dispatch app Drop") == [#"#1 Drop  items[0]: - "a""#])
+        #expect(session.run("dispatch app Long") == [#"#2 Long  name: "x" → "01234567890123456789012345678901234567890123456789012345..."#])
+    }
+
+    @Test func thePayloadsFieldsJoinTheTypeWhichTheyCannotOverride() {
+        let session = DataflowSession()
+        session.run("store app = {last: null}\nreducer app on * : state.last = action")
+        #expect(session.run(#"dispatch app Add {type: "Other", by: 2}"#) == [#"#1 Add  last: null → {type: "Add", by: 2}"#])
+    }
+
+    @Test func theStoreMayBeLeftOutWhenThereIsOnlyOne() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += action.by")
+        #expect(session.run("dispatch Inc {by: 2}") == ["#1 Inc  count: 0 → 2"])
+    }
+
+    @Test func withTwoStoresTheStoreMustBeNamed() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nstore other = {count: 0}\nreducer app on Inc : state.count += 1")
+        #expect(session.failure("dispatch Inc") == """
+            error: there are several stores (app, other); name the one you mean
+              dispatch Inc
+                       ^~~
+            """)
+        #expect(session.run("dispatch app Inc\ndispatch other Inc") == ["#1 Inc  count: 0 → 1", "#1 Inc  (no changes)"])
+    }
+
+    @Test func withoutAStoreDispatchSaysHowToMakeOne() {
+        let session = DataflowSession()
+        #expect(session.failure("dispatch Inc") == """
+            error: there is no store yet; create one with store NAME = EXPR
+              dispatch Inc
+                       ^~~
+            """)
+    }
+
+    @Test func aFailingReducerLeavesTheStateAsItWasAndUsesUpTheIndex() {
+        // r1 runs, r2 fails: r1's change is dropped too. The error names the action's index and
+        // the reducer; the next dispatch is #3.
+        let session = DataflowSession()
+        session.run("store app = {count: 0, log: []}")
+        session.run("reducer app on Bad : state.count += 1\nreducer app on Bad : state.count = 1 / 0")
+        session.run(#"reducer app on Ok : state.log = append(state.log, "ok")"#)
+        session.run("dispatch app Ok")
+        #expect(session.failure("dispatch app Bad") == """
+            error: #2 Bad failed in r2 (app keeps its state; the action is kept, marked failed): division by zero in '1 / 0'
+              dispatch app Bad
+                       ^~~
+            """)
+        #expect(session.run("state") == [#"{count: 0, log: ["ok"]}"#])
+        #expect(session.run("dispatch app Ok") == [#"#3 Ok  log[1]: + "ok""#])
+    }
+
+    @Test func aFailingReducerWithoutTheStoreNamedPointsAtTheType() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Bad at count[3] : state = 1")
+        #expect(session.failure("dispatch Bad") == """
+            error: #1 Bad failed in r1 (app keeps its state; the action is kept, marked failed): at count[3]: cannot go into int in 'state = 1'
+              dispatch Bad
+                       ^~~
+            """)
+    }
+
+    @Test func aChangeOfNumberKindIsAChangeOfTheState() {
+        // `1 == 1.0`, but the reducer did make a decimal: the change is listed and `state` shows it.
+        let session = DataflowSession()
+        session.run("store app = {avg: 1, xs: [2]}\nreducer app on Avg : state.avg = 1.0\nreducer app on Xs : state.xs = [2.0]")
+        #expect(session.run("dispatch app Avg\nstate") == ["#1 Avg  avg: 1 → 1.0", "{avg: 1.0, xs: [2]}"])
+        #expect(session.run("dispatch app Xs\nstate") == ["#2 Xs  xs[0]: 2 → 2.0", "{avg: 1.0, xs: [2.0]}"])
+        #expect(session.run("dispatch app Avg") == ["#3 Avg  (no changes)"])
+    }
+}
+
+@Suite("Shell stores: state")
+struct StoreShellStateTests {
+    @Test func stateShowsTheWholeStateOrOnePath() {
+        let session = DataflowSession()
+        session.run(#"store app = {user: {name: "Max"}, items: [{done: false}, {done: true}]}"#)
+        #expect(session.run("state") == [#"{user: {name: "Max"}, items: [{done: false}, {done: true}]}"#])
+        #expect(session.run("state .user.name") == [#""Max""#])
+        #expect(session.run("state .items[1].done") == ["true"])
+        #expect(session.run("state app.items[0]") == ["{done: false}"])
+        #expect(session.run("state app") == [#"{user: {name: "Max"}, items: [{done: false}, {done: true}]}"#])
+        #expect(session.run("state user") == [#"{name: "Max"}"#])
+    }
+
+    @Test func withTwoStoresStateNamesTheStore() {
+        let session = DataflowSession()
+        session.run("store app = {count: 1}\nstore other = {n: 2}")
+        #expect(session.run("state other\nstate app.count\nstate other.n") == ["{n: 2}", "1", "2"])
+        #expect(session.failure("state .count") == """
+            error: there are several stores (app, other); name the one you mean
+              state .count
+              ^~~~~~~~~~~~
+            """)
+    }
+
+    @Test func aBadPathIsAnErrorUnderThePath() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0, items: [1, 2]}")
+        #expect(session.failure("state app.nope") == """
+            error: no key 'nope' (keys: count, items) in 'state.nope'; use ?. or ?? to read optional data
+              state app.nope
+                       ^~~~~
+            """)
+        #expect(session.failure("state .items[5]") == """
+            error: index 5 out of range (count 2) in 'state.items[5]'
+              state .items[5]
+                    ^~~~~~~~~
+            """)
+        #expect(session.failure("state count.x") == """
+            error: cannot read .x of an int in 'state.count.x'
+              state count.x
+                    ^~~~~~~
+            """)
+        #expect(session.failure("state .") == """
+            error: expected a key name after '.', found the end of the input
+              state .
+                     ^
+            """)
+    }
+
+    @Test func withoutAStoreStateSaysHowToMakeOne() {
+        #expect(DataflowSession().failure("state") == """
+            error: there is no store yet; create one with store NAME = EXPR
+              state
+              ^~~~~
+            """)
+    }
+}
+
+@Suite("Shell stores: wired into the graph")
+struct StoreShellWiringTests {
+    @Test func aDispatchFromAWireIsQueuedSoAListenerSeesEveryStateInOrder() {
+        // The store's action goes out to `relay`, whose value comes back as B after A. A probe on
+        // app.state sees s0, sA, sAB: never sAB first. The wire's dispatch is printed as it
+        // happens; the command's own result comes last.
+        let session = DataflowSession()
+        session.run(#"store app = {log: []}"#)
+        session.run(#"reducer app on A : state.log = append(state.log, "A")"#)
+        session.run(#"reducer app on B : state.log = append(state.log, "B")"#)
+        session.run(#"var relay = {type: "none"}"#)
+        session.run("wire app.action -> relay.set")
+        #expect(session.run(#"wire relay.value -> app.dispatch when $.type == "A" : {type: "B"}"#) == [
+            #"wired relay.value -> app.dispatch when $.type == "A" : {type: "B"}"#,
+        ])
+        #expect(session.run("probe app.state") == ["app.state = {log: []}  (txn 1)"])
+        #expect(session.run("dispatch app A") == [
+            #"app.state = {log: ["A"]}  (txn 2)"#,
+            #"#2 B  log[1]: + "B""#,
+            #"app.state = {log: ["A", "B"]}  (txn 3)"#,
+            #"#1 A  log[0]: + "A""#,
+        ])
+        #expect(session.run("state") == [#"{log: ["A", "B"]}"#])
+    }
+
+    @Test func aWireCanDispatchIntoAStore() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Tap : state.count += action.n\nsignal taps")
+        session.run(#"wire taps.out -> app.dispatch : {type: "Tap", n: $}"#)
+        #expect(session.run("send taps 2\nsend taps 3") == ["#1 Tap  count: 0 → 2", "#2 Tap  count: 2 → 5"])
+    }
+
+    @Test func aWireFromTheStoresStateToItsDispatchIsAllowed() {
+        // Not a cycle of instantaneous edges: a dispatch is queued (rule 7).
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1")
+        #expect(session.run(#"wire app.state -> app.dispatch when $.count > 0 && $.count < 3 : {type: "Inc"}"#) == [
+            #"wired app.state -> app.dispatch when $.count > 0 && $.count < 3 : {type: "Inc"}"#,
+        ])
+        #expect(session.run("dispatch app Inc") == ["#2 Inc  count: 1 → 2", "#3 Inc  count: 2 → 3", "#1 Inc  count: 0 → 1"])
+        #expect(session.run("state") == ["{count: 3}"])
+    }
+
+    @Test func aRunawayLoopStopsAfterOneHundredFollowUpsWithOneError() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1")
+        session.run(#"wire app.state -> app.dispatch when $.count > 0 : {type: "Inc"}"#)
+        let outcome = session.outcome("dispatch app Inc")
+        #expect(outcome.status == .failure)
+        let errors = outcome.lines.filter { $0.stream == .error }.map(\.text)
+        #expect(errors == ["""
+            error: did not settle after 100 follow-up transactions (writes from callbacks); ports involved: app.dispatch
+              dispatch app Inc
+              ^
+            """])
+        // The follow-ups that ran were printed: #2 ... #101.
+        let steps = outcome.lines.filter { $0.stream == .output }.map(\.text)
+        #expect(steps.count == 100)
+        #expect(steps.first == "#2 Inc  count: 1 → 2")
+        #expect(steps.last == "#101 Inc  count: 100 → 101")
+        // The shell goes on.
+        #expect(session.run("unwire app.dispatch\nstate\n= 1 + 1") == ["unwired app.dispatch", "{count: 101}", "2"])
+        #expect(session.run("dispatch app Inc") == ["#102 Inc  count: 101 → 102"])
+    }
+
+    @Test func anActionWithoutATypeFromAWireIsAnErrorThatChangesNothing() {
+        // The write that carried it succeeds; the store reports the bad action once (rule 10) and
+        // keeps its state and its count.
+        let session = DataflowSession()
+        session.run(#"store app = {count: 0}\#nreducer app on Inc : state.count += 1\#nvar x = {kind: "none"}"#)
+        #expect(session.run("wire x.value -> app.dispatch") == [  // the replay of x's value is an action too
+            #"error: app failed: an action is an object with a string type, such as {type: "AddTodo"}, not {kind: "none"}"#,
+            "wired x.value -> app.dispatch",
+        ])
+        for (value, shown) in [(#"{kind: "Inc"}"#, #"{kind: "Inc"}"#), ("5", "5"), ("{type: 3}", "{type: 3}")] {
+            let outcome = session.outcome("set x = \(value)")
+            #expect(outcome.status == .success)
+            #expect(outcome.lines.map(\.text) == [
+                "error: app failed: an action is an object with a string type, such as {type: \"AddTodo\"}, not \(shown)",
+            ])
+        }
+        #expect(session.run(#"state\#nset x = {type: "Inc"}"#) == ["{count: 0}", "#1 Inc  count: 0 → 1"])
+    }
+}
+
+@Suite("Shell stores: transactions")
+struct StoreShellTransactionTests {
+    @Test func aDispatchInATransactionWaitsForTheCommitAndIsThenPrinted() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1\nbegin")
+        #expect(session.run("dispatch app Inc\ndispatch Inc\nstate") == [
+            "Inc waits for the transaction to commit", "Inc waits for the transaction to commit", "{count: 0}",
+        ])
+        #expect(session.run("commit") == ["#1 Inc  count: 0 → 1", "#2 Inc  count: 1 → 2"])
+        #expect(session.run("state") == ["{count: 2}"])
+    }
+
+    @Test func anAbortedDispatchNeverHappened() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1\nbegin\ndispatch app Inc")
+        #expect(session.run("abort") == ["aborted: the transaction's writes are dropped"])
+        #expect(session.run("state\ndispatch app Inc") == ["{count: 0}", "#1 Inc  count: 0 → 1"])
+    }
+
+    @Test func aReducerThatFailsAtTheCommitIsReported() {
+        // Not swallowed: the failed step and the store's error are printed, the state stays.
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Bad : state.count = 1 / 0\nbegin\ndispatch app Bad")
+        #expect(session.run("commit") == [
+            "#1 Bad  failed: r1: division by zero in '1 / 0'",
+            "error: app failed: #1 Bad failed in r1 (app keeps its state; the action is kept, marked failed): division by zero in '1 / 0'",
+        ])
+        #expect(session.run("state\ndispatch app Other") == ["{count: 0}", "#2 Other  (no changes)"])
+    }
+
+    @Test func aReducerThatFailsOnAnActionFromAWireIsReported() {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nreducer app on Bad : state.count = 1 / 0\nsignal s")
+        session.run(#"wire s.out -> app.dispatch : {type: "Bad"}"#)
+        let outcome = session.outcome("send s 1")
+        #expect(outcome.status == .success)
+        #expect(outcome.lines.map(\.text) == [
+            "#1 Bad  failed: r1: division by zero in '1 / 0'",
+            "error: app failed: #1 Bad failed in r1 (app keeps its state; the action is kept, marked failed): division by zero in '1 / 0'",
+        ])
+        #expect(session.run("state") == ["{count: 0}"])
+    }
+}
+
+@Suite("Shell stores: --json")
+struct StoreShellJSONTests {
+    @Test func dispatchGivesStoreIndexActionAndChanges() {
+        let session = DataflowSession(json: true)
+        session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1")
+        #expect(session.run("dispatch app Inc") == [
+            #"{"ok":true,"command":"dispatch app Inc","result":{"store":"app","index":1,"action":{"type":"Inc"},"changes":[{"path":"count","op":"replace","old":0,"new":1}]}}"#,
+        ])
+    }
+
+    @Test func addedAndRemovedValuesHaveNullOnTheMissingSide() {
+        let session = DataflowSession(json: true)
+        session.run("store app = {items: [1, 2]}\nreducer app on Pop : state.items = [state.items[0]]\nreducer app on Push : state.items = append(state.items, action.x)")
+        #expect(session.run("dispatch app Pop") == [
+            #"{"ok":true,"command":"dispatch app Pop","result":{"store":"app","index":1,"action":{"type":"Pop"},"changes":[{"path":"items[1]","op":"remove","old":2,"new":null}]}}"#,
+        ])
+        #expect(session.run(#"dispatch app Push {x: {"a b": 1.5}}"#) == [
+            #"{"ok":true,"command":"dispatch app Push {x: {\"a b\": 1.5}}","result":{"store":"app","index":2,"action":{"type":"Push","x":{"a b":1.5}},"changes":[{"path":"items[1]","op":"add","old":null,"new":{"a b":1.5}}]}}"#,
+        ])
+    }
+
+    @Test func storeStateAndReducerResults() {
+        let session = DataflowSession(json: true)
+        #expect(session.run("store app = {count: 0}") == [
+            #"{"ok":true,"command":"store app = {count: 0}","result":{"store":"app","state":{"count":0}}}"#,
+        ])
+        #expect(session.run("reducer app on Inc at count when state < 5 after 10 : state += 1") == [
+            #"{"ok":true,"command":"reducer app on Inc at count when state < 5 after 10 : state += 1","result":{"id":"r1","store":"app","type":"Inc","at":"count","when":"state < 5","after":10,"body":"state += 1"}}"#,
+        ])
+        #expect(session.run("state .count") == [#"{"ok":true,"command":"state .count","result":0}"#])
+        #expect(session.run("reducer rm r1") == [#"{"ok":true,"command":"reducer rm r1","result":{"removed":"r1"}}"#])
+        #expect(session.run("reducer list") == [#"{"ok":true,"command":"reducer list","result":[]}"#])
+    }
+
+    @Test func aFailingReducerIsAnErrorWithItsColumn() {
+        let session = DataflowSession(json: true)
+        session.run("store app = {count: 0}\nreducer app on Bad : state.count = 1 / 0")
+        #expect(session.run("dispatch app Bad") == [
+            ##"{"ok":false,"command":"dispatch app Bad","error":{"message":"#1 Bad failed in r1 (app keeps its state; the action is kept, marked failed): division by zero in '1 / 0'","line":1,"column":10}}"##,
+        ])
+    }
+
+    @Test func aDispatchFromAWireIsAnEvent() {
+        let session = DataflowSession(json: true)
+        session.run("store app = {count: 0}\nreducer app on Tap : state.count += 1\nsignal taps")
+        session.run(#"wire taps.out -> app.dispatch : {type: "Tap"}"#)
+        #expect(session.run("send taps 1") == [
+            #"{"event":"dispatch","store":"app","index":1,"action":{"type":"Tap"},"changes":[{"path":"count","op":"replace","old":0,"new":1}]}"#,
+            #"{"ok":true,"command":"send taps 1","result":null}"#,
+        ])
+    }
+}
+
+@Suite("Shell stores: completion")
+struct StoreShellCompletionTests {
+    private func session() -> DataflowSession {
+        let session = DataflowSession()
+        session.run("store app = {count: 0}\nstore archive = {n: 0}\nvar apple = 1")
+        session.run("reducer app on AddTodo : state.count += 1\nreducer app on Archive : state.count = 0\nreducer app on * : state.count += 0")
+        session.run("reducer archive on Append : state.n += 1")
+        return session
+    }
+
+    @Test func storeNamesCompleteAfterDispatchStateAndReducer() {
+        let shell = session().shell
+        #expect(shell.complete("dispatch ar", cursor: 11).candidates == ["archive"])
+        #expect(shell.complete("state a", cursor: 7).candidates == ["app", "archive"])
+        #expect(shell.complete("state ap", cursor: 8).candidates == ["app"])
+        #expect(shell.complete("reducer a", cursor: 9).candidates == ["app", "archive"])
+        #expect(shell.complete("reducer list a", cursor: 14).candidates == ["app", "archive"])
+        #expect(shell.complete("reducer ", cursor: 8).candidates == ["app", "archive", "list", "rm"])
+    }
+
+    @Test func dispatchAlsoOffersTheActionTypesOfEveryStore() {
+        // With the store left out, the first word may be an action type.
+        let shell = session().shell
+        #expect(shell.complete("dispatch A", cursor: 10).candidates == ["AddTodo", "Append", "Archive"])
+        #expect(shell.complete("dispatch ", cursor: 9).candidates == ["AddTodo", "Append", "Archive", "app", "archive"])
+    }
+
+    @Test func afterAStoreDispatchOffersTheTypesItsReducersHandle() {
+        // Not `*`, and not the other store's types.
+        let shell = session().shell
+        let completion = shell.complete("dispatch app ", cursor: 13)
+        #expect(completion.candidates == ["AddTodo", "Archive"])
+        #expect(completion.range == 13..<13)
+        #expect(shell.complete("dispatch app Ad", cursor: 15).candidates == ["AddTodo"])
+        #expect(shell.complete("dispatch archive A", cursor: 18).candidates == ["Append"])
+        #expect(shell.complete("reducer app on A", cursor: 16).candidates == ["AddTodo", "Archive"])
+    }
+
+    @Test func reducerRmOffersTheReducerIDs() {
+        let shell = session().shell
+        #expect(shell.complete("reducer rm r", cursor: 12).candidates == ["r1", "r2", "r3", "r4"])
+    }
+}
+
+@Suite("Shell stores: bad input")
+struct StoreShellBadInputTests {
+    /// A store with one reducer and one action, to check that a bad command changes nothing.
+    private func session() -> DataflowSession {
+        let session = DataflowSession()
+        session.run("store app = {count: 0, items: [1, 2]}\nreducer app on Inc : state.count += action.by\ndispatch app Inc {by: 1}")
+        return session
+    }
+
+    /// Nothing changed: the reducers, the state, the next reducer id and the next index.
+    private func expectUnchanged(_ session: DataflowSession, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(session.run("reducer list\nstate") == ["r1: app on Inc : state.count += action.by", "{count: 1, items: [1, 2]}"],
+                sourceLocation: sourceLocation)
+        #expect(session.run("reducer app on Dec : state.count -= 1\ndispatch app Inc {by: 1}") == ["r2: app on Dec : state.count -= 1", "#2 Inc  count: 1 → 2"],
+                sourceLocation: sourceLocation)
+    }
+
+    private let usage = "usage: reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS | reducer list [STORE] | reducer rm ID (see 'help reducer')"
+
+    @Test func aReducerWithoutOn() {
+        let session = session()
+        #expect(session.failure("reducer app Inc : state.count = 1") == """
+            error: expected 'on' and the action type, found 'Inc'; \(usage)
+              reducer app Inc : state.count = 1
+                          ^~~
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aReducerWithoutTheColon() {
+        let session = session()
+        #expect(session.failure("reducer app on Inc state.count = 1") == """
+            error: expected ':' and the statements (or at, when, after), found 'state.count'; \(usage)
+              reducer app on Inc state.count = 1
+                                 ^~~~~~~~~~~
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aReducerWithABadPath() {
+        let session = session()
+        #expect(session.failure("reducer app on Inc at 3x : state = 1") == """
+            error: expected a path such as user.name, found '3x'; \(usage)
+              reducer app on Inc at 3x : state = 1
+                                    ^~
+            """)
+        #expect(session.failure("reducer app on Inc at items[-1] : state = 1") == """
+            error: an index is not negative; \(usage)
+              reducer app on Inc at items[-1] : state = 1
+                                          ^~
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aReducerWithANegativeDelay() {
+        let session = session()
+        #expect(session.failure("reducer app on Inc after -5 : state = 0") == """
+            error: the delay must not be negative; \(usage)
+              reducer app on Inc after -5 : state = 0
+                                       ^~
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aReducerOnAnUnknownStore() {
+        let session = session()
+        #expect(session.failure("reducer nope on Inc : state = 1") == """
+            error: no node 'nope' (nodes: app)
+              reducer nope on Inc : state = 1
+                      ^~~~
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aPayloadThatIsNotAnObject() {
+        let session = session()
+        #expect(session.failure("dispatch app Inc 5") == """
+            error: the action's fields must be an object, such as {by: 2}, not int
+              dispatch app Inc 5
+                               ^
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aPayloadThatFailsToEvaluate() {
+        let session = session()
+        #expect(session.failure("dispatch app Inc {by: 1 / 0}") == """
+            error: division by zero in '1 / 0'
+              dispatch app Inc {by: 1 / 0}
+                                    ^~~~~
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aStoreNameThatIsTaken() {
+        let session = session()
+        #expect(session.failure("store app = {count: 5}") == """
+            error: 'app' is already a node (store); rm it first or pick another name
+              store app = {count: 5}
+                    ^~~
+            """)
+        expectUnchanged(session)
+    }
+}
