@@ -8,9 +8,11 @@ class PortCore {
     /// The port's position among its node's ports.
     let index: Int
     @usableFromInline @exclusivity(unchecked) var isAwaitingNotification = false
-    /// Why the port holds its value: the command that started it, then each port it passed
-    /// through (`set a = 2`, `b.value`, `d.value`). Kept by graph ports for `why`.
-    var cause: [String] = []
+    /// Why the port holds its value (`set a = 2`, `b.value`, `d.value`); kept by graph ports for
+    /// `why`.
+    var cause: Cause?
+    /// `node.port`, for cause chains; set by graph nodes.
+    var addressText = ""
 
     @usableFromInline
     init(owner: NodeCore, index: Int) {

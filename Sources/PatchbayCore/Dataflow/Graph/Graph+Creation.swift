@@ -3,7 +3,7 @@ extension Graph {
     public func createVariable(_ name: String, value: Value) throws(GraphError) {
         try checkNewName(name)
         let node = VariableNode(graph: self, name: name, initial: value)
-        node.value.cause = [cause, "\(name).value"]
+        node.value.cause = Cause(node.value.addressText, after: rootCause)
         add(node)
     }
 
@@ -17,7 +17,7 @@ extension Graph {
     public func createKnot(_ name: String, state: Value) throws(GraphError) {
         try checkNewName(name)
         let node = KnotNode(graph: self, name: name, initial: state)
-        node.state.cause = [cause, "\(name).state"]
+        node.state.cause = Cause(node.state.addressText, after: rootCause)
         add(node)
     }
 
@@ -37,7 +37,7 @@ extension Graph {
         }
         let node = DerivedNode(graph: self, name: name, expression: expression, dependencies: dependencies)
         node.value.store(initial)
-        node.value.cause = [cause, "\(name).value"]
+        node.value.cause = Cause(node.value.addressText, after: rootCause)
         add(node)
         recomputeRanks()
     }
@@ -59,17 +59,17 @@ extension Graph {
             throw .patchType(type: type.name, .unknownParameter(key, known: type.parameters.map(\.name) + design.inputs))
         }
         let node = PatchNode(graph: self, name: name, type: type, arguments: arguments, design: design)
-        for output in node.outputs where output.value != nil { output.cause = [cause, "\(name).\(output.name)"] }
+        for output in node.outputs where output.value != nil { output.cause = Cause(output.addressText, after: rootCause) }
         add(node)
         if !node.sampledNames.isEmpty { recomputeRanks() }
         design.behavior.start(node)
         // Inputs given a value as a parameter arrive at once, as Wolf publishes static inputs.
         let given = node.inputs.filter { $0.localValue != nil }
         if !given.isEmpty {
-            let root = cause
+            let root = rootCause
             transaction {
                 for input in given {
-                    input.cause = [root]
+                    input.cause = root
                     input.receive(input.localValue!, .change)
                 }
             }

@@ -110,15 +110,15 @@ extension Graph {
         let chain: [String]
         if let port {
             if let output = node.output(port) {
-                chain = output.cause
+                chain = output.cause?.chain ?? []
             } else if let input = node.input(port) {
-                chain = input.cause + [PortAddress(node: name, port: port).description]
+                chain = (input.cause?.chain ?? []) + [PortAddress(node: name, port: port).description]
             } else {
                 throw .unknownPort(PortAddress(node: name, port: port), isInput: nil,
                                    existing: node.outputs.map(\.name) + node.inputs.map(\.name))
             }
         } else {
-            chain = node.primaryOutput?.cause ?? []
+            chain = node.primaryOutput?.cause?.chain ?? []
         }
         return chain.filter { !$0.isEmpty }
     }

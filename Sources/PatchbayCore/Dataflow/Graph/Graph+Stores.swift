@@ -13,7 +13,7 @@ extension Graph {
     public func createStore(_ name: String, state: Value) throws(GraphError) {
         try checkNewName(name)
         let node = StoreNode(graph: self, name: name, initial: state)
-        node.state.cause = [cause, "\(name).state"]
+        node.state.cause = Cause(node.state.addressText, after: rootCause)
         nodes[name] = node
         for observer in storeObservers { observer(.created(store: name, state: state)) }
     }
@@ -167,7 +167,7 @@ extension Graph {
     /// the history must hear this step before theirs.
     private func publish(_ step: StoreStep, in store: StoreNode) {
         for observer in storeObservers { observer(.step(step)) }
-        let root = [cause]
+        let root = rootCause
         store.currentIndex = step.index
         // A step that only changes the kind of a number (1 → 1.0) has changes though `==` finds
         // the states equal: it goes out as an event, which the port does not drop as a repeat.

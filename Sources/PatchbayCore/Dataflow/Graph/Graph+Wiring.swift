@@ -63,7 +63,7 @@ extension Graph {
     /// Delivers an input's local value after its wire went away; without one it becomes empty.
     func revert(_ input: InputPort) {
         if let local = input.localValue {
-            deliver(local, to: input, cause: [cause])
+            deliver(local, to: input, cause: rootCause)
         } else {
             input.reset(to: nil)
         }

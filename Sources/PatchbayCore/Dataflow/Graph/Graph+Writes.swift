@@ -15,26 +15,26 @@ extension Graph {
     /// Writes a source node's output: now, buffered until commit, or queued when busy.
     func write<Node: GraphNode>(_ node: Node, _ port: OutputPort<Value>, _ value: Value,
                                 pending: ReferenceWritableKeyPath<Node, Value?>, _ delivery: Delivery = .change) {
-        let root = cause
+        let root = rootCause
         switch engine.writeMode {
         case .immediate:
-            engine.runTransaction { node.publish(port, value, cause: [root], delivery) }
+            engine.runTransaction { node.publish(port, value, cause: root, delivery) }
         case .buffered:
             let isFirst = node[keyPath: pending] == nil
             node[keyPath: pending] = value
             guard isFirst else { return }
             engine.bufferedWrites.append(BufferedWrite(
                 apply: {
-                    if let value = node[keyPath: pending] { node.publish(port, value, cause: [root], delivery) }
+                    if let value = node[keyPath: pending] { node.publish(port, value, cause: root, delivery) }
                     node[keyPath: pending] = nil
                 },
                 discard: { node[keyPath: pending] = nil }))
         case .queued:
             engine.enqueue("\(node.name).\(port.name)") { [unowned self] in
-                let saved = cause
-                cause = root
+                let saved = rootCause
+                rootCause = root
                 write(node, port, value, pending: pending, delivery)
-                cause = saved
+                rootCause = saved
             }
         }
     }
@@ -44,13 +44,13 @@ extension Graph {
     public func setInput(_ address: PortAddress, to value: Value) throws(GraphError) {
         let input = try inputPort(address)
         if let wire = input.wire { throw .inputIsWired(address, wire: wire.text) }
-        let root = cause
+        let root = rootCause
         input.localValue = value
-        deliver(value, to: input, cause: [root])
+        deliver(value, to: input, cause: root)
     }
 
     /// Delivers `value` to an input as a change, in a transaction of its own (or the open one).
-    func deliver(_ value: Value, to input: InputPort, cause: [String], _ delivery: Delivery = .change) {
+    func deliver(_ value: Value, to input: InputPort, cause: Cause?, _ delivery: Delivery = .change) {
         switch engine.writeMode {
         case .immediate:
             engine.runTransaction {
@@ -74,12 +74,12 @@ extension Graph {
             throw .wrongKind(name, kind: node.kind, expected: "send works on signals (use set for variables and knots)")
         }
         guard !signal.isClosed else { throw .signalClosed(name) }
-        let root = cause
+        let root = rootCause
         switch engine.writeMode {
         case .immediate:
-            engine.runTransaction { signal.emitAll([(signal.out, value)], cause: [root], .event) }
+            engine.runTransaction { signal.emitAll([(signal.out, value)], cause: root, .event) }
         case .buffered:
-            engine.bufferedEvents.append { signal.emitAll([(signal.out, value)], cause: [root], .event) }
+            engine.bufferedEvents.append { signal.emitAll([(signal.out, value)], cause: root, .event) }
         case .queued:
             engine.enqueue("\(name).out") { [unowned self] in try? send(name, value) }
         }
@@ -107,8 +107,8 @@ extension Graph {
             throw .wrongKind(name, kind: node.kind, expected: "it has no output to touch")
         }
         guard let value = output.value else { return }
-        let root = cause
-        transaction { node.emitAll([(output, value)], cause: [root], .event) }
+        let root = rootCause
+        transaction { node.emitAll([(output, value)], cause: root, .event) }
     }
 
     /// `tap VIEW X Y`: fires every tap patch whose `view` input holds VIEW's frame, with the
@@ -127,10 +127,10 @@ extension Graph {
             case .int(let width) = frame["width"] ?? .null, case .int(let height) = frame["height"] ?? .null,
             (left..<left + width).contains(x), (top..<top + height).contains(y)
         else { return [] }
-        let root = cause
+        let root = rootCause
         transaction {
             for tap in taps {
-                tap.emitAll([(tap.output("x")!, .int(x - left)), (tap.output("y")!, .int(y - top))], cause: [root], .event)
+                tap.emitAll([(tap.output("x")!, .int(x - left)), (tap.output("y")!, .int(y - top))], cause: root, .event)
             }
         }
         return taps.map(\.name)

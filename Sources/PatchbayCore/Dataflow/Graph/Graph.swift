@@ -17,7 +17,11 @@ public final class Graph {
     var bindings: [Binding] = []
     private var events: [GraphEvent] = []
     /// The text of the command being run: the root of every cause chain it starts.
-    public var cause = ""
+    public var cause = "" {
+        didSet { rootCause = Cause(cause) }
+    }
+    /// `cause` as the first link of cause chains.
+    var rootCause = Cause("")
     var nextDelayOrder = 0
     var nextReducerID = 0
     /// Who hears what the stores do (the history).

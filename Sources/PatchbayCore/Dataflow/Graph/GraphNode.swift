@@ -16,6 +16,7 @@ class GraphNode: NodeCore {
     @discardableResult
     final func addInput(_ name: String, local: Value? = nil) -> InputPort {
         let port = InputPort(owner: self, index: outputs.count + inputs.count, name: name, local: local)
+        port.addressText = "\(self.name).\(name)"
         inputs.append(port)
         return port
     }
@@ -24,6 +25,7 @@ class GraphNode: NodeCore {
     final func addOutput(_ name: String, remembers: Bool = true, initial: Value? = nil) -> OutputPort<Value> {
         let port = OutputPort<Value>(owner: self, index: outputs.count + inputs.count, name: name, remembers: remembers,
                                      initial: initial, isEqual: ==)
+        port.addressText = "\(self.name).\(name)"
         outputs.append(port)
         return port
     }
@@ -94,7 +96,7 @@ class GraphNode: NodeCore {
     /// Emits a value the node was given (a `set`, or an arrival on a variable's input). A good
     /// value clears the node's failed and stale marks (SPEC 4.3 rule 10); its dependents then
     /// hear it even if it did not change, so that their marks clear too.
-    final func publish(_ port: OutputPort<Value>, _ newValue: Value, cause: [String], _ delivery: Delivery) {
+    final func publish(_ port: OutputPort<Value>, _ newValue: Value, cause: Cause?, _ delivery: Delivery) {
         let wasMarked = clearMarks()
         emitAll([(port, newValue)], cause: cause, wasMarked ? .event : delivery)
     }
@@ -102,11 +104,11 @@ class GraphNode: NodeCore {
     /// Emits the outputs computed in one activation together; an activation caused by an event
     /// sends events (never deduplicated), otherwise changes. Returns whether any output changed.
     @discardableResult
-    final func emitAll(_ values: [(OutputPort<Value>, Value)], cause: [String], _ delivery: Delivery) -> Bool {
+    final func emitAll(_ values: [(OutputPort<Value>, Value)], cause: Cause?, _ delivery: Delivery) -> Bool {
         var changed = false
         for (port, value) in values {
             let before = port.cause
-            port.cause = cause + ["\(name).\(port.name)"]
+            port.cause = Cause(port.addressText, after: cause)
             if port.emit(value, delivery) { changed = true } else { port.cause = before }
         }
         return changed

@@ -25,7 +25,7 @@ final class PatchNode: GraphNode {
         // A held arrival may have been filtered out by its wire's `when`, or failed in it.
         guard !arrivals.isEmpty else { return }
         let delivery: Delivery = arrivals.contains { $0.arrival == .event } ? .event : .change
-        let cause = arrivals.first?.cause ?? []
+        let cause = arrivals.first?.cause
         var activation = PatchActivation(patch: self)
         defer { for input in arrivals { input.consumeArrival() } }
         do {

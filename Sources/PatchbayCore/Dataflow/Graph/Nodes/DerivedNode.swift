@@ -29,13 +29,13 @@ final class DerivedNode: GraphNode {
     }
 
     override func evaluate() {
-        let cause = triggers.first { $0.fired }?.port.cause ?? []
+        let cause = triggers.first { $0.fired }?.port.cause
         for trigger in triggers { trigger.fired = false }
         compute(cause: cause)
     }
 
     /// Evaluates the expression and publishes the result; a failure keeps the last value.
-    func compute(cause: [String]) {
+    func compute(cause: Cause?) {
         do {
             let result = try expression.evaluate(Bindings(), in: graph)
             let wasMarked = clearMarks()

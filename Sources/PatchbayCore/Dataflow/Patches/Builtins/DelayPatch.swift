@@ -19,7 +19,7 @@ final class DelayBehavior: PatchBehavior {
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         guard let value = activation.arrived("in") else { return }
         let patch = activation.patch
-        let cause = patch.input("in")?.cause ?? []
+        let cause = patch.input("in")?.cause
         patch.engine.setTimer(after: milliseconds, owner: patch) { [unowned patch] in
             patch.engine.runTransaction {
                 if let out = patch.output("out") { patch.emitAll([(out, value)], cause: cause, .event) }

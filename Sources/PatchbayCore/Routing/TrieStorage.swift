@@ -1,0 +1,201 @@
+/// The data a match reads — trie nodes, definitions, and the literal edges' hash table — in plain
+/// buffers of trivial values owned by one object, so that a match reads them through a `View` of
+/// raw pointers without reference counting. `RouteTrie` copies the object before mutating it when
+/// it is shared, so values keep value semantics.
+final class TrieStorage: @unchecked Sendable {
+    // @unchecked: mutated only through `RouteTrie`'s mutating methods, after making the object
+    // unique (copy-on-write); a shared object is never mutated.
+
+    struct Node: BitwiseCopyable {
+        var variable: Int32 = -1
+        /// The smallest-ranked terminal and wildcard definitions (-1 when none).
+        var bestTerminal: Int32 = -1
+        var bestWildcard: Int32 = -1
+        var literalCount: Int32 = 0
+        /// The smallest rank of any definition in the subtree.
+        var minRank = RouteRank.max
+    }
+
+    /// A literal edge `(parent, key) → child` in the open-addressing table.
+    struct Slot: BitwiseCopyable {
+        /// High bits of the mixed hash, for a quick reject.
+        var check: UInt32 = 0
+        var parent: Int32 = 0
+        /// The child node, or -1 for an empty slot.
+        var child: Int32 = -1
+        var keyStart: Int32 = 0
+        var keyCount: Int32 = 0
+    }
+
+    private(set) var nodes = PODBuffer<Node>()
+    private(set) var definitions = PODBuffer<RouteDefinition>()
+    private var slots = PODBuffer<Slot>()
+    /// The literal keys' bytes, back to back.
+    private var keys = PODBuffer<UInt8>()
+    private var literalCount = 0
+
+    init() {
+        nodes.append(Node())
+        for _ in 0..<16 { slots.append(Slot()) }
+    }
+
+    private init(copying other: TrieStorage) {
+        nodes = other.nodes.copy()
+        definitions = other.definitions.copy()
+        slots = other.slots.copy()
+        keys = other.keys.copy()
+        literalCount = other.literalCount
+    }
+
+    deinit {
+        nodes.deallocate()
+        definitions.deallocate()
+        slots.deallocate()
+        keys.deallocate()
+    }
+
+    func copy() -> TrieStorage { TrieStorage(copying: self) }
+
+    /// Raw pointers to the buffers, valid while the object lives and is not mutated.
+    var view: View {
+        View(nodes: nodes.base, definitions: definitions.base, slots: slots.base, slotMask: slots.count - 1, keys: keys.base)
+    }
+
+    /// @unchecked: read-only pointers into a storage that is never mutated while shared; the
+    /// owning `RouteTrie` keeps the storage alive and refreshes its view after each mutation.
+    struct View: @unchecked Sendable {
+        let nodes: UnsafeMutablePointer<Node>
+        let definitions: UnsafeMutablePointer<RouteDefinition>
+        let slots: UnsafeMutablePointer<Slot>
+        let slotMask: Int
+        let keys: UnsafeMutablePointer<UInt8>
+
+        /// The child of `parent` along the literal `bytes` (whose `LiteralHash` is given), or -1.
+        @inline(__always)
+        func literalChild(of parent: Int32, hash: UInt64, bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let mixed = LiteralHash.mix(hash, parent)
+            let check = UInt32(truncatingIfNeeded: mixed >> 32)
+            var index = Int(truncatingIfNeeded: mixed) & slotMask
+            while true {
+                let slot = slots[index]
+                if slot.child < 0 { return -1 }
+                if slot.check == check, slot.parent == parent, Int(slot.keyCount) == bytes.count {
+                    let key = UnsafeBufferPointer(start: keys + Int(slot.keyStart), count: bytes.count)
+                    if key.elementsEqual(bytes) { return slot.child }
+                }
+                index = (index &+ 1) & slotMask
+            }
+        }
+    }
+
+    // MARK: Building (only on an unshared object)
+
+    func addNode() -> Int32 {
+        nodes.append(Node())
+        return Int32(nodes.count - 1)
+    }
+
+    func updateNode(_ index: Int32, _ body: (inout Node) -> Void) { body(&nodes.base[Int(index)]) }
+
+    func addDefinition(_ definition: RouteDefinition) -> Int32 {
+        definitions.append(definition)
+        return Int32(definitions.count - 1)
+    }
+
+    /// The child of `parent` along `literal`, or -1.
+    func literalChild(of parent: Int32, literal: String) -> Int32 {
+        var literal = literal
+        return literal.withUTF8 { bytes in view.literalChild(of: parent, hash: LiteralHash.hash(bytes), bytes: bytes) }
+    }
+
+    /// Adds a literal edge; the caller makes sure it is new.
+    func insertLiteral(parent: Int32, literal: String, child: Int32) {
+        if (literalCount + 1) * 2 > slots.count { growSlots() }
+        var literal = literal
+        literal.withUTF8 { bytes in
+            let start = keys.count
+            for byte in bytes { keys.append(byte) }
+            place(Slot(check: 0, parent: parent, child: child, keyStart: Int32(start), keyCount: Int32(bytes.count)), hash: LiteralHash.hash(bytes))
+        }
+        literalCount += 1
+    }
+
+    private func place(_ slot: Slot, hash: UInt64) {
+        var slot = slot
+        let mixed = LiteralHash.mix(hash, slot.parent)
+        slot.check = UInt32(truncatingIfNeeded: mixed >> 32)
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: mixed) & mask
+        while slots.base[index].child >= 0 { index = (index + 1) & mask }
+        slots.base[index] = slot
+    }
+
+    private func growSlots() {
+        let old = slots
+        slots = PODBuffer<Slot>()
+        for _ in 0..<(old.count * 2) { slots.append(Slot()) }
+        for index in 0..<old.count where old.base[index].child >= 0 {
+            let slot = old.base[index]
+            place(slot, hash: LiteralHash.hash(UnsafeBufferPointer(start: keys.base + Int(slot.keyStart), count: Int(slot.keyCount))))
+        }
+        var retired = old
+        retired.deallocate()
+    }
+}
+
+/// The hash of a segment's bytes, shared by the trie's table and the request's cache.
+enum LiteralHash {
+    /// FNV-1a over the bytes; never 0 (callers cache it with 0 meaning "not computed").
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash | 1
+    }
+
+    /// Mixes a segment's hash with the parent node.
+    @inline(__always)
+    static func mix(_ hash: UInt64, _ parent: Int32) -> UInt64 {
+        var x = hash ^ (UInt64(UInt32(bitPattern: parent)) &* 0x9E37_79B9_7F4A_7C15)
+        x = (x ^ (x >> 31)) &* 0xBF58_476D_1CE4_E5B9
+        return x ^ (x >> 29)
+    }
+}
+
+/// A growable buffer of trivial values with manual memory management; its owner deallocates it.
+struct PODBuffer<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init() {
+        capacity = 8
+        base = .allocate(capacity: capacity)
+    }
+
+    mutating func append(_ element: Element) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.initialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    subscript(index: Int) -> Element { base[index] }
+
+    func copy() -> PODBuffer {
+        var result = PODBuffer()
+        result.base.deallocate()
+        result.base = .allocate(capacity: capacity)
+        result.base.initialize(from: base, count: count)
+        result.capacity = capacity
+        result.count = count
+        return result
+    }
+
+    mutating func deallocate() { base.deallocate() }
+}
