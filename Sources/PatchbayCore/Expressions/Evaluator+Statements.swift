@@ -10,6 +10,7 @@ extension Evaluator {
                 bindings.state = nil
                 defer { bindings.state = state }
                 do throws(OperationError) {
+                    let anchor = changeLog == nil ? nil : Self.anchor(of: keys, in: state)
                     if op != .assign {
                         let current = try Self.read(state, at: keys[...])
                         value = try Operators.apply(op == .add ? .add : .subtract, current, value)
@@ -19,6 +20,10 @@ extension Evaluator {
                         throw OperationError(.tooLarge(what: "the nesting of the state", limit: Value.maxDepth))
                     }
                     try Self.write(value, at: keys[...], in: &state)
+                    if let anchor {
+                        let new = state.value(at: anchor.path) ?? .null
+                        changeLog?.append((ValueChange(path: anchor.path, operation: anchor.operation, old: anchor.old, new: new), nil))
+                    }
                 } catch {
                     throw ExpressionError(error.reason, at: range)
                 }
@@ -30,7 +35,13 @@ extension Evaluator {
                 var state = bindings.state ?? .null
                 bindings.state = nil
                 defer { bindings.state = state }
+                let components = keys.map(\.component)
+                let old = changeLog == nil ? nil : state.value(at: components)
+                let position = old == nil ? nil : state.keyPosition(at: components)
                 do { try Self.remove(at: keys[...], in: &state) } catch { throw ExpressionError(error.reason, at: range) }
+                if let old {
+                    changeLog?.append((ValueChange(path: components, operation: .remove, old: old, new: nil), position))
+                }
             case .conditional(let test, let body, let otherwise, _):
                 if try condition(test, "the condition of 'if'") {
                     try execute(body, emissions: &emissions)
@@ -47,6 +58,28 @@ extension Evaluator {
     enum PathKey {
         case key(String)
         case index(Int)
+
+        var component: ValueChange.PathComponent {
+            switch self {
+            case .key(let key): .key(key)
+            case .index(let index): .index(index)
+            }
+        }
+    }
+
+    /// Where a write at `keys` shows up as one change: the first missing key is added (with what
+    /// is written below it), a `null` on the way is replaced, otherwise the value is replaced.
+    static func anchor(of keys: [PathKey], in state: Value) -> (path: [ValueChange.PathComponent], operation: ValueChange.Operation, old: Value?) {
+        var current = state
+        var path: [ValueChange.PathComponent] = []
+        for key in keys {
+            if case .null = current { return (path, .replace, .null) }
+            let component = key.component
+            guard let next = current.value(at: [component]) else { return (path + [component], .add, nil) }
+            path.append(component)
+            current = next
+        }
+        return (path, .replace, current)
     }
 
     private mutating func resolve(_ path: StatePath) throws(ExpressionError) -> [PathKey] {

@@ -6,6 +6,9 @@ struct Evaluator {
     let environment: any ExpressionEnvironment
     /// Lambda parameters, by slot.
     var locals: [Value]
+    /// When set, every change statements make to the state, in order, with the position a
+    /// removed key had (to undo it).
+    var changeLog: [(change: ValueChange, position: Int?)]?
 
     init(bindings: Bindings, environment: any ExpressionEnvironment, localSlots: Int) {
         self.bindings = bindings

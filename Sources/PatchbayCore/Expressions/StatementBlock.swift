@@ -55,12 +55,35 @@ public struct StatementBlock: Sendable, CustomStringConvertible {
     public func execute(
         state: inout Value, bindings: Bindings = Bindings(), in environment: any ExpressionEnvironment = EmptyEnvironment()
     ) throws(ExpressionError) -> [Emission] {
+        var changes: [ValueChange] = []
+        return try execute(state: &state, bindings: bindings, in: environment, changes: &changes)
+    }
+
+    /// Runs the statements on `state`, appending every change they make, in order: applied one
+    /// after the other to the old state, they give the new one. On an error, `state` and
+    /// `changes` are left exactly as they were.
+    ///
+    /// The state is changed in place, so a large state is not copied.
+    @discardableResult
+    public func execute(
+        state: inout Value, bindings: Bindings = Bindings(), in environment: any ExpressionEnvironment = EmptyEnvironment(),
+        changes: inout [ValueChange]
+    ) throws(ExpressionError) -> [Emission] {
         var scope = bindings
         scope.state = state
+        state = .null
         var evaluator = Evaluator(bindings: scope, environment: environment, localSlots: localSlots)
+        evaluator.changeLog = []
         var emissions: [Emission] = []
-        try evaluator.execute(statements, emissions: &emissions)
+        do {
+            try evaluator.execute(statements, emissions: &emissions)
+        } catch {
+            state = evaluator.bindings.state ?? .null
+            for entry in (evaluator.changeLog ?? []).reversed() { try? state.undo(entry.change, position: entry.position) }
+            throw error
+        }
         state = evaluator.bindings.state ?? .null
+        for entry in evaluator.changeLog ?? [] { changes.append(entry.change) }
         return emissions
     }
 

@@ -20,8 +20,8 @@ struct RouteRequest {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The normalized path: a slice of `bytes`, or a copy when its pieces are not adjacent.
     let path: UnsafeBufferPointer<UInt8>
-    /// For segment i, its start at 2i and end at 2i+1 in `path`; then one cached hash per segment
-    /// (0 until computed).
+    /// For segment i, its start at 2i and end at 2i+1 in `path`; then, from 2·count, three words
+    /// per segment caching its `LiteralHash.Key` (hash 0 until computed).
     private let storage: UnsafeMutableBufferPointer<Int>
     /// The number of path segments.
     let count: Int
@@ -46,15 +46,21 @@ struct RouteRequest {
         UnsafeBufferPointer(rebasing: path[segmentStart(index)..<segmentEnd(index)])
     }
 
-    /// The hash of segment `index` (`LiteralHash.hash`), computed once.
+    /// The hash and packed words of segment `index` (`LiteralHash.Key`), computed once.
     @inline(__always)
-    func segmentHash(_ index: Int) -> UInt64 {
-        let slot = 2 &* count &+ index
+    func segmentKey(_ index: Int) -> LiteralHash.Key {
+        let slot = 2 &* count &+ 3 &* index
         let cached = UInt64(bitPattern: Int64(storage[slot]))
-        if cached != 0 { return cached }
-        let hash = LiteralHash.hash(segment(index))
-        storage[slot] = Int(Int64(bitPattern: hash))
-        return hash
+        if cached != 0 {
+            return LiteralHash.Key(
+                hash: cached, word0: UInt64(bitPattern: Int64(storage[slot &+ 1])),
+                word1: UInt64(bitPattern: Int64(storage[slot &+ 2])))
+        }
+        let key = LiteralHash.Key(segment(index))
+        storage[slot] = Int(Int64(bitPattern: key.hash))
+        storage[slot &+ 1] = Int(Int64(bitPattern: key.word0))
+        storage[slot &+ 2] = Int(Int64(bitPattern: key.word1))
+        return key
     }
 
     /// Segment `index` as written, still percent-encoded.
@@ -136,7 +142,7 @@ struct RouteRequest {
             count = 1
             for index in start..<end where path[index] == slash { count += 1 }
         }
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, 3 * count)) {
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, 5 * count)) {
             (storage) throws(RoutingError) -> R in
             if count > 0 {
                 var segment = 0
@@ -149,7 +155,7 @@ struct RouteRequest {
                 }
                 storage[2 * segment] = segmentStart
                 storage[2 * segment + 1] = end
-                for slot in (2 * count)..<(3 * count) { storage[slot] = 0 }
+                for slot in (2 * count)..<(5 * count) { storage[slot] = 0 }
             }
             let request = RouteRequest(
                 bytes: bytes, path: path, storage: storage, count: count, query: layout.query,

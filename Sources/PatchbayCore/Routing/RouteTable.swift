@@ -13,6 +13,8 @@ struct RouteTable: Sendable {
     /// Route ids in match order.
     private(set) var order: [RouteID] = []
     private(set) var trie = RouteTrie()
+    /// Per trie definition, what building its parameters needs, in one place.
+    private(set) var plans: [DefinitionPlan] = []
 
     @usableFromInline
     init() {}
@@ -39,6 +41,7 @@ struct RouteTable: Sendable {
         entries[id.rawValue] = nil
         order.removeAll { $0 == id }
         trie = RouteTrie()
+        plans = []
         for id in order { compile(id) }
     }
 
@@ -48,6 +51,7 @@ struct RouteTable: Sendable {
             trie.insert(
                 expansion, route: id.rawValue, index: index,
                 rank: RouteRank(priority: entry.priority, sequence: id.rawValue, expansion: index))
+            plans.append(DefinitionPlan(entry.pattern, expansion: index, priority: entry.priority))
         }
     }
 
@@ -64,17 +68,17 @@ struct RouteTable: Sendable {
         // The closures below capture only raw pointers: capturing `self` would copy (and retain)
         // every array of the table on each match.
         let view = trie.view
-        return try entries.withUnsafeBufferPointer { (entries) throws(RoutingError) -> RouteCandidate? in
+        return try plans.withUnsafeBufferPointer { (plans) throws(RoutingError) -> RouteCandidate? in
             try trie.lists.withUnsafeBufferPointer { (lists) throws(RoutingError) -> RouteCandidate? in
                 try RouteRequest.withRequest(for: url) { (request) throws(RoutingError) -> RouteCandidate? in
                     let found = RouteTrie.best(view, lists, request, after: bound)
                     guard found >= 0 else { return nil }
                     let definition = view.definitions[Int(found)]
-                    let entry = entries[definition.route]!
+                    let plan = plans[Int(found)]
                     return RouteCandidate(
                         route: definition.route, expansion: definition.expansion, rank: definition.rank,
-                        pattern: entry.pattern, priority: entry.priority,
-                        parameters: try Self.parameters(entry.pattern.expansions[definition.expansion], request, extra))
+                        pattern: plan.pattern, priority: plan.priority,
+                        parameters: try Self.parameters(plan, request, extra))
                 }
             }
         }
@@ -101,20 +105,22 @@ struct RouteTable: Sendable {
         let entry = entries[route]!
         return RouteCandidate(
             route: route, expansion: expansion, rank: rank, pattern: entry.pattern, priority: entry.priority,
-            parameters: try Self.parameters(entry.pattern.expansions[expansion], request, extra))
+            parameters: try Self.parameters(DefinitionPlan(entry.pattern, expansion: expansion, priority: entry.priority), request, extra))
     }
 
     /// The parameters of a match: variables, wildcard, query items, extra values (see
     /// `RouteResult.parameters`).
-    static func parameters(_ expansion: ExpandedPattern, _ request: RouteRequest, _ extra: [String: Value]) throws(RoutingError) -> Value.Members {
+    static func parameters(_ plan: DefinitionPlan, _ request: RouteRequest, _ extra: [String: Value]) throws(RoutingError) -> Value.Members {
         var parameters = Value.Members()
-        for position in expansion.segments.indices {
-            if case .variable(let name) = expansion.segments[position] {
-                parameters[name] = .string(try request.variableValue(position))
+        if let capture = plan.first {
+            parameters[capture.name] = .string(try request.variableValue(capture.position))
+            if let capture = plan.second {
+                parameters[capture.name] = .string(try request.variableValue(capture.position))
+                for capture in plan.more { parameters[capture.name] = .string(try request.variableValue(capture.position)) }
             }
         }
-        if expansion.hasWildcard {
-            parameters["*"] = .array((expansion.segments.count..<request.count).map { .string(request.rawSegment($0)) })
+        if plan.wildcardAt >= 0 {
+            parameters["*"] = .array((plan.wildcardAt..<request.count).map { .string(request.rawSegment($0)) })
         }
         if request.query != nil || request.fragmentQuery != nil {
             for (name, value) in try QueryParameters.items(of: request) where parameters[name] == nil {
@@ -125,6 +131,38 @@ struct RouteTable: Sendable {
             for name in extra.keys.sorted() { parameters[name] = extra[name] }
         }
         return parameters
+    }
+}
+
+/// What building the parameters of one expansion needs, kept together so that a match touches
+/// little memory: the variables' positions and names (the first two inline), and where a
+/// wildcard starts.
+struct DefinitionPlan: Sendable {
+    struct Capture: Sendable {
+        var position: Int
+        var name: String
+    }
+
+    var pattern: RoutePattern
+    var priority: Int
+    var first: Capture?
+    var second: Capture?
+    var more: [Capture] = []
+    /// The index of the first segment the wildcard takes, or -1.
+    var wildcardAt: Int
+
+    init(_ pattern: RoutePattern, expansion index: Int, priority: Int) {
+        self.pattern = pattern
+        self.priority = priority
+        let expansion = pattern.expansions[index]
+        var captures: [Capture] = []
+        for (position, segment) in expansion.segments.enumerated() {
+            if case .variable(let name) = segment { captures.append(Capture(position: position, name: name)) }
+        }
+        first = captures.first
+        second = captures.count > 1 ? captures[1] : nil
+        more = Array(captures.dropFirst(2))
+        wildcardAt = expansion.hasWildcard ? expansion.segments.count : -1
     }
 }
 

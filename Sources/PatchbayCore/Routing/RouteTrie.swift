@@ -24,11 +24,20 @@ struct RouteRank: Comparable, Sendable, BitwiseCopyable {
 
 /// One expansion of one route, as compiled into the trie.
 struct RouteDefinition: Sendable, BitwiseCopyable {
-    /// The route's `RouteID.rawValue`.
-    var route: Int
-    /// The index of the expansion in the route's pattern.
-    var expansion: Int
     var rank: RouteRank
+    private var routeNumber: Int32
+    private var expansionNumber: Int32
+
+    init(route: Int, expansion: Int, rank: RouteRank) {
+        self.rank = rank
+        routeNumber = Int32(route)
+        expansionNumber = Int32(expansion)
+    }
+
+    /// The route's `RouteID.rawValue`.
+    var route: Int { Int(routeNumber) }
+    /// The index of the expansion in the route's pattern.
+    var expansion: Int { Int(expansionNumber) }
 }
 
 /// The route table compiled into a trie over path segments, so a match costs about the same
@@ -160,7 +169,7 @@ struct RouteTrie: Sendable {
             }
             var literal: Int32 = -1
             if node.literalCount > 0 {
-                literal = view.literalChild(of: index, hash: request.segmentHash(depth), bytes: request.segment(depth))
+                literal = view.literalChild(of: index, key: request.segmentKey(depth), bytes: request.segment(depth))
             }
             let variable = node.variable
             if literal >= 0, variable >= 0 {

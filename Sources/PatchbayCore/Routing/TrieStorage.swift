@@ -16,15 +16,17 @@ final class TrieStorage: @unchecked Sendable {
         var minRank = RouteRank.max
     }
 
-    /// A literal edge `(parent, key) → child` in the open-addressing table.
+    /// A literal edge `(parent, key) → child` in the open-addressing table. Keys of up to 16 bytes
+    /// are stored in the slot itself (`LiteralHash.pack`), longer ones in `keys` from `word0`.
     struct Slot: BitwiseCopyable {
         /// High bits of the mixed hash, for a quick reject.
         var check: UInt32 = 0
         var parent: Int32 = 0
         /// The child node, or -1 for an empty slot.
         var child: Int32 = -1
-        var keyStart: Int32 = 0
         var keyCount: Int32 = 0
+        var word0: UInt64 = 0
+        var word1: UInt64 = 0
     }
 
     private(set) var nodes = PODBuffer<Node>()
@@ -70,18 +72,22 @@ final class TrieStorage: @unchecked Sendable {
         let slotMask: Int
         let keys: UnsafeMutablePointer<UInt8>
 
-        /// The child of `parent` along the literal `bytes` (whose `LiteralHash` is given), or -1.
+        /// The child of `parent` along the literal `bytes`, whose hash and packed words
+        /// (`LiteralHash`) are given, or -1.
         @inline(__always)
-        func literalChild(of parent: Int32, hash: UInt64, bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-            let mixed = LiteralHash.mix(hash, parent)
+        func literalChild(of parent: Int32, key: LiteralHash.Key, bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let mixed = LiteralHash.mix(key.hash, parent)
             let check = UInt32(truncatingIfNeeded: mixed >> 32)
             var index = Int(truncatingIfNeeded: mixed) & slotMask
             while true {
                 let slot = slots[index]
                 if slot.child < 0 { return -1 }
                 if slot.check == check, slot.parent == parent, Int(slot.keyCount) == bytes.count {
-                    let key = UnsafeBufferPointer(start: keys + Int(slot.keyStart), count: bytes.count)
-                    if key.elementsEqual(bytes) { return slot.child }
+                    if bytes.count <= LiteralHash.inlineLimit {
+                        if slot.word0 == key.word0, slot.word1 == key.word1 { return slot.child }
+                    } else if UnsafeBufferPointer(start: keys + Int(slot.word0), count: bytes.count).elementsEqual(bytes) {
+                        return slot.child
+                    }
                 }
                 index = (index &+ 1) & slotMask
             }
@@ -105,7 +111,7 @@ final class TrieStorage: @unchecked Sendable {
     /// The child of `parent` along `literal`, or -1.
     func literalChild(of parent: Int32, literal: String) -> Int32 {
         var literal = literal
-        return literal.withUTF8 { bytes in view.literalChild(of: parent, hash: LiteralHash.hash(bytes), bytes: bytes) }
+        return literal.withUTF8 { bytes in view.literalChild(of: parent, key: LiteralHash.Key(bytes), bytes: bytes) }
     }
 
     /// Adds a literal edge; the caller makes sure it is new.
@@ -113,9 +119,13 @@ final class TrieStorage: @unchecked Sendable {
         if (literalCount + 1) * 2 > slots.count { growSlots() }
         var literal = literal
         literal.withUTF8 { bytes in
-            let start = keys.count
-            for byte in bytes { keys.append(byte) }
-            place(Slot(check: 0, parent: parent, child: child, keyStart: Int32(start), keyCount: Int32(bytes.count)), hash: LiteralHash.hash(bytes))
+            let key = LiteralHash.Key(bytes)
+            var slot = Slot(parent: parent, child: child, keyCount: Int32(bytes.count), word0: key.word0, word1: key.word1)
+            if bytes.count > LiteralHash.inlineLimit {
+                slot.word0 = UInt64(keys.count)
+                for byte in bytes { keys.append(byte) }
+            }
+            place(slot, hash: key.hash)
         }
         literalCount += 1
     }
@@ -130,27 +140,70 @@ final class TrieStorage: @unchecked Sendable {
         slots.base[index] = slot
     }
 
+    /// The key of a slot, recomputed from its bytes.
+    private func key(of slot: Slot) -> LiteralHash.Key {
+        let count = Int(slot.keyCount)
+        if count > LiteralHash.inlineLimit {
+            return LiteralHash.Key(UnsafeBufferPointer(start: keys.base + Int(slot.word0), count: count))
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LiteralHash.inlineLimit) { bytes in
+            for index in 0..<count {
+                let word = index < 8 ? slot.word0 : slot.word1
+                bytes[index] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(index % 8)))
+            }
+            return LiteralHash.Key(UnsafeBufferPointer(rebasing: bytes[..<count]))
+        }
+    }
+
     private func growSlots() {
         let old = slots
         slots = PODBuffer<Slot>()
         for _ in 0..<(old.count * 2) { slots.append(Slot()) }
         for index in 0..<old.count where old.base[index].child >= 0 {
             let slot = old.base[index]
-            place(slot, hash: LiteralHash.hash(UnsafeBufferPointer(start: keys.base + Int(slot.keyStart), count: Int(slot.keyCount))))
+            place(slot, hash: key(of: slot).hash)
         }
         var retired = old
         retired.deallocate()
     }
 }
 
-/// The hash of a segment's bytes, shared by the trie's table and the request's cache.
+/// The hash of a segment's bytes and, for short segments, the bytes packed into two words: shared
+/// by the trie's table and the request's per-segment cache.
 enum LiteralHash {
-    /// FNV-1a over the bytes; never 0 (callers cache it with 0 meaning "not computed").
-    @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash | 1
+    /// Keys up to this many bytes are compared as two packed words.
+    static let inlineLimit = 16
+
+    struct Key {
+        /// FNV-1a over the bytes; never 0 (a request caches it with 0 meaning "not computed").
+        var hash: UInt64
+        /// The first 16 bytes, little-endian, zero-padded.
+        var word0: UInt64
+        var word1: UInt64
+
+        @inline(__always)
+        init(hash: UInt64, word0: UInt64, word1: UInt64) {
+            self.hash = hash
+            self.word0 = word0
+            self.word1 = word1
+        }
+
+        @inline(__always)
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            var word0: UInt64 = 0
+            var word1: UInt64 = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                if index < 8 {
+                    word0 |= UInt64(byte) << (8 &* UInt64(index))
+                } else if index < 16 {
+                    word1 |= UInt64(byte) << (8 &* UInt64(index &- 8))
+                }
+            }
+            self.init(hash: hash | 1, word0: word0, word1: word1)
+        }
     }
 
     /// Mixes a segment's hash with the parent node.

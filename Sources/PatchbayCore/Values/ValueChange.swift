@@ -116,7 +116,7 @@ extension Value {
     /// Whether two values are the same down to the kind of every number: `==` finds `1` and
     /// `1.0` equal, but a change from one to the other must be reported (at any depth) so that
     /// applying the changes gives the new value exactly. Key order does not count.
-    private static func isIdentical(_ old: Value, _ new: Value) -> Bool {
+    static func isIdentical(_ old: Value, _ new: Value) -> Bool {
         switch (old, new) {
         case (.int(let a), .int(let b)): a == b
         case (.decimal(let a), .decimal(let b)): a == b

@@ -134,10 +134,11 @@ extension Graph {
         let index = store.actionCount
         let before = store.state.value ?? .null
         var next = before
+        var changes: [ValueChange] = []
         var failure: (reducer: StoreReducer, message: String)?
         for reducer in store.reducers where reducer.delay == nil && reducer.handles(type) {
             do throws(ExpressionError) {
-                try reducer.apply(to: &next, action: action, in: self)
+                try reducer.apply(to: &next, action: action, in: self, changes: &changes)
             } catch {
                 // The guard and the body come from the same command text.
                 failure = (reducer, error.message(in: reducer.body.source))
@@ -145,7 +146,7 @@ extension Graph {
             }
         }
         let step = StoreStep(store: store.name, index: index, action: action, before: before,
-                             after: failure == nil ? next : before, changes: failure == nil ? before.changes(to: next) : [],
+                             after: failure == nil ? next : before, changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
                              failure: failure.map { "\($0.reducer.id): \($0.message)" }, cause: cause, delayedFrom: nil)
         if announce { report(.dispatched(step)) }
         if failure == nil {
@@ -185,14 +186,15 @@ extension Graph {
             store.actionCount += 1
             let before = store.state.value ?? .null
             var next = before
+            var changes: [ValueChange] = []
             var failure: String?
             do throws(ExpressionError) {
-                try reducer.apply(to: &next, action: action, in: self)
+                try reducer.apply(to: &next, action: action, in: self, changes: &changes)
             } catch {
                 failure = "\(reducer.id): \(error.message(in: reducer.body.source))"
             }
             let step = StoreStep(store: store.name, index: store.actionCount, action: action, before: before,
-                                 after: failure == nil ? next : before, changes: failure == nil ? before.changes(to: next) : [],
+                                 after: failure == nil ? next : before, changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
                                  failure: failure, cause: index, delayedFrom: index)
             let saved = cause
             cause = "tick (\(reducer.id) after \(reducer.delay ?? 0) ms)"

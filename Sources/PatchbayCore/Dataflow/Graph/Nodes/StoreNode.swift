@@ -45,26 +45,39 @@ struct StoreReducer {
 
     func handles(_ actionType: String) -> Bool { type == "*" || type == actionType }
 
-    /// Applies the reducer to `state`; the state is left as it was when it fails.
-    func apply(to state: inout Value, action: Value, in graph: Graph) throws(ExpressionError) {
-        var scoped = path.map { state.value(at: $0) ?? .null } ?? state
-        if let condition {
-            let test = try condition.evaluate(Bindings(state: scoped, action: action), in: graph)
-            guard case .bool(let pass) = test else {
-                throw ExpressionError(.notABool(context: "the 'when' guard", type: test.typeName), at: condition.range)
-            }
-            guard pass else { return }
-        }
-        try body.execute(state: &scoped, bindings: Bindings(action: action), in: graph)
+    /// Applies the reducer to `state`, appending what it changes; the state and `changes` are
+    /// left as they were when it fails.
+    func apply(to state: inout Value, action: Value, in graph: Graph, changes: inout [ValueChange]) throws(ExpressionError) {
         guard let path else {
-            state = scoped
+            guard try passes(state, action, graph) else { return }
+            try body.execute(state: &state, bindings: Bindings(action: action), in: graph, changes: &changes)
             return
         }
+        let existing = state.value(at: path)
+        var scoped = existing ?? .null
+        guard try passes(scoped, action, graph) else { return }
+        var local: [ValueChange] = []
+        try body.execute(state: &scoped, bindings: Bindings(action: action), in: graph, changes: &local)
+        guard !local.isEmpty else { return }
         do {
             try state.set(scoped, at: path)
         } catch {
             throw ExpressionError(.failed("at \(ValueChange.pathText(path)): \(error.reason)"), at: body.range)
         }
+        if existing == nil {
+            changes.append(ValueChange(path: path, operation: .add, old: nil, new: scoped))
+        } else {
+            for change in local { changes.append(ValueChange(path: path + change.path, operation: change.operation, old: change.old, new: change.new)) }
+        }
+    }
+
+    private func passes(_ state: Value, _ action: Value, _ graph: Graph) throws(ExpressionError) -> Bool {
+        guard let condition else { return true }
+        let test = try condition.evaluate(Bindings(state: state, action: action), in: graph)
+        guard case .bool(let pass) = test else {
+            throw ExpressionError(.notABool(context: "the 'when' guard", type: test.typeName), at: condition.range)
+        }
+        return pass
     }
 
     /// The reducer as `reducer list` shows it.
@@ -94,6 +107,8 @@ public struct StoreStep: Sendable, Equatable {
     public var action: Value
     public var before: Value
     public var after: Value
+    /// What the reducers changed, at the deepest paths, in the order they first changed them;
+    /// applied in order to `before`, they give `after`.
     public var changes: [ValueChange]
     /// Why the action failed; a failed action changed nothing.
     public var failure: String?
