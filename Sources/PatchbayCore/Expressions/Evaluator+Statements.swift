@@ -35,7 +35,7 @@ extension Evaluator {
                 var state = bindings.state ?? .null
                 bindings.state = nil
                 defer { bindings.state = state }
-                let components = keys.map(\.component)
+                let components = keys
                 let old = changeLog == nil ? nil : state.value(at: components)
                 let position = old == nil ? nil : state.keyPosition(at: components)
                 do { try Self.remove(at: keys[...], in: &state) } catch { throw ExpressionError(error.reason, at: range) }
@@ -55,17 +55,7 @@ extension Evaluator {
     }
 
     /// A path component with its index evaluated.
-    enum PathKey {
-        case key(String)
-        case index(Int)
-
-        var component: ValueChange.PathComponent {
-            switch self {
-            case .key(let key): .key(key)
-            case .index(let index): .index(index)
-            }
-        }
-    }
+    typealias PathKey = ValueChange.PathComponent
 
     /// Where a write at `keys` shows up as one change: the first missing key is added (with what
     /// is written below it), a `null` on the way is replaced, otherwise the value is replaced.
@@ -74,9 +64,8 @@ extension Evaluator {
         var path: [ValueChange.PathComponent] = []
         for key in keys {
             if case .null = current { return (path, .replace, .null) }
-            let component = key.component
-            guard let next = current.value(at: [component]) else { return (path + [component], .add, nil) }
-            path.append(component)
+            guard let next = current.child(key) else { return (path + [key], .add, nil) }
+            path.append(key)
             current = next
         }
         return (path, .replace, current)

@@ -100,9 +100,8 @@ extension Router {
                 }
                 continue
             }
-            let candidate = try table.candidate(
-                id.rawValue, index, RouteRank(priority: route.priority, sequence: id.rawValue, expansion: index), request, extra)
-            let result = RouteResult(candidate, payload: route.payload, url: url, extra: extra)
+            let candidate = try table.candidate(id, expansion: index, request, extra)
+            let result = RouteResult(candidate, records[id.rawValue]!, url: url, extra: extra)
             if let accept = route.guard, !accept(result) {
                 if closest?.outcome != .guardDeclined { closest = (index, .guardDeclined, .max) }
                 continue

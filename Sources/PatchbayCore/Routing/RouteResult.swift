@@ -37,10 +37,10 @@ public struct RouteResult<Payload> {
     }
 
     @inlinable
-    init(_ candidate: consuming RouteCandidate, payload: Payload, url: String, extra: [String: Value]) {
+    init(_ candidate: consuming RouteCandidate, _ record: RouteRecord<Payload>, url: String, extra: [String: Value]) {
         self.init(
-            route: RouteID(rawValue: candidate.route), pattern: candidate.pattern, expansionIndex: candidate.expansion,
-            priority: candidate.priority, payload: payload, url: url, parameters: candidate.parameters, extra: extra)
+            route: RouteID(rawValue: candidate.route), pattern: record.pattern, expansionIndex: candidate.expansion,
+            priority: record.priority, payload: record.payload, url: url, parameters: candidate.parameters, extra: extra)
     }
 
     /// The expansion that matched (`/path/:thing/new` for `/path/:thing(/new)`), which JLRoutes

@@ -6,6 +6,8 @@ struct RouteTable: Sendable {
         var pattern: RoutePattern
         var priority: Int
         var hasGuard: Bool
+        /// The trie definition of the pattern's first expansion; the others follow.
+        var firstDefinition = 0
     }
 
     /// Routes by `RouteID.rawValue`; nil once removed.
@@ -13,8 +15,6 @@ struct RouteTable: Sendable {
     /// Route ids in match order.
     private(set) var order: [RouteID] = []
     private(set) var trie = RouteTrie()
-    /// Per trie definition, what building its parameters needs, in one place.
-    private(set) var plans: [DefinitionPlan] = []
 
     @usableFromInline
     init() {}
@@ -41,17 +41,17 @@ struct RouteTable: Sendable {
         entries[id.rawValue] = nil
         order.removeAll { $0 == id }
         trie = RouteTrie()
-        plans = []
         for id in order { compile(id) }
     }
 
     private mutating func compile(_ id: RouteID) {
-        let entry = entries[id.rawValue]!
+        var entry = entries[id.rawValue]!
+        entry.firstDefinition = trie.definitionCount
+        entries[id.rawValue] = entry
         for (index, expansion) in entry.pattern.expansions.enumerated() {
             trie.insert(
                 expansion, route: id.rawValue, index: index,
                 rank: RouteRank(priority: entry.priority, sequence: id.rawValue, expansion: index))
-            plans.append(DefinitionPlan(entry.pattern, expansion: index, priority: entry.priority))
         }
     }
 
@@ -68,17 +68,12 @@ struct RouteTable: Sendable {
         // The closures below capture only raw pointers: capturing `self` would copy (and retain)
         // every array of the table on each match.
         let view = trie.view
-        return try plans.withUnsafeBufferPointer { (plans) throws(RoutingError) -> RouteCandidate? in
+        return try trie.names.withUnsafeBufferPointer { (names) throws(RoutingError) -> RouteCandidate? in
             try trie.lists.withUnsafeBufferPointer { (lists) throws(RoutingError) -> RouteCandidate? in
                 try RouteRequest.withRequest(for: url) { (request) throws(RoutingError) -> RouteCandidate? in
                     let found = RouteTrie.best(view, lists, request, after: bound)
                     guard found >= 0 else { return nil }
-                    let definition = view.definitions[Int(found)]
-                    let plan = plans[Int(found)]
-                    return RouteCandidate(
-                        route: definition.route, expansion: definition.expansion, rank: definition.rank,
-                        pattern: plan.pattern, priority: plan.priority,
-                        parameters: try Self.parameters(plan, request, extra))
+                    return try Self.candidate(view.definitions[Int(found)], view, names, request, extra)
                 }
             }
         }
@@ -92,35 +87,39 @@ struct RouteTable: Sendable {
                 for (index, expansion) in entry.pattern.expansions.enumerated() {
                     let rank = RouteRank(priority: entry.priority, sequence: id.rawValue, expansion: index)
                     if let bound, !(bound < rank) { continue }
-                    if expansion.matches(request) { return try candidate(id.rawValue, index, rank, request, extra) }
+                    if expansion.matches(request) { return try candidate(id, expansion: index, request, extra) }
                 }
             }
             return nil
         }
     }
 
-    func candidate(
-        _ route: Int, _ expansion: Int, _ rank: RouteRank, _ request: RouteRequest, _ extra: [String: Value]
-    ) throws(RoutingError) -> RouteCandidate {
-        let entry = entries[route]!
-        return RouteCandidate(
-            route: route, expansion: expansion, rank: rank, pattern: entry.pattern, priority: entry.priority,
-            parameters: try Self.parameters(DefinitionPlan(entry.pattern, expansion: expansion, priority: entry.priority), request, extra))
+    /// The candidate of route `id` with its expansion `index`, for a request it matches.
+    func candidate(_ id: RouteID, expansion index: Int, _ request: RouteRequest, _ extra: [String: Value]) throws(RoutingError) -> RouteCandidate {
+        let view = trie.view
+        let definition = view.definitions[entries[id.rawValue]!.firstDefinition + index]
+        return try trie.names.withUnsafeBufferPointer { (names) throws(RoutingError) -> RouteCandidate in
+            try Self.candidate(definition, view, names, request, extra)
+        }
     }
 
-    /// The parameters of a match: variables, wildcard, query items, extra values (see
-    /// `RouteResult.parameters`).
-    static func parameters(_ plan: DefinitionPlan, _ request: RouteRequest, _ extra: [String: Value]) throws(RoutingError) -> Value.Members {
+    /// The candidate of `definition`, with the parameters of a match: variables, wildcard, query
+    /// items, extra values (see `RouteResult.parameters`).
+    private static func candidate(
+        _ definition: RouteDefinition, _ view: TrieStorage.View, _ names: UnsafeBufferPointer<String>, _ request: RouteRequest,
+        _ extra: [String: Value]
+    ) throws(RoutingError) -> RouteCandidate {
         var parameters = Value.Members()
-        if let capture = plan.first {
-            parameters[capture.name] = .string(try request.variableValue(capture.position))
-            if let capture = plan.second {
-                parameters[capture.name] = .string(try request.variableValue(capture.position))
-                for capture in plan.more { parameters[capture.name] = .string(try request.variableValue(capture.position)) }
+        if definition.captureCount > 0 {
+            let first = definition.first
+            parameters[names[Int(first.name)]] = .string(try request.variableValue(Int(first.position)))
+            for index in 1..<Int(definition.captureCount) {
+                let capture = view.captures[Int(definition.moreStart) + index - 1]
+                parameters[names[Int(capture.name)]] = .string(try request.variableValue(Int(capture.position)))
             }
         }
-        if plan.wildcardAt >= 0 {
-            parameters["*"] = .array((plan.wildcardAt..<request.count).map { .string(request.rawSegment($0)) })
+        if definition.wildcardAt >= 0 {
+            parameters["*"] = .array((Int(definition.wildcardAt)..<request.count).map { .string(request.rawSegment($0)) })
         }
         if request.query != nil || request.fragmentQuery != nil {
             for (name, value) in try QueryParameters.items(of: request) where parameters[name] == nil {
@@ -130,39 +129,8 @@ struct RouteTable: Sendable {
         if !extra.isEmpty {
             for name in extra.keys.sorted() { parameters[name] = extra[name] }
         }
-        return parameters
-    }
-}
-
-/// What building the parameters of one expansion needs, kept together so that a match touches
-/// little memory: the variables' positions and names (the first two inline), and where a
-/// wildcard starts.
-struct DefinitionPlan: Sendable {
-    struct Capture: Sendable {
-        var position: Int
-        var name: String
-    }
-
-    var pattern: RoutePattern
-    var priority: Int
-    var first: Capture?
-    var second: Capture?
-    var more: [Capture] = []
-    /// The index of the first segment the wildcard takes, or -1.
-    var wildcardAt: Int
-
-    init(_ pattern: RoutePattern, expansion index: Int, priority: Int) {
-        self.pattern = pattern
-        self.priority = priority
-        let expansion = pattern.expansions[index]
-        var captures: [Capture] = []
-        for (position, segment) in expansion.segments.enumerated() {
-            if case .variable(let name) = segment { captures.append(Capture(position: position, name: name)) }
-        }
-        first = captures.first
-        second = captures.count > 1 ? captures[1] : nil
-        more = Array(captures.dropFirst(2))
-        wildcardAt = expansion.hasWildcard ? expansion.segments.count : -1
+        return RouteCandidate(
+            route: definition.route, expansion: definition.expansion, rank: definition.rank, parameters: parameters)
     }
 }
 
@@ -172,7 +140,5 @@ struct RouteCandidate {
     @usableFromInline let route: Int
     @usableFromInline let expansion: Int
     @usableFromInline let rank: RouteRank
-    @usableFromInline let pattern: RoutePattern
-    @usableFromInline let priority: Int
     @usableFromInline let parameters: Value.Members
 }

@@ -23,15 +23,36 @@ struct RouteRank: Comparable, Sendable, BitwiseCopyable {
 }
 
 /// One expansion of one route, as compiled into the trie.
+///
+/// It also says how to build the match's parameters, in plain data next to the rank the search
+/// reads anyway: where the wildcard starts and which segments are variables, with their names as
+/// indices into the trie's interned names.
 struct RouteDefinition: Sendable, BitwiseCopyable {
+    /// A variable: its segment and its name's index in `RouteTrie.names`.
+    struct Capture: Sendable, BitwiseCopyable {
+        var position: Int32
+        var name: Int32
+    }
+
     var rank: RouteRank
     private var routeNumber: Int32
     private var expansionNumber: Int32
+    /// The first segment the wildcard takes, or -1 without wildcard.
+    var wildcardAt: Int32
+    /// The number of variables: the first is `first`, the others are in the storage's captures from
+    /// `moreStart`.
+    var captureCount: Int32
+    var first: Capture
+    var moreStart: Int32
 
-    init(route: Int, expansion: Int, rank: RouteRank) {
+    init(route: Int, expansion: Int, rank: RouteRank, wildcardAt: Int, captureCount: Int, first: Capture, moreStart: Int) {
         self.rank = rank
         routeNumber = Int32(route)
         expansionNumber = Int32(expansion)
+        self.wildcardAt = Int32(wildcardAt)
+        self.captureCount = Int32(captureCount)
+        self.first = first
+        self.moreStart = Int32(moreStart)
     }
 
     /// The route's `RouteID.rawValue`.
@@ -72,10 +93,15 @@ struct RouteTrie: Sendable {
     private(set) var view: TrieStorage.View
     /// Per node: all its terminal and wildcard definitions sorted by rank, and its literal edges.
     private(set) var lists: [Lists] = [Lists()]
+    /// Variable names, each once.
+    private(set) var names: [String] = []
+    private var nameIndex: [String: Int32] = [:]
 
     init() { view = storage.view }
 
     func definition(_ index: Int32) -> RouteDefinition { storage.definitions[Int(index)] }
+
+    var definitionCount: Int { storage.definitions.count }
 
     private func node(_ index: Int32) -> Node { storage.nodes[Int(index)] }
 
@@ -107,7 +133,23 @@ struct RouteTrie: Sendable {
             }
             path.append(node)
         }
-        let definition = storage.addDefinition(RouteDefinition(route: route, expansion: index, rank: rank))
+        var captures: [RouteDefinition.Capture] = []
+        for (position, segment) in expansion.segments.enumerated() {
+            guard case .variable(let name) = segment else { continue }
+            var number = nameIndex[name]
+            if number == nil {
+                number = Int32(names.count)
+                names.append(name)
+                nameIndex[name] = number
+            }
+            captures.append(RouteDefinition.Capture(position: Int32(position), name: number!))
+        }
+        let moreStart = storage.addCaptures(captures.dropFirst())
+        let definition = storage.addDefinition(
+            RouteDefinition(
+                route: route, expansion: index, rank: rank, wildcardAt: expansion.hasWildcard ? expansion.segments.count : -1,
+                captureCount: captures.count, first: captures.first ?? RouteDefinition.Capture(position: 0, name: 0),
+                moreStart: moreStart))
         let at = Int(node)
         let definitions = storage.definitions
         if expansion.hasWildcard {

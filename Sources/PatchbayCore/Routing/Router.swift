@@ -35,11 +35,9 @@ public struct Router<Payload> {
     /// Patterns, priorities, match order and the compiled trie.
     @usableFromInline
     private(set) var table = RouteTable()
-    /// Payloads and guards by `RouteID.rawValue`; nil once removed.
+    /// What results need of each route, by `RouteID.rawValue`, in one place; nil once removed.
     @usableFromInline
-    private(set) var payloads: [Payload?] = []
-    @usableFromInline
-    private(set) var guards: [Guard?] = []
+    private(set) var records: [RouteRecord<Payload>?] = []
 
     public init() {}
 
@@ -48,16 +46,15 @@ public struct Router<Payload> {
 
     /// The route with this id, unless it was removed.
     public subscript(id: RouteID) -> Route<Payload>? {
-        guard let entry = table.entry(id), let payload = payloads[id.rawValue] else { return nil }
-        return Route(id: id, pattern: entry.pattern, priority: entry.priority, payload: payload, guard: guards[id.rawValue])
+        guard records.indices.contains(id.rawValue), let record = records[id.rawValue] else { return nil }
+        return Route(id: id, pattern: record.pattern, priority: record.priority, payload: record.payload, guard: record.guard)
     }
 
     /// Adds a route after all routes of the same or higher priority and before those of lower
     /// priority. Call `conflicts(involving:)` to find the routes it overlaps.
     @discardableResult
     public mutating func add(_ pattern: RoutePattern, priority: Int = 0, payload: Payload, guard: Guard? = nil) -> RouteID {
-        payloads.append(payload)
-        guards.append(`guard`)
+        records.append(RouteRecord(pattern: pattern, priority: priority, payload: payload, guard: `guard`))
         return table.add(pattern, priority: priority, hasGuard: `guard` != nil)
     }
 
@@ -66,8 +63,7 @@ public struct Router<Payload> {
     public mutating func remove(_ id: RouteID) -> Route<Payload>? {
         guard let route = self[id] else { return nil }
         table.remove(id)
-        payloads[id.rawValue] = nil
-        guards[id.rawValue] = nil
+        records[id.rawValue] = nil
         return route
     }
 
@@ -87,8 +83,9 @@ public struct Router<Payload> {
     public func match(_ url: String, extra: [String: Value] = [:]) throws(RoutingError) -> RouteResult<Payload>? {
         var bound: RouteRank?
         while let candidate = try table.candidate(for: url, extra: extra, after: bound) {
-            let result = RouteResult(candidate, payload: payloads[candidate.route]!, url: url, extra: extra)
-            if let accept = guards[candidate.route], !accept(result) {
+            let record = records[candidate.route]!
+            let result = RouteResult(candidate, record, url: url, extra: extra)
+            if let accept = record.guard, !accept(result) {
                 bound = candidate.rank
                 continue
             }
@@ -112,8 +109,9 @@ public struct Router<Payload> {
     func scanMatch(_ url: String, extra: [String: Value] = [:]) throws(RoutingError) -> RouteResult<Payload>? {
         var bound: RouteRank?
         while let candidate = try table.scanCandidate(for: url, extra: extra, after: bound) {
-            let result = RouteResult(candidate, payload: payloads[candidate.route]!, url: url, extra: extra)
-            if let accept = guards[candidate.route], !accept(result) {
+            let record = records[candidate.route]!
+            let result = RouteResult(candidate, record, url: url, extra: extra)
+            if let accept = record.guard, !accept(result) {
                 bound = candidate.rank
                 continue
             }
@@ -124,6 +122,22 @@ public struct Router<Payload> {
 
     /// The ids of the routes in match order.
     var matchOrder: [RouteID] { table.order }
+}
+
+/// What a result needs of a route, kept together so that a match reads one record.
+@usableFromInline
+struct RouteRecord<Payload> {
+    @usableFromInline let pattern: RoutePattern
+    @usableFromInline let priority: Int
+    @usableFromInline let payload: Payload
+    @usableFromInline let `guard`: ((RouteResult<Payload>) -> Bool)?
+
+    init(pattern: RoutePattern, priority: Int, payload: Payload, guard: ((RouteResult<Payload>) -> Bool)?) {
+        self.pattern = pattern
+        self.priority = priority
+        self.payload = payload
+        self.guard = `guard`
+    }
 }
 
 extension Router where Payload == Void {

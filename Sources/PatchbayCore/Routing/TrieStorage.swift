@@ -31,6 +31,8 @@ final class TrieStorage: @unchecked Sendable {
 
     private(set) var nodes = PODBuffer<Node>()
     private(set) var definitions = PODBuffer<RouteDefinition>()
+    /// The variables of definitions with more than one, after the first.
+    private(set) var captures = PODBuffer<RouteDefinition.Capture>()
     private var slots = PODBuffer<Slot>()
     /// The literal keys' bytes, back to back.
     private var keys = PODBuffer<UInt8>()
@@ -44,6 +46,7 @@ final class TrieStorage: @unchecked Sendable {
     private init(copying other: TrieStorage) {
         nodes = other.nodes.copy()
         definitions = other.definitions.copy()
+        captures = other.captures.copy()
         slots = other.slots.copy()
         keys = other.keys.copy()
         literalCount = other.literalCount
@@ -52,6 +55,7 @@ final class TrieStorage: @unchecked Sendable {
     deinit {
         nodes.deallocate()
         definitions.deallocate()
+        captures.deallocate()
         slots.deallocate()
         keys.deallocate()
     }
@@ -60,7 +64,9 @@ final class TrieStorage: @unchecked Sendable {
 
     /// Raw pointers to the buffers, valid while the object lives and is not mutated.
     var view: View {
-        View(nodes: nodes.base, definitions: definitions.base, slots: slots.base, slotMask: slots.count - 1, keys: keys.base)
+        View(
+            nodes: nodes.base, definitions: definitions.base, captures: captures.base, slots: slots.base, slotMask: slots.count - 1,
+            keys: keys.base)
     }
 
     /// @unchecked: read-only pointers into a storage that is never mutated while shared; the
@@ -68,6 +74,7 @@ final class TrieStorage: @unchecked Sendable {
     struct View: @unchecked Sendable {
         let nodes: UnsafeMutablePointer<Node>
         let definitions: UnsafeMutablePointer<RouteDefinition>
+        let captures: UnsafeMutablePointer<RouteDefinition.Capture>
         let slots: UnsafeMutablePointer<Slot>
         let slotMask: Int
         let keys: UnsafeMutablePointer<UInt8>
@@ -106,6 +113,13 @@ final class TrieStorage: @unchecked Sendable {
     func addDefinition(_ definition: RouteDefinition) -> Int32 {
         definitions.append(definition)
         return Int32(definitions.count - 1)
+    }
+
+    /// Appends captures; returns where they start.
+    func addCaptures(_ more: ArraySlice<RouteDefinition.Capture>) -> Int {
+        let start = captures.count
+        for capture in more { captures.append(capture) }
+        return start
     }
 
     /// The child of `parent` along `literal`, or -1.

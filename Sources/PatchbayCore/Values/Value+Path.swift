@@ -1,4 +1,13 @@
 extension Value {
+    /// The member or element `component` names, or `nil` when there is none.
+    func child(_ component: ValueChange.PathComponent) -> Value? {
+        switch (component, self) {
+        case (.key(let key), .object(let members)): members[key]
+        case (.index(let index), .array(let elements)): elements.indices.contains(index) ? elements[index] : nil
+        default: nil
+        }
+    }
+
     /// The value at `path`, or `nil` when a key or index on the way is missing.
     public func value(at path: [ValueChange.PathComponent]) -> Value? {
         var current = self

@@ -142,6 +142,16 @@ extension ValueChange {
     }
 }
 
+extension ValueChange {
+    /// Whether the change replaces an array by an array or an object by an object.
+    var replacesContainer: Bool {
+        switch (operation, old, new) {
+        case (.replace, .array?, .array?), (.replace, .object?, .object?): true
+        default: false
+        }
+    }
+}
+
 extension Value {
     /// Whether two optional values are the same, numbers of the same kind included.
     static func identical(_ a: Value?, _ b: Value?) -> Bool {
@@ -155,7 +165,8 @@ extension ValueChange {
     /// changes inside it (`items: [a] → [a, b]` becomes `items[1]: + b`), so that a change list
     /// names the deepest paths that changed.
     public static func refined(_ changes: [ValueChange]) -> [ValueChange] {
-        changes.flatMap { change -> [ValueChange] in
+        guard changes.contains(where: \.replacesContainer) else { return changes }
+        return changes.flatMap { change -> [ValueChange] in
             switch (change.operation, change.old, change.new) {
             case (.replace, .array?, .array?), (.replace, .object?, .object?):
                 return change.old!.changes(to: change.new!).map { inner in

@@ -175,7 +175,7 @@ extension Graph {
         let delivery: Delivery = !step.changes.isEmpty && step.after == step.before ? .event : .change
         transaction {
             store.publish(store.state, step.after, cause: root, delivery)
-            store.emitAll([(store.action, step.action)], cause: root, .event)
+            store.emit(store.action, step.action, cause: root, .event)
         }
         store.currentIndex = nil
     }

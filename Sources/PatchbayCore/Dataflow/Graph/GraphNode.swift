@@ -98,7 +98,17 @@ class GraphNode: NodeCore {
     /// hear it even if it did not change, so that their marks clear too.
     final func publish(_ port: OutputPort<Value>, _ newValue: Value, cause: Cause?, _ delivery: Delivery) {
         let wasMarked = clearMarks()
-        emitAll([(port, newValue)], cause: cause, wasMarked ? .event : delivery)
+        emit(port, newValue, cause: cause, wasMarked ? .event : delivery)
+    }
+
+    /// Emits one output; returns whether it changed.
+    @discardableResult
+    final func emit(_ port: OutputPort<Value>, _ value: Value, cause: Cause?, _ delivery: Delivery) -> Bool {
+        let before = port.cause
+        port.cause = Cause(port.addressText, after: cause)
+        if port.emit(value, delivery) { return true }
+        port.cause = before
+        return false
     }
 
     /// Emits the outputs computed in one activation together; an activation caused by an event
@@ -106,11 +116,7 @@ class GraphNode: NodeCore {
     @discardableResult
     final func emitAll(_ values: [(OutputPort<Value>, Value)], cause: Cause?, _ delivery: Delivery) -> Bool {
         var changed = false
-        for (port, value) in values {
-            let before = port.cause
-            port.cause = Cause(port.addressText, after: cause)
-            if port.emit(value, delivery) { changed = true } else { port.cause = before }
-        }
+        for (port, value) in values where emit(port, value, cause: cause, delivery) { changed = true }
         return changed
     }
 }
