@@ -12,7 +12,7 @@
 /// ```swift
 /// struct Counter { var count = 0 }
 /// enum CounterAction { case increment(by: Int) }
-/// let store = Store(initialState: Counter(), reducer: Reducer { state, action in
+/// let store = Store(initialState: Counter(), reducer: Reducer<Counter, CounterAction> { state, action in
 ///     switch action { case .increment(let by): state.count += by }
 /// })
 /// let connection = store.subscribe(select: \.count) { print($0) }   // prints 0
