@@ -15,7 +15,7 @@ extension ExpandedPattern {
     /// are compared from the left; a wildcard pattern longer than the path fails where the path ends.
     ///
     /// The score says how close the path came, for `closestFailure`: two points per agreeing
-    /// literal, one per variable, minus two per missing or extra segment, plus one when the first
+    /// literal, one per variable, minus one per missing or extra segment, plus one when the first
     /// differing literal looks like a typo of the URL's segment.
     func mismatch(_ request: RouteRequest) -> (outcome: RouteExplanation.Outcome?, score: Int) {
         let count = request.count
@@ -34,7 +34,7 @@ extension ExpandedPattern {
             }
         }
         let missing = hasWildcard ? Swift.max(0, segments.count - count) : abs(segments.count - count)
-        score -= 2 * missing
+        score -= missing
         var outcome: RouteExplanation.Outcome?
         let countFailure = RouteExplanation.Outcome.segmentCount(expected: segments.count, orMore: hasWildcard, actual: count)
         if !hasWildcard, count != segments.count {

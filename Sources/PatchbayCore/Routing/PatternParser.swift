@@ -35,10 +35,6 @@ enum PatternParser {
             throw RoutingError(.tooManyGroups(limit: RoutePattern.maximumGroups), at: open..<open + 1)
         }
         let all = parts.flatMap(\.segments)
-        if all.count > RoutePattern.maximumSegments {
-            let segment = all[RoutePattern.maximumSegments]
-            throw RoutingError(.tooManySegments(limit: RoutePattern.maximumSegments), at: segment.offset..<segment.offset + segment.text.utf8.count)
-        }
         if let star = all.firstIndex(where: { if case .wildcard = $0.kind { true } else { false } }), star != all.count - 1 {
             throw RoutingError(.wildcardNotLast, at: all[star].offset..<all[star].offset + 1)
         }
@@ -90,16 +86,17 @@ enum PatternParser {
         var parts: [Part] = []
         var groupStart: Int?
         var partStart = 0
+        var total = 0
         for index in bytes.indices {
             switch bytes[index] {
             case UInt8(ascii: "("):
                 if groupStart != nil { throw RoutingError(.nestedGroup, at: index..<index + 1) }
-                if let part = try part(bytes, partStart..<index, optional: false) { parts.append(part) }
+                if let part = try part(bytes, partStart..<index, optional: false, total: &total) { parts.append(part) }
                 groupStart = index
                 partStart = index + 1
             case UInt8(ascii: ")"):
                 guard let open = groupStart else { throw RoutingError(.unmatchedClosingParenthesis, at: index..<index + 1) }
-                guard let part = try part(bytes, partStart..<index, optional: true) else {
+                guard let part = try part(bytes, partStart..<index, optional: true, total: &total) else {
                     throw RoutingError(.emptyGroup, at: open..<index + 1)
                 }
                 parts.append(part)
@@ -110,12 +107,13 @@ enum PatternParser {
             }
         }
         if let open = groupStart { throw RoutingError(.unclosedGroup, at: open..<bytes.count) }
-        if let part = try part(bytes, partStart..<bytes.count, optional: false) { parts.append(part) }
+        if let part = try part(bytes, partStart..<bytes.count, optional: false, total: &total) { parts.append(part) }
         return parts
     }
 
     /// The segments of one part, with the slashes at both ends dropped; nil when nothing is left.
-    private static func part(_ bytes: [UInt8], _ range: Range<Int>, optional: Bool) throws(RoutingError) -> Part? {
+    /// `total` counts the segments of the pattern so far, to stop at the limit.
+    private static func part(_ bytes: [UInt8], _ range: Range<Int>, optional: Bool, total: inout Int) throws(RoutingError) -> Part? {
         let slash = UInt8(ascii: "/")
         var start = range.lowerBound
         var end = range.upperBound
@@ -128,6 +126,10 @@ enum PatternParser {
         for index in start...end where index == end || bytes[index] == slash {
             if index == segmentStart {
                 throw RoutingError(.emptySegment, at: index - 1..<index + 1)
+            }
+            total += 1
+            if total > RoutePattern.maximumSegments {
+                throw RoutingError(.tooManySegments(limit: RoutePattern.maximumSegments), at: segmentStart..<index)
             }
             segments.append(try segment(bytes, segmentStart..<index))
             segmentStart = index + 1

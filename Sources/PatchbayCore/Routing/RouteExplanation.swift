@@ -54,7 +54,7 @@ public struct RouteExplanation: Sendable, Equatable {
 
     /// Among the routes that did not match, the one that came closest: one whose guard declined if
     /// any, else the one with the best score (two points per agreeing literal, one per variable,
-    /// minus two per missing or extra segment, plus one when the differing literal looks like a
+    /// minus one per missing or extra segment, plus one when the differing literal looks like a
     /// typo), the earliest on a tie.
     public var closestFailure: Entry? {
         var best: Entry?

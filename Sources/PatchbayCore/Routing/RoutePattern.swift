@@ -111,7 +111,4 @@ struct ExpandedPattern: Sendable, Hashable {
         }
         return nil
     }
-
-    /// The segment count of the shortest URL the expansion matches.
-    var minimumCount: Int { segments.count }
 }

@@ -65,8 +65,8 @@ struct RouteDefinition: Sendable, BitwiseCopyable {
 /// whatever the number of routes, while choosing exactly the route the ordered scan would.
 ///
 /// Each node is reached by a sequence of segments: literal edges are keyed by the segment's bytes
-/// (`LiteralTable`), and there is at most one variable edge, shared by all `:name` segments
-/// whatever their names. A node lists the expansions that end there (*terminals*, matching when the
+/// (one hash table for all edges, in `TrieStorage`), and there is at most one variable edge,
+/// shared by all `:name` segments whatever their names. A node lists the expansions that end there (*terminals*, matching when the
 /// URL has no more segments) and those that end there with `*` (*wildcards*, matching whatever
 /// follows), each list sorted by rank; every node also knows the smallest rank in its subtree.
 ///
@@ -170,14 +170,8 @@ struct RouteTrie: Sendable {
     }
 
     /// The smallest-ranked definition that matches the request's path with a rank greater than
-    /// `bound` (any rank when nil), or -1.
-    func best(for request: RouteRequest, after bound: RouteRank?) -> Int32 {
-        lists.withUnsafeBufferPointer { lists in
-            Self.best(view, lists, request, after: bound)
-        }
-    }
-
-    /// `best(for:after:)` over the storage's view; `lists` are read only when `bound` is set.
+    /// `bound` (any rank when nil), or -1; `view` and `lists` are the trie's, and `lists` are read
+    /// only when `bound` is set.
     static func best(
         _ view: TrieStorage.View, _ lists: UnsafeBufferPointer<Lists>, _ request: RouteRequest, after bound: RouteRank?
     ) -> Int32 {

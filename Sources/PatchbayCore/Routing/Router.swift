@@ -9,10 +9,12 @@
 /// **URLs** are taken apart as JLRoutes does (see `match(_:extra:)`), by hand over their UTF-8
 /// bytes, so the results are the same on Linux and Apple platforms.
 ///
-/// **Speed.** The routes are compiled into a trie over path segments (see `RouteTrie`), so a match
-/// costs about the same for ten routes or ten thousand while returning exactly what trying the
-/// routes one by one in order would. Percent-decoding happens only for the values of the matching
-/// route, and only when the URL contains a `%`.
+/// **Speed.** The routes are compiled into a trie over path segments (see `RouteTrie`): a match
+/// follows the URL's segments, not the list of routes, so its cost does not grow with the number
+/// of routes (beyond the cache misses of a larger table), while it returns exactly what trying the
+/// routes one by one in order would. The URL is read once as UTF-8 bytes without building a string
+/// per segment; percent-decoding happens only for the values of the chosen route, and only when
+/// the URL contains a `%`.
 ///
 /// **Differences from JLRoutes**, all deliberate:
 /// - a trailing slash on a pattern is ignored (in JLRoutes `/a/b/` never matches);
@@ -24,6 +26,10 @@
 /// - the root URL has no segments, so `/:x` does not match `/` and `/*` matches it with an empty
 ///   array (JLRoutes sees one empty segment: `x` is `""`, `*` is `[""]`);
 /// - a malformed percent-escape, or one decoding to bad UTF-8, is an error instead of a failed match;
+/// - optional groups keep every required part by position (JLRoutes compares required parts by
+///   text, so its `/a(/x)/a` also yields `/x/a`), and equal-length expansions keep their
+///   enumeration order (JLRoutes leaves it to an unspecified sort);
+/// - priorities are `Int` (JLRoutes' are unsigned), so routes can also go after the default 0;
 /// - there are no per-scheme namespaces: the scheme is ignored.
 ///
 /// A router is a value; its guards are closures, so it is not `Sendable`. Results are, when the
