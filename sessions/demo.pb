@@ -5,3 +5,5 @@ reset
 load patches.pb
 reset
 load todos.pb
+reset
+load wireframe.pb

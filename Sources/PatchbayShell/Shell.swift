@@ -62,7 +62,8 @@ public final class Shell {
             patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets, storeNames: graph.storeNames,
             actionTypes: graph.actionTypes(),
             actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),
-            reducerIDs: ((try? graph.reducerSummaries()) ?? []).map(\.id))
+            reducerIDs: ((try? graph.reducerSummaries()) ?? []).map(\.id),
+            routePatterns: graph.routePatterns, viewNames: graph.viewNames)
         return Completer(fileNames: fileNames, context: context).complete(line, cursor: cursor)
     }
 
@@ -82,6 +83,8 @@ public final class Shell {
         case .dataflow(let command):
             return try run(command, text: text)
         case .store(let command):
+            return try run(command, text: text)
+        case .route(let command):
             return try run(command, text: text)
         case .quit:
             hasQuit = true

@@ -12,4 +12,5 @@ enum Command: Sendable {
     case quit
     case dataflow(DataflowCommand)
     case store(StoreCommand)
+    case route(RouteCommand)
 }

@@ -34,6 +34,7 @@ enum CommandParser {
         default:
             if let command = try dataflow(word, &scanner) { return .dataflow(command) }
             if let command = try store(word, &scanner, context: context) { return .store(command) }
+            if let command = try route(word, &scanner) { return .route(command) }
             throw unknownCommand(word, at: wordRange)
         }
     }

@@ -48,6 +48,13 @@ struct Completer {
             return expressionNames
         case "state" where position == 1:
             return context.storeNames
+        case "route":
+            if position == 1 { return ["add", "explain", "list", "rm", "check"] + context.routePatterns }
+            if position == 2, earlier[1] == "rm" { return context.routePatterns }
+            if earlier[1] == "add" { return ["view=", "option=", "priority=", "when"] }
+            return ["option="] + expressionNames
+        case "presenter" where position == 1:
+            return context.viewNames
         case "reducer":
             switch position {
             case 1: return ["list", "rm"] + context.storeNames
@@ -100,4 +107,6 @@ struct CompletionContext {
     var actionTypes: [String] = []
     var actionTypesByStore: [String: [String]] = [:]
     var reducerIDs: [String] = []
+    var routePatterns: [String] = []
+    var viewNames: [String] = []
 }

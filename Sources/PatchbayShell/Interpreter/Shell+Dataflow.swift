@@ -192,7 +192,9 @@ extension Shell {
             return targets.count == 2 ? targets[0].range.lowerBound..<targets[1].range.upperBound : nil
         case .reducerFailed(let store, _, _, _, _):
             return names.first { $0.text == store }?.range
-        case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction:
+        case .unknownRoute(let pattern, _), .routeExists(let pattern):
+            return names.first { $0.text == pattern }?.range
+        case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal:
             return nil
         }
     }

@@ -26,6 +26,10 @@ public final class Graph {
     var nextReducerID = 0
     /// Who hears what the stores do (the history).
     var storeObservers: [(StoreEvent) -> Void] = []
+    /// The routes, the presenters and the navigation stack of the wireframe.
+    var router = Router<RouteSpec>()
+    var presenters: [String: [Expression]] = [:]
+    public internal(set) var stack = NavigationStack()
 
     /// Names that expressions reserve, which nodes cannot take.
     public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url"]
@@ -70,6 +74,7 @@ public final class Graph {
     // MARK: Lookups
 
     func node(_ name: String) throws(GraphError) -> GraphNode {
+        if name == RouterNode.name, nodes[name] == nil { return routerNode() }
         guard let node = nodes[name] else { throw .unknownNode(name, existing: nodeNames) }
         return node
     }
@@ -93,7 +98,7 @@ public final class Graph {
     /// Checks that `name` can name a new node.
     func checkNewName(_ name: String) throws(GraphError) {
         if let existing = nodes[name] { throw .nameTaken(name, kind: existing.kind) }
-        if Self.reservedNames.contains(name) { throw .reservedName(name) }
+        if Self.reservedNames.contains(name) || name == RouterNode.name { throw .reservedName(name) }
     }
 
     /// Runs `body` as one transaction (or buffered in the open one); a write made by a callback

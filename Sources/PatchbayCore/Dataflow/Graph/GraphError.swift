@@ -23,6 +23,11 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidAction(String)
     case unknownReducer(String, existing: [String])
     case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
+    case routing(RoutingError, text: String)
+    case routeExists(String)
+    case unknownRoute(String, existing: [String])
+    case emptyStack
+    case noModal
     /// A command that cannot run between `begin` and `commit` (`tick`).
     case inTransaction(String)
 
@@ -54,6 +59,12 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidAction(let detail): detail
         case .unknownReducer(let id, let existing):
             "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Self.list(existing))") + ")"
+        case .routing(let error, _): error.description
+        case .routeExists(let pattern): "a route \(pattern) already exists; route rm it first"
+        case .unknownRoute(let pattern, let existing):
+            "no route \(pattern) (" + (existing.isEmpty ? "no routes yet" : "routes: \(Self.list(existing))") + ")"
+        case .emptyStack: "the navigation stack is empty"
+        case .noModal: "no modal is presented"
         case .reducerFailed(let store, let index, let type, let reducer, let message):
             "#\(index) \(type) failed in \(reducer) (\(store) keeps its state; the action is kept, marked failed): \(message)"
         case .inTransaction(let command): "'\(command)' cannot run inside a transaction; commit or abort it first"

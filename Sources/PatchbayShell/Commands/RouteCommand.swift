@@ -1,0 +1,96 @@
+import PatchbayCore
+
+/// A command of SPEC section 5: routes, navigation, presenters and the stack.
+enum RouteCommand: Sendable {
+    case add(pattern: Name, view: Name?, option: RoutingOption?, priority: Int, condition: Expression?)
+    case navigate(url: Name, extra: [(Name, Expression)], option: RoutingOption?)
+    case explain(url: Name)
+    case list
+    case remove(pattern: Name)
+    case check
+    case presenter(view: Name, Expression)
+    case stack
+    case back
+    case dismiss
+}
+
+extension CommandParser {
+    /// Parses the routing command that starts with `word`, or returns `nil` for other words.
+    static func route(_ word: String, _ scanner: inout CommandScanner) throws(ShellError) -> RouteCommand? {
+        let command: RouteCommand
+        switch word {
+        case "route":
+            command = try routeCommand(&scanner)
+        case "presenter":
+            let view = try scanner.requireName("the view", command: word)
+            try scanner.requireSymbol(":", command: word)
+            command = .presenter(view: view, try scanner.expression(command: word))
+        case "stack": command = .stack
+        case "back": command = .back
+        case "dismiss": command = .dismiss
+        default: return nil
+        }
+        try expectEnd(&scanner, command: word)
+        return command
+    }
+
+    private static func routeCommand(_ scanner: inout CommandScanner) throws(ShellError) -> RouteCommand {
+        let word = "route"
+        if scanner.keyword("add") {
+            guard let (pattern, range) = scanner.word() else { throw scanner.missing("the pattern, such as /message/:username", command: word) }
+            var view: Name?, option: RoutingOption?, priority = 0, condition: Expression?
+            while !scanner.isAtEnd {
+                if scanner.keyword("when") {
+                    condition = try scanner.expression(command: word)
+                    continue
+                }
+                let setting = try scanner.requireName("view=NAME, option=..., priority=N or when EXPR", command: word)
+                guard scanner.symbol("=") else { throw scanner.missing("'=' after \(setting.text)", command: word) }
+                switch setting.text {
+                case "view": view = try scanner.requireName("the view's name", command: word)
+                case "option": option = try routingOption(&scanner)
+                case "priority": priority = try scanner.integer("the priority (an integer)", command: word).0
+                default:
+                    throw usage(word, "unknown setting '\(setting.text)' (view, option, priority, when)", at: setting.range)
+                }
+            }
+            return .add(pattern: Name(text: pattern, range: range), view: view, option: option, priority: priority, condition: condition)
+        }
+        if scanner.keyword("explain") {
+            guard let (url, range) = scanner.word() else { throw scanner.missing("the URL to explain", command: word) }
+            return .explain(url: Name(text: url, range: range))
+        }
+        if scanner.keyword("list") { return .list }
+        if scanner.keyword("check") { return .check }
+        if scanner.keyword("rm") {
+            guard let (pattern, range) = scanner.word() else { throw scanner.missing("the pattern to remove", command: word) }
+            return .remove(pattern: Name(text: pattern, range: range))
+        }
+        guard let (url, range) = scanner.word() else {
+            throw scanner.missing("a URL (such as /start) or add, explain, list, rm, check", command: word)
+        }
+        guard url.hasPrefix("/") || url.contains("://") else {
+            throw usage(word, "expected a URL starting with / or a scheme (myapp://...), or add, explain, list, rm, check, found '\(Printable.escaped(url, limit: 30))'", at: range)
+        }
+        var extra: [(Name, Expression)] = []
+        var option: RoutingOption?
+        while !scanner.isAtEnd {
+            let name = try scanner.requireName("NAME=EXPR or option=...", command: word)
+            guard scanner.symbol("=") else { throw scanner.missing("'=' after \(name.text)", command: word) }
+            if name.text == "option" {
+                option = try routingOption(&scanner)
+            } else {
+                extra.append((name, try scanner.expression(command: word)))
+            }
+        }
+        return .navigate(url: Name(text: url, range: range), extra: extra, option: option)
+    }
+
+    private static func routingOption(_ scanner: inout CommandScanner) throws(ShellError) -> RoutingOption {
+        let name = try scanner.requireName("push, modal, replace, root or back", command: "route")
+        guard let option = RoutingOption(rawValue: name.text) else {
+            throw usage("route", "unknown option '\(name.text)' (push, modal, replace, root, back)", at: name.range)
+        }
+        return option
+    }
+}
