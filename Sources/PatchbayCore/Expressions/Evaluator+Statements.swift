@@ -10,6 +10,22 @@ extension Evaluator {
                 bindings.state = nil
                 defer { bindings.state = state }
                 do throws(OperationError) {
+                    // The common case, `state.key op= value` on an object, in one lookup.
+                    if keys.count == 1, case .key(let key) = keys[0], case .object(var members) = state {
+                        state = .null
+                        defer { state = .object(members) }
+                        let old = members[key]
+                        if op != .assign {
+                            guard let old else { throw OperationError(.missingKey(key: key, available: Array(members.keys))) }
+                            value = try Operators.apply(op == .add ? .add : .subtract, old, value)
+                        }
+                        guard value.nestingDepth(upTo: Value.maxDepth) < Value.maxDepth else {
+                            throw OperationError(.tooLarge(what: "the nesting of the state", limit: Value.maxDepth))
+                        }
+                        members[key] = value
+                        changeLog?.append(ValueChange(path: keys, operation: old == nil ? .add : .replace, old: old, new: value))
+                        continue
+                    }
                     let anchor = changeLog == nil ? nil : Self.anchor(of: keys, in: state)
                     if op != .assign {
                         let current = try Self.read(state, at: keys[...])
@@ -22,7 +38,7 @@ extension Evaluator {
                     try Self.write(value, at: keys[...], in: &state)
                     if let anchor {
                         let new = state.value(at: anchor.path) ?? .null
-                        changeLog?.append((ValueChange(path: anchor.path, operation: anchor.operation, old: anchor.old, new: new), nil))
+                        changeLog?.append(ValueChange(path: anchor.path, operation: anchor.operation, old: anchor.old, new: new))
                     }
                 } catch {
                     throw ExpressionError(error.reason, at: range)
@@ -40,7 +56,8 @@ extension Evaluator {
                 let position = old == nil ? nil : state.keyPosition(at: components)
                 do { try Self.remove(at: keys[...], in: &state) } catch { throw ExpressionError(error.reason, at: range) }
                 if let old {
-                    changeLog?.append((ValueChange(path: components, operation: .remove, old: old, new: nil), position))
+                    if let position, let count = changeLog?.count { removedKeyPositions[count] = position }
+                    changeLog?.append(ValueChange(path: components, operation: .remove, old: old, new: nil))
                 }
             case .conditional(let test, let body, let otherwise, _):
                 if try condition(test, "the condition of 'if'") {
@@ -72,6 +89,7 @@ extension Evaluator {
     }
 
     private mutating func resolve(_ path: StatePath) throws(ExpressionError) -> [PathKey] {
+        if let keys = path.staticKeys { return keys }
         var keys: [PathKey] = []
         for component in path.components {
             switch component {

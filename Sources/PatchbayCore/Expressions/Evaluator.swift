@@ -6,9 +6,11 @@ struct Evaluator {
     let environment: any ExpressionEnvironment
     /// Lambda parameters, by slot.
     var locals: [Value]
-    /// When set, every change statements make to the state, in order, with the position a
-    /// removed key had (to undo it).
-    var changeLog: [(change: ValueChange, position: Int?)]?
+    /// When set, every change statements make to the state, in order.
+    var changeLog: [ValueChange]?
+    /// Where each removed key stood in its object, by the removal's index in `changeLog`, so that
+    /// undoing the removal puts it back in its place.
+    var removedKeyPositions: [Int: Int] = [:]
 
     init(bindings: Bindings, environment: any ExpressionEnvironment, localSlots: Int) {
         self.bindings = bindings

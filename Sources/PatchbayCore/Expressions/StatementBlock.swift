@@ -79,11 +79,12 @@ public struct StatementBlock: Sendable, CustomStringConvertible {
             try evaluator.execute(statements, emissions: &emissions)
         } catch {
             state = evaluator.bindings.state ?? .null
-            for entry in (evaluator.changeLog ?? []).reversed() { try? state.undo(entry.change, position: entry.position) }
+            let log = evaluator.changeLog ?? []
+            for index in log.indices.reversed() { try? state.undo(log[index], position: evaluator.removedKeyPositions[index]) }
             throw error
         }
         state = evaluator.bindings.state ?? .null
-        for entry in evaluator.changeLog ?? [] { changes.append(entry.change) }
+        if let log = evaluator.changeLog { changes += log }
         return emissions
     }
 

@@ -15,6 +15,16 @@ struct StatePath: Sendable {
 
     var components: [Component]
     var range: Range<Int>
+    /// The path as keys, when no component needs evaluating (`state.user.name`).
+    let staticKeys: [ValueChange.PathComponent]?
+
+    init(components: [Component], range: Range<Int>) {
+        self.components = components
+        self.range = range
+        var keys: [ValueChange.PathComponent] = []
+        for case .key(let key) in components { keys.append(.key(key)) }
+        staticKeys = keys.count == components.count ? keys : nil
+    }
 }
 
 enum AssignmentOperator: String, Sendable {

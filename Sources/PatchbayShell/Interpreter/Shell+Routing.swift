@@ -23,14 +23,8 @@ extension Shell {
         case .navigate(let url, let extra, let option):
             var values: [String: Value] = [:]
             for (name, expression) in extra { values[name.text] = try evaluate(expression, in: text) }
-            let navigation: Navigation
-            do {
-                navigation = try graph.navigate(to: url.text, extra: values, option: option)
-            } catch {
-                if case .routing(let routing, _) = error, !routing.range.isEmpty, routing.range.upperBound <= url.text.utf8.count {
-                    throw ShellError(.graph(error), at: Self.shift(routing.range, into: url.range))
-                }
-                throw ShellError(.graph(error), at: url.range)
+            let navigation = try routing(url) { () throws(GraphError) in
+                try graph.navigate(to: url.text, extra: values, option: option)
             }
             var json = navigation.value
             if case .object(var members) = json {
@@ -40,7 +34,7 @@ extension Shell {
             let target = navigation.view.map { "→ \($0) (\(navigation.option.rawValue))" } ?? "(handler: no view)"
             return CommandResult(lines: ["\(navigation.pattern)  \(navigation.params)  \(target)"], json: json)
         case .explain(let url):
-            let explanation = try call([], [], url.range) { () throws(GraphError) in try graph.explainRoute(url.text) }
+            let explanation = try routing(url) { () throws(GraphError) in try graph.explainRoute(url.text) }
             let lines = explanation.entries.isEmpty ? ["no routes yet (add one with route add PATTERN)"]
                 : explanation.entries.map { entry in
                     (entry.matched ? "✓ " : "✗ ") + entry.pattern
@@ -91,6 +85,19 @@ extension Shell {
             var result = stackResult()
             result.lines.insert("dismissed \(closed.map(\.view).joined(separator: ", "))", at: 0)
             return result
+        }
+    }
+
+    /// Runs `body`, which routes `url`; an error about part of the URL (a broken percent-escape)
+    /// puts its caret there, any other under the whole URL.
+    private func routing<T>(_ url: Name, _ body: () throws(GraphError) -> T) throws(ShellError) -> T {
+        do {
+            return try body()
+        } catch {
+            if case .routing(let routing, _) = error, !routing.range.isEmpty, routing.range.upperBound <= url.text.utf8.count {
+                throw ShellError(.graph(error), at: Self.shift(routing.range, into: url.range))
+            }
+            throw ShellError(.graph(error), at: url.range)
         }
     }
 

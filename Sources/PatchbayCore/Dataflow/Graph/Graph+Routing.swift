@@ -92,7 +92,9 @@ extension Graph {
     @discardableResult
     public func navigate(to url: String, extra: [String: Value] = [:], option override: RoutingOption? = nil) throws(GraphError) -> Navigation {
         let result: RouteResult<RouteSpec>
-        do { result = try router.resolve(url, extra: extra) } catch { throw .routing(error, text: url) }
+        do {
+            result = try reportingGuardErrorsOnce { () throws(RoutingError) in try router.resolve(url, extra: extra) }
+        } catch { throw .routing(error, text: url) }
         let option = override ?? result.payload.option
         let params = Value.object(result.parameters)
         if let view = result.payload.view {
@@ -101,10 +103,37 @@ extension Graph {
         }
         let navigation = Navigation(url: url, pattern: result.pattern.text, params: params, view: result.payload.view,
                                     option: option, stack: stack)
-        let node = routerNode()
-        let root = rootCause
-        transaction { node.emit(node.route, navigation.value, cause: root, .event) }
+        emitRoute(navigation.value, on: routerNode(), cause: rootCause)
         return navigation
+    }
+
+    /// Sends a route result on `router.route` as `send` sends on a signal: at once, at the commit of
+    /// an explicit transaction (dropped by `abort`), or after the transaction being delivered.
+    private func emitRoute(_ value: Value, on node: RouterNode, cause: Cause) {
+        switch engine.writeMode {
+        case .immediate:
+            engine.runTransaction { node.emit(node.route, value, cause: cause, .event) }
+        case .buffered:
+            engine.bufferedEvents.append { node.emit(node.route, value, cause: cause, .event) }
+        case .queued:
+            engine.enqueue("router.route") { [unowned self] in emitRoute(value, on: node, cause: cause) }
+        }
+    }
+
+    /// Runs `body`, reporting each error a guard gives once: when no route matches, the router runs
+    /// the guards again to find the closest pattern, and a guard that fails would be reported twice.
+    private func reportingGuardErrorsOnce<T>(_ body: () throws(RoutingError) -> T) throws(RoutingError) -> T {
+        let earlier = takeEvents()
+        defer {
+            let produced = takeEvents()
+            for event in earlier { report(event) }
+            var reported: [GraphEvent] = []
+            for event in produced where !reported.contains(event) {
+                reported.append(event)
+                report(event)
+            }
+        }
+        return try body()
     }
 
     /// Runs the presenters of `view`: objects merge (later keys win), anything else replaces.

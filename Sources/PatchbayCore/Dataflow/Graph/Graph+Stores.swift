@@ -170,9 +170,10 @@ extension Graph {
         for observer in storeObservers { observer(.step(step)) }
         let root = rootCause
         store.currentIndex = step.index
-        // A step that only changes the kind of a number (1 → 1.0) has changes though `==` finds
-        // the states equal: it goes out as an event, which the port does not drop as a repeat.
-        let delivery: Delivery = !step.changes.isEmpty && step.after == step.before ? .event : .change
+        // A step with changes goes out as an event: comparing whole states would cost as much as the
+        // state is large, and a change of a number's kind (1 → 1.0) must go out though `==` finds
+        // the states equal.
+        let delivery: Delivery = step.changes.isEmpty ? .change : .event
         transaction {
             store.publish(store.state, step.after, cause: root, delivery)
             store.emit(store.action, step.action, cause: root, .event)
