@@ -75,6 +75,12 @@ public final class Shell {
             return .value(try evaluate(expression, in: text))
         case .help(let topic, let range):
             return try Help.result(for: topic, at: range)
+        case .helpPatchType(let name):
+            guard let type = graph.allPatchTypes.first(where: { $0.name == name.text }) else {
+                throw ShellError(.graph(.unknownPatchType(name.text, suggestion: Spelling.closest(to: name.text, among: graph.patchTypeNames))),
+                                 at: name.range)
+            }
+            return Help.result(for: type)
         case .load(let path, let range):
             return try load(ScriptFile.resolve(path, from: origin), range: range, output: &output)
         case .reset:

@@ -90,7 +90,7 @@ struct JSONOutputTests {
 struct HelpTests {
     @Test func helpListsEveryCommandWithItsSynopsis() {
         let lines = Shell().execute("help").lines.map(\.text)
-        for synopsis in ["= EXPR", "help [COMMAND | functions | values]", "load FILE", "reset", "quit | exit"] {
+        for synopsis in ["= EXPR", "help [COMMAND | functions | values | patch TYPE]", "load FILE", "reset", "quit | exit"] {
             #expect(lines.contains { $0.hasPrefix("  " + synopsis + " ") })
         }
     }
@@ -110,5 +110,26 @@ struct HelpTests {
     @Test func anUnknownTopicSuggestsOne() {
         let outcome = Shell().execute("help functons")
         #expect(outcome.lines[0].text.hasPrefix("error: no help for 'functons'; did you mean 'functions'?"))
+    }
+}
+
+@Suite("Help for patch types")
+struct PatchTypeHelpTests {
+    @Test func helpPatchTypeShowsItsPortsAndParameters() {
+        let lines = Shell().execute("help patch accumulate").lines.map(\.text)
+        #expect(lines.first == "patch NAME accumulate [fn=...] [initial=...]")
+        #expect(lines.contains("  inputs: in"))
+        #expect(lines.contains("  initial=  the first acc (default 0)"))
+    }
+
+    @Test func helpPatchCoversUserDefinedTypes() {
+        let shell = Shell()
+        _ = shell.execute("patchtype scale (value, factor) -> (out) { emit out value * factor }")
+        #expect(shell.execute("help patch scale").lines.map(\.text).contains("  inputs: value, factor"))
+    }
+
+    @Test func anUnknownTypeIsAnErrorAtItsName() {
+        let outcome = Shell().execute("help patch mapp")
+        #expect(outcome.lines[0].text.hasPrefix("error: no patch type 'mapp'; did you mean 'map'?\n  help patch mapp\n             ^~~~"))
     }
 }

@@ -4,8 +4,9 @@ import PatchbayCore
 enum Command: Sendable {
     /// `= EXPR`
     case evaluate(Expression)
-    /// `help [TOPIC]`
+    /// `help [TOPIC]`, or `help patch TYPE`
     case help(topic: String?, range: Range<Int>)
+    case helpPatchType(Name)
     /// `load FILE`
     case load(path: String, range: Range<Int>)
     case reset

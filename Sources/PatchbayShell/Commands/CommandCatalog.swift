@@ -18,7 +18,7 @@ enum CommandCatalog {
         ),
         CommandInfo(
             name: "help",
-            synopsis: "help [COMMAND | functions | values]",
+            synopsis: "help [COMMAND | functions | values | patch TYPE]",
             summary: "list the commands, or show one command's syntax and an example",
             details: ["help             every command with its synopsis",
                       "help COMMAND     the syntax, details and an example",

@@ -17,6 +17,11 @@ enum CommandParser {
         switch word {
         case "help":
             let topic = scanner.word()
+            if topic?.0 == "patch", !scanner.isAtEnd {
+                let type = try scanner.requireName("a patch type (see 'patch types')", command: "help")
+                try expectEnd(&scanner, command: "help")
+                return .helpPatchType(type)
+            }
             try expectEnd(&scanner, command: "help")
             return .help(topic: topic?.0, range: topic?.1 ?? wordRange)
         case "load":

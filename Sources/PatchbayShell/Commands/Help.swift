@@ -16,6 +16,25 @@ enum Help {
         }
     }
 
+    /// `help patch TYPE`: one patch type's ports and parameters.
+    static func result(for type: PatchType) -> CommandResult {
+        var lines = ["patch NAME \(type.name)" + type.parameters.map { " [\($0.name)=...]" }.joined(),
+                     "  " + type.summary,
+                     "  inputs: " + (type.inputs.isEmpty ? "none" : type.inputs.joined(separator: ", ")),
+                     "  outputs: " + (type.outputs.isEmpty ? "none" : type.outputs.joined(separator: ", "))]
+        for parameter in type.parameters {
+            let fallback = parameter.defaultValue.map { " (default \($0))" } ?? " (required)"
+            lines.append("  \(parameter.name)=  \(parameter.summary)\(fallback)")
+        }
+        lines.append("  A parameter named like an input sets its local value.")
+        let json: Value = [
+            "type": .string(type.name), "summary": .string(type.summary),
+            "inputs": .array(type.inputs.map(Value.string)), "outputs": .array(type.outputs.map(Value.string)),
+            "parameters": .array(type.parameters.map { .string($0.name) }),
+        ]
+        return CommandResult(lines: lines, json: json)
+    }
+
     private static func overview() -> CommandResult {
         let width = CommandCatalog.commands.map(\.synopsis.count).max() ?? 0
         var lines = ["Commands:"]

@@ -12,8 +12,13 @@ struct Completer {
 
     func complete(_ line: String, cursor: Int) -> Completion {
         let bytes = Array(line.utf8.prefix(cursor))
+        // Paths, URLs and patterns are whole words; elsewhere operators and brackets end words too.
+        let command = String(decoding: bytes.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self)
+        let wholeWords = ["load", "route", "graph"].contains(command)
         var wordStart = bytes.count
-        while wordStart > 0, !Self.isWordBoundary(bytes[wordStart - 1]) { wordStart -= 1 }
+        while wordStart > 0, !(wholeWords ? Self.isBlank(bytes[wordStart - 1]) : Self.isWordBoundary(bytes[wordStart - 1])) {
+            wordStart -= 1
+        }
         let word = String(decoding: bytes[wordStart...], as: UTF8.self)
         let earlier = String(decoding: bytes[..<wordStart], as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -80,6 +85,10 @@ struct Completer {
     /// Names an expression can use: nodes and functions.
     private var expressionNames: [String] {
         context.nodeNames + Builtin.allCases.map(\.rawValue)
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     private static func isWordBoundary(_ byte: UInt8) -> Bool {
