@@ -52,9 +52,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "PatchbayTestSupport",
+            path: "Tests/PatchbayTestSupport"
+        ),
         .testTarget(
             name: "PatchbayCoreTests",
-            dependencies: ["PatchbayCore"]
+            dependencies: ["PatchbayCore", "PatchbayTestSupport"]
         ),
         .testTarget(
             name: "PatchbayShellTests",
@@ -62,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PatchbayEndToEndTests",
-            dependencies: ["patchbay"]
+            dependencies: ["patchbay", "PatchbayTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,24 +1,10 @@
 import PatchbayCore
+import PatchbayTestSupport
 import Testing
 
 // SPEC 11: "No input makes the program crash, hang, or overflow its stack: ... binary garbage ...
 // get clear errors." Damaged copies of valid expressions and statements are parsed and run; whatever
 // happens must be a value or an ExpressionError, never a crash.
-
-/// SplitMix64: a small, fast, seedable generator, so that every run tries the same inputs.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 private let corpus: [String] = [
     // Expressions

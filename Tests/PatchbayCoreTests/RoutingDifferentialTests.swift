@@ -1,4 +1,5 @@
 @testable import PatchbayCore
+import PatchbayTestSupport
 import Testing
 
 // research/routing.md 7.5: the compiled trie must return exactly what the ordered scan returns

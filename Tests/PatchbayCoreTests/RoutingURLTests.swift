@@ -1,4 +1,5 @@
 @testable import PatchbayCore
+import PatchbayTestSupport
 import Testing
 
 // research/routing.md 1.3 and 5.19: URLs are taken apart by hand over their UTF-8 bytes, the way

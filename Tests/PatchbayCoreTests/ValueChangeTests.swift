@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayTestSupport
 import Testing
 
 // The change list of a dispatch (SPEC 6, 7 and 9): `old.changes(to: new)` lists, in an order that

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayTestSupport
 import Testing
 
 @Suite("The binary in script mode")
@@ -90,7 +91,7 @@ struct HostileInputTests {
     }
 
     @Test func binaryGarbageIsAnErrorNotACrash() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let garbage = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let result = try PatchbayProcess.run(["--keep-going"], input: garbage)
         #expect(result.status == 1)
@@ -109,20 +110,5 @@ struct HostileInputTests {
         let result = try PatchbayProcess.run(script: line)
         #expect(result.status == 1)
         #expect(result.errors.contains("error: expression nested too deeply"))
-    }
-}
-
-/// SplitMix64, for repeatable random input.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
