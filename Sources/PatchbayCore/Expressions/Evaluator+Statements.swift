@@ -4,42 +4,18 @@ extension Evaluator {
         for statement in statements {
             switch statement {
             case .assign(let path, let op, let valueNode, let range):
-                var value = try evaluate(valueNode)
+                let value = try evaluate(valueNode)
                 let keys = try resolve(path)
-                var state = bindings.state ?? .null
-                bindings.state = nil
+                // The state leaves the bindings while it changes, so that it is uniquely referenced.
+                var state = bindings.state.take() ?? .null
                 defer { bindings.state = state }
                 do throws(OperationError) {
                     // The common case, `state.key op= value` on an object, in one lookup.
-                    if keys.count == 1, case .key(let key) = keys[0], case .object(var members) = state {
-                        state = .null
-                        defer { state = .object(members) }
-                        let old = members[key]
-                        if op != .assign {
-                            guard let old else { throw OperationError(.missingKey(key: key, available: Array(members.keys))) }
-                            value = try Operators.apply(op == .add ? .add : .subtract, old, value)
-                        }
-                        guard value.nestingDepth(upTo: Value.maxDepth) < Value.maxDepth else {
-                            throw OperationError(.tooLarge(what: "the nesting of the state", limit: Value.maxDepth))
-                        }
-                        members[key] = value
-                        changeLog?.append(ValueChange(path: keys, operation: old == nil ? .add : .replace, old: old, new: value))
+                    if keys.count == 1, case .key(let key) = keys[0],
+                       try Self.assignMember(key, op, value, in: &state, path: keys, log: &changeLog) {
                         continue
                     }
-                    let anchor = changeLog == nil ? nil : Self.anchor(of: keys, in: state)
-                    if op != .assign {
-                        let current = try Self.read(state, at: keys[...])
-                        value = try Operators.apply(op == .add ? .add : .subtract, current, value)
-                    }
-                    // State outlives the statement, so `state.a = [state.a]` run again and again must not nest without end.
-                    guard value.nestingDepth(upTo: Value.maxDepth) + keys.count <= Value.maxDepth else {
-                        throw OperationError(.tooLarge(what: "the nesting of the state", limit: Value.maxDepth))
-                    }
-                    try Self.write(value, at: keys[...], in: &state)
-                    if let anchor {
-                        let new = state.value(at: anchor.path) ?? .null
-                        changeLog?.append(ValueChange(path: anchor.path, operation: anchor.operation, old: anchor.old, new: new))
-                    }
+                    try assign(value, op, at: keys, in: &state)
                 } catch {
                     throw ExpressionError(error.reason, at: range)
                 }
@@ -48,16 +24,15 @@ extension Evaluator {
                 guard !keys.isEmpty else {
                     throw ExpressionError(.failed("cannot delete state itself; assign it instead (state = {})"), at: range)
                 }
-                var state = bindings.state ?? .null
-                bindings.state = nil
+                var state = bindings.state.take() ?? .null
                 defer { bindings.state = state }
                 let components = keys
-                let old = changeLog == nil ? nil : state.value(at: components)
+                let old = state.value(at: components)
                 let position = old == nil ? nil : state.keyPosition(at: components)
                 do { try Self.remove(at: keys[...], in: &state) } catch { throw ExpressionError(error.reason, at: range) }
                 if let old {
-                    if let position, let count = changeLog?.count { removedKeyPositions[count] = position }
-                    changeLog?.append(ValueChange(path: components, operation: .remove, old: old, new: nil))
+                    if let position { removedKeyPositions[changeLog.count] = position }
+                    changeLog.append(ValueChange(path: components, operation: .remove, old: old, new: nil))
                 }
             case .conditional(let test, let body, let otherwise, _):
                 if try condition(test, "the condition of 'if'") {
@@ -68,6 +43,56 @@ extension Evaluator {
             case .emit(let port, let valueNode, _):
                 emissions.append(Emission(port: port, value: try evaluate(valueNode)))
             }
+        }
+    }
+
+    /// `state.key op= value` where the state is an object: the member is read and written in one
+    /// lookup, and the change appended to `log`. Returns `false`, having done nothing, when the
+    /// state is no object.
+    private static func assignMember(
+        _ key: String, _ op: AssignmentOperator, _ value: Value, in state: inout Value, path: [PathKey],
+        log: inout [ValueChange]
+    ) throws(OperationError) -> Bool {
+        guard case .object(var members) = state else { return false }
+        // Let `members` be uniquely referenced while it changes.
+        state = .null
+        defer { state = .object(members) }
+        guard let index = members.index(forKey: key) else {
+            guard op == .assign else { throw OperationError(.missingKey(key: key, available: Array(members.keys))) }
+            try checkDepth(of: value, below: 1)
+            members[key] = value
+            log.append(ValueChange(path: path, operation: .add, old: nil, new: value))
+            return true
+        }
+        let old = members.values[index]
+        let new = op == .assign ? value : try Operators.apply(op == .add ? .add : .subtract, old, value)
+        try checkDepth(of: new, below: 1)
+        members.values[index] = new
+        // Consumed: the two values move into the change rather than being copied.
+        log.append(ValueChange(path: path, operation: .replace, old: consume old, new: consume new))
+        return true
+    }
+
+    /// Writes `value` at `keys` (a statement's general case), logging the change.
+    private mutating func assign(_ value: Value, _ op: AssignmentOperator, at keys: [PathKey], in state: inout Value) throws(OperationError) {
+        let anchor = Self.anchor(of: keys, in: state)
+        var value = value
+        if op != .assign {
+            let current = try Self.read(state, at: keys[...])
+            value = try Operators.apply(op == .add ? .add : .subtract, current, value)
+        }
+        try Self.checkDepth(of: value, below: keys.count)
+        try Self.write(value, at: keys[...], in: &state)
+        let new = state.value(at: anchor.path) ?? .null
+        changeLog.append(ValueChange(path: anchor.path, operation: anchor.operation, old: anchor.old, new: new))
+    }
+
+    /// Refuses a value that would nest too deeply once written `depth` levels into the state:
+    /// state outlives the statement, so `state.a = [state.a]` run again and again must not nest
+    /// without end.
+    private static func checkDepth(of value: Value, below depth: Int) throws(OperationError) {
+        guard value.nestingDepth(upTo: Value.maxDepth) + depth <= Value.maxDepth else {
+            throw OperationError(.tooLarge(what: "the nesting of the state", limit: Value.maxDepth))
         }
     }
 

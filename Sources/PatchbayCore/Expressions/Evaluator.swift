@@ -6,16 +6,32 @@ struct Evaluator {
     let environment: any ExpressionEnvironment
     /// Lambda parameters, by slot.
     var locals: [Value]
-    /// When set, every change statements make to the state, in order.
-    var changeLog: [ValueChange]?
+    /// Every change statements make to the state, in order. A statement block lends the
+    /// caller's list here while it runs, so that changes are appended where they end up.
+    var changeLog: [ValueChange] = []
     /// Where each removed key stood in its object, by the removal's index in `changeLog`, so that
     /// undoing the removal puts it back in its place.
-    var removedKeyPositions: [Int: Int] = [:]
+    var removedKeyPositions = [Int: Int]()
 
     init(bindings: Bindings, environment: any ExpressionEnvironment, localSlots: Int) {
         self.bindings = bindings
         self.environment = environment
         self.locals = localSlots == 0 ? [] : Array(repeating: .null, count: localSlots)
+    }
+
+    /// An evaluator with empty bindings, which the caller fills in place (the state and the
+    /// action of a store's reducers) rather than building a `Bindings` to copy in.
+    init(environment: any ExpressionEnvironment) {
+        self.bindings = Bindings()
+        self.environment = environment
+        self.locals = []
+    }
+
+    /// Makes room for `count` lambda parameter slots, for an evaluator that runs more than one
+    /// parsed text (the reducers of one action). A slot is always written before it is read, so
+    /// values left from an earlier text do no harm.
+    mutating func reserveLocals(_ count: Int) {
+        if locals.count < count { locals += Array(repeating: .null, count: count - locals.count) }
     }
 
     mutating func evaluate(_ node: ExpressionNode) throws(ExpressionError) -> Value {
@@ -102,11 +118,15 @@ struct Evaluator {
     private mutating func evaluateChain(_ node: ExpressionNode) throws(ExpressionError) -> Value? {
         switch node {
         case .member(let base, let key, let optional, let range):
-            if case .variable(.global(let name), let nameRange) = base {
-                switch environment.lookup(node: name, port: key) {
-                case .value(let value): return value
-                case .empty(let why): throw ExpressionError(.failed(why), at: nameRange.lowerBound..<range.upperBound)
-                case .unknown: break
+            if case .variable(let reference, let nameRange) = base {
+                if case .global(let name) = reference {
+                    switch environment.lookup(node: name, port: key) {
+                    case .value(let value): return value
+                    case .empty(let why): throw ExpressionError(.failed(why), at: nameRange.lowerBound..<range.upperBound)
+                    case .unknown: break
+                    }
+                } else if let member = bindings.member(key, of: reference) {
+                    return member
                 }
             }
             guard let value = try evaluateChain(base) else { return nil }

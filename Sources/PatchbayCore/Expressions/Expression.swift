@@ -71,6 +71,13 @@ public struct Expression: Sendable, CustomStringConvertible {
         return try evaluator.evaluate(node)
     }
 
+    /// Computes the expression's value with an evaluator that is already set up (a reducer's
+    /// `when` guard, with the bindings of the action being handled).
+    func evaluate(with evaluator: inout Evaluator) throws(ExpressionError) -> Value {
+        evaluator.reserveLocals(localSlots)
+        return try evaluator.evaluate(node)
+    }
+
     /// The expression's text.
     public var description: String {
         ExpressionError.snippet(of: range, in: source, limit: .max) ?? ""

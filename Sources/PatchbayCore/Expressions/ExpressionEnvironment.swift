@@ -48,3 +48,21 @@ public struct Bindings: Sendable {
         self.url = url
     }
 }
+
+extension Bindings {
+    /// The member `key` of the object a special name holds (`action.by`), read where it is
+    /// rather than from a copy of the whole object; `nil` when the name is unset, holds no object
+    /// or the object has no such key (the evaluator then reads the name as usual, for its error
+    /// or its optional chaining).
+    @inline(__always)
+    func member(_ key: String, of reference: VariableReference) -> Value? {
+        switch reference {
+        case .input: input?[key]
+        case .state: state?[key]
+        case .action: action?[key]
+        case .params: params?[key]
+        case .url: url?[key]
+        case .local, .global: nil
+        }
+    }
+}

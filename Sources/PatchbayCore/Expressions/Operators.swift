@@ -30,6 +30,12 @@ enum Operators {
     }
 
     static func add(_ a: Value, _ b: Value) throws(OperationError) -> Value {
+        // Two integers (a counter's `+= 1`), without matching the pair as a tuple, which copies both.
+        if case .int(let x) = a, case .int(let y) = b {
+            let (sum, overflow) = x.addingReportingOverflow(y)
+            guard !overflow else { throw OperationError(.integerOverflow(operation: BinaryOperator.add.rawValue)) }
+            return .int(sum)
+        }
         switch (a, b) {
         case (.string(let x), .string(let y)):
             guard x.utf8.count + y.utf8.count <= Limits.maxStringBytes else {

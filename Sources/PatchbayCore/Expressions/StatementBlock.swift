@@ -69,23 +69,53 @@ public struct StatementBlock: Sendable, CustomStringConvertible {
         state: inout Value, bindings: Bindings = Bindings(), in environment: any ExpressionEnvironment = EmptyEnvironment(),
         changes: inout [ValueChange]
     ) throws(ExpressionError) -> [Emission] {
-        var scope = bindings
-        scope.state = state
-        state = .null
-        var evaluator = Evaluator(bindings: scope, environment: environment, localSlots: localSlots)
-        evaluator.changeLog = []
+        var evaluator = Evaluator(bindings: bindings, environment: environment, localSlots: localSlots)
+        // The state moves into the bindings and back, never copied, so that it stays uniquely
+        // referenced and changes in place.
+        evaluator.bindings.state = Self.take(&state)
+        defer { state = evaluator.bindings.state.take() ?? .null }
+        return try run(&evaluator, changes: &changes)
+    }
+
+    /// Runs the statements with `evaluator`, on the state its bindings hold, appending every
+    /// change they make to `changes`. On an error, the state and `changes` are left exactly as
+    /// they were. An evaluator may run several blocks in turn (the reducers of one action).
+    @discardableResult
+    func run(_ evaluator: inout Evaluator, changes: inout [ValueChange]) throws(ExpressionError) -> [Emission] {
+        evaluator.reserveLocals(localSlots)
+        if !evaluator.removedKeyPositions.isEmpty { evaluator.removedKeyPositions.removeAll() }
+        // The evaluator appends to the caller's list itself: no list of its own to allocate and
+        // copy over. The two are swapped back below, on every path.
+        let start = changes.count
+        swap(&evaluator.changeLog, &changes)
         var emissions: [Emission] = []
         do {
             try evaluator.execute(statements, emissions: &emissions)
         } catch {
-            state = evaluator.bindings.state ?? .null
-            let log = evaluator.changeLog ?? []
-            for index in log.indices.reversed() { try? state.undo(log[index], position: evaluator.removedKeyPositions[index]) }
+            Self.undoChanges(since: start, in: &evaluator)
+            swap(&evaluator.changeLog, &changes)
             throw error
         }
-        state = evaluator.bindings.state ?? .null
-        if let log = evaluator.changeLog { changes += log }
+        swap(&evaluator.changeLog, &changes)
         return emissions
+    }
+
+    /// Undoes, newest first, the changes the evaluator logged from `start` on, and drops them.
+    private static func undoChanges(since start: Int, in evaluator: inout Evaluator) {
+        var state = evaluator.bindings.state.take() ?? .null
+        for index in (start..<evaluator.changeLog.count).reversed() {
+            try? state.undo(evaluator.changeLog[index], position: evaluator.removedKeyPositions[index])
+        }
+        evaluator.changeLog.removeSubrange(start...)
+        evaluator.bindings.state = state
+    }
+
+    /// Moves `value` out, leaving `null` in its place, without a copy.
+    @inline(__always)
+    static func take(_ value: inout Value) -> Value {
+        var taken = Value.null
+        swap(&taken, &value)
+        return taken
     }
 
     public var description: String {

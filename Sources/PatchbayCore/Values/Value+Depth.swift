@@ -7,6 +7,10 @@ extension Value {
     /// How deeply arrays and objects nest, or `limit + 1` when it is more than `limit`.
     /// Iterative, so it is safe on a value of any depth.
     public func nestingDepth(upTo limit: Int) -> Int {
+        switch self {
+        case .array, .object: break
+        default: return 0  // a scalar, without the work list
+        }
         var deepest = 0
         var pending: [(value: Value, depth: Int)] = [(self, 0)]
         while let (value, depth) = pending.popLast() {

@@ -39,8 +39,12 @@ extension Value {
 
     /// The member `key` of an object, or `nil` when this is not an object or has no such key.
     public subscript(key: String) -> Value? {
-        guard case .object(let members) = self else { return nil }
-        return members[key]
+        // A `switch` lends the members to the lookup; `guard case` would copy them (three
+        // reference counts) to outlive the statement.
+        switch self {
+        case .object(let members): members[key]
+        default: nil
+        }
     }
 
     /// Whether the value is a number (integer or decimal).

@@ -116,7 +116,12 @@ extension ValueChange {
     /// result, applied in order, still turns the old value into the new one.
     public static func coalesced(_ changes: [ValueChange]) -> [ValueChange] {
         guard changes.count > 1 else {
-            return changes.filter { $0.operation != .replace || !Value.identical($0.old, $0.new) }
+            // One change (the common case) is kept as it is, without a new list. Its fields are
+            // read one by one: reading the whole change would copy it.
+            guard !changes.isEmpty, changes[0].operation == .replace, Value.identical(changes[0].old, changes[0].new) else {
+                return changes
+            }
+            return []
         }
         var merged: [ValueChange?] = []
         var positions: [[PathComponent]: Int] = [:]
@@ -138,25 +143,43 @@ extension ValueChange {
                 merged[index] = ValueChange(path: change.path, operation: .remove, old: first.old, new: nil)
             }
         }
-        return merged.compactMap { $0 }.filter { $0.operation != .replace || !Value.identical($0.old, $0.new) }
+        return merged.compactMap { $0 }.filter { !$0.replacesWithItself }
     }
 }
 
 extension ValueChange {
-    /// Whether the change replaces an array by an array or an object by an object.
-    var replacesContainer: Bool {
-        switch (operation, old, new) {
-        case (.replace, .array?, .array?), (.replace, .object?, .object?): true
-        default: false
+    /// Whether the change replaces a value by the same value (numbers of the same kind
+    /// included): a change that ended where it began.
+    var replacesWithItself: Bool {
+        operation == .replace && Value.identical(old, new)
+    }
+
+    /// Whether `old` and `new` are both arrays or both objects: a replacement of one by the
+    /// other is spelled out as the changes inside it.
+    static func areContainers(_ old: Value?, _ new: Value?) -> Bool {
+        // Matched one at a time: a tuple of the two values would copy them.
+        switch old {
+        case .array?: if case .array? = new { return true }
+        case .object?: if case .object? = new { return true }
+        default: break
         }
+        return false
     }
 }
 
 extension Value {
     /// Whether two optional values are the same, numbers of the same kind included.
     static func identical(_ a: Value?, _ b: Value?) -> Bool {
-        guard let a, let b else { return a == nil && b == nil }
-        return isIdentical(a, b)
+        // Matched with `switch`, which lends the values rather than copying them.
+        switch a {
+        case .some(let a):
+            switch b {
+            case .some(let b): isIdentical(a, b)
+            case .none: false
+            }
+        case .none:
+            b == nil
+        }
     }
 }
 
@@ -165,7 +188,10 @@ extension ValueChange {
     /// changes inside it (`items: [a] → [a, b]` becomes `items[1]: + b`), so that a change list
     /// names the deepest paths that changed.
     public static func refined(_ changes: [ValueChange]) -> [ValueChange] {
-        guard changes.contains(where: \.replacesContainer) else { return changes }
+        // The fields are read one by one: reading whole changes would copy each.
+        guard changes.indices.contains(where: {
+            changes[$0].operation == .replace && Self.areContainers(changes[$0].old, changes[$0].new)
+        }) else { return changes }
         return changes.flatMap { change -> [ValueChange] in
             switch (change.operation, change.old, change.new) {
             case (.replace, .array?, .array?), (.replace, .object?, .object?):

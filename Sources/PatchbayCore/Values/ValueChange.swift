@@ -117,15 +117,24 @@ extension Value {
     /// `1.0` equal, but a change from one to the other must be reported (at any depth) so that
     /// applying the changes gives the new value exactly. Key order does not count.
     static func isIdentical(_ old: Value, _ new: Value) -> Bool {
-        switch (old, new) {
-        case (.int(let a), .int(let b)): a == b
-        case (.decimal(let a), .decimal(let b)): a == b
-        case (.array(let a), .array(let b)):
-            a.count == b.count && zip(a, b).allSatisfy { isIdentical($0, $1) }
-        case (.object(let a), .object(let b)):
-            a.count == b.count && a.allSatisfy { key, value in b[key].map { isIdentical(value, $0) } ?? false }
+        // One value at a time: matching the pair as a tuple would copy both.
+        switch old {
+        case .int(let a):
+            if case .int(let b) = new { return a == b }
+            return false
+        case .decimal(let a):
+            if case .decimal(let b) = new { return a == b }
+            return false
+        case .array(let a):
+            if case .array(let b) = new { return a.count == b.count && zip(a, b).allSatisfy { isIdentical($0, $1) } }
+            return false
+        case .object(let a):
+            if case .object(let b) = new {
+                return a.count == b.count && a.allSatisfy { key, value in b[key].map { isIdentical(value, $0) } ?? false }
+            }
+            return false
         default:
-            old.typeName == new.typeName && old == new
+            return old.typeName == new.typeName && old == new
         }
     }
 }

@@ -52,7 +52,9 @@ final class OutputPort<Value>: PortCore {
     func emit(_ newValue: Value, _ delivery: Delivery) -> Bool {
         if remembers {
             if delivery == .change, let old = value, let isEqual, isEqual(old, newValue) { return false }
-            if !listeners.isEmpty, buffered.isEmpty { valueBeforeTransaction = value }
+            // Only a transaction whose first delivery is a change compares against the value
+            // before it (`isChangedBack`); an event goes to the listeners regardless.
+            if delivery == .change, !listeners.isEmpty, buffered.isEmpty { valueBeforeTransaction = value }
             value = newValue
         }
         // Re-reads `edges` at every step: a receiver may attach or detach edges of this port.

@@ -25,11 +25,17 @@ extension Graph {
         for (address, output) in targets {
             let text = address.description
             connections.append(output.subscribe(future: future) { [unowned self] value in
-                report(.probe(port: text, value: value, transaction: engine.transactionID))
+                reportProbe(text, value)
             })
         }
         probes[key] = connections
         return targets.map(\.0)
+    }
+
+    /// Reports a value a probe saw. A method, so that a probe's callback reaches its unowned
+    /// graph once per value rather than once per use.
+    private func reportProbe(_ port: String, _ value: Value) {
+        report(.probe(port: port, value: value, transaction: engine.transactionID))
     }
 
     /// `unprobe TARGET`: stops the probes set with exactly that target.

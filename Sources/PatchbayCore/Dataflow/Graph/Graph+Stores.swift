@@ -92,14 +92,16 @@ extension Graph {
     @discardableResult
     public func dispatch(_ storeName: String?, _ action: Value) throws(GraphError) -> StoreStep? {
         let store = try store(storeName)
-        try Self.checkAction(action)
         switch engine.writeMode {
         case .immediate:
+            // `dispatch(to:)` checks the action itself, reading its type once.
             return try dispatch(to: store, action, cause: nil)
         case .buffered:
+            try Self.checkAction(action)
             engine.bufferedEvents.append { [unowned self] in dispatchLater(to: store, action, cause: nil) }
             return nil
         case .queued:
+            try Self.checkAction(action)
             let cause = store.currentIndex
             engine.enqueue("\(store.name).dispatch") { [unowned self] in
                 dispatchLater(to: store, action, cause: cause)
@@ -119,46 +121,59 @@ extension Graph {
     }
 
     static func checkAction(_ action: Value) throws(GraphError) {
-        guard case .string? = action["type"] else {
+        _ = try actionType(of: action)
+    }
+
+    /// The type of an action, which must be an object with a string `type`.
+    static func actionType(of action: Value) throws(GraphError) -> String {
+        guard case .string(let type)? = action["type"] else {
             throw .invalidAction("an action is an object with a string type, such as {type: \"AddTodo\"}, not \(action)")
         }
+        return type
     }
 
     /// Handles one action now.
     /// - Parameter announce: whether to report the step as an event, for actions that no
     ///   `dispatch` command prints (from wires).
     func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep {
-        try Self.checkAction(action)
-        guard case .string(let type)? = action["type"] else { preconditionFailure("checked") }
+        let type = try Self.actionType(of: action)
         store.actionCount += 1
         let index = store.actionCount
         let before = store.state.value ?? .null
-        var next = before
+        // One evaluator for all the reducers of the action: its bindings hold the action and the
+        // state being reduced, which moves from reducer to reducer without being copied.
+        var evaluator = Evaluator(environment: self)
+        evaluator.bindings.state = before
+        evaluator.bindings.action = action
         var changes: [ValueChange] = []
         var failure: (reducer: StoreReducer, message: String)?
         for reducer in store.reducers where reducer.delay == nil && reducer.handles(type) {
             do throws(ExpressionError) {
-                try reducer.apply(to: &next, action: action, in: self, changes: &changes)
+                try reducer.apply(&evaluator, changes: &changes)
             } catch {
                 // The guard and the body come from the same command text.
                 failure = (reducer, error.message(in: reducer.body.source))
                 break
             }
         }
-        let step = StoreStep(store: store.name, index: index, action: action, before: before,
-                             after: failure == nil ? next : before, changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
-                             failure: failure.map { "\($0.reducer.id): \($0.message)" }, cause: cause, delayedFrom: nil)
-        if announce { report(.dispatched(step)) }
-        if failure == nil {
-            publish(step, in: store)
-            for reducer in store.reducers where reducer.delay != nil && reducer.handles(type) {
-                scheduleDelayed(reducer, action: action, from: index, in: store)
-            }
-        } else {
-            for observer in storeObservers { observer(.step(step)) }
-        }
+        let step: StoreStep
         if let failure {
+            step = StoreStep(store: store.name, index: index, action: action, before: before, after: before, changes: [],
+                             failure: "\(failure.reducer.id): \(failure.message)", cause: cause, delayedFrom: nil)
+        } else {
+            // The action and the new state move out of the evaluator into the step.
+            step = StoreStep(store: store.name, index: index, action: evaluator.bindings.action.take() ?? action, before: consume before,
+                             after: evaluator.bindings.state.take() ?? .null, changes: ValueChange.refined(ValueChange.coalesced(changes)),
+                             failure: nil, cause: cause, delayedFrom: nil)
+        }
+        if announce { report(.dispatched(step)) }
+        if let failure {
+            for observer in storeObservers { observer(.step(step)) }
             throw .reducerFailed(store: store.name, index: index, type: type, reducer: failure.reducer.id, message: failure.message)
+        }
+        publish(step, in: store)
+        for reducer in store.reducers where reducer.delay != nil && reducer.handles(type) {
+            scheduleDelayed(reducer, action: action, from: index, in: store)
         }
         return step
     }
@@ -182,6 +197,8 @@ extension Graph {
     }
 
     /// Applies an `after MS` reducer when the clock has advanced MS: a step of its own.
+    /// Kept out of line: inlined, its access to the clock is checked on every dispatch.
+    @inline(never)
     private func scheduleDelayed(_ reducer: StoreReducer, action: Value, from index: Int, in store: StoreNode) {
         engine.setTimer(after: reducer.delay ?? 0, owner: store) { [unowned self, unowned store] in
             store.actionCount += 1

@@ -9,23 +9,26 @@ import OrderedCollections
 public final class Graph {
     /// The scheduler of the graph's nodes.
     public let engine: Engine
-    var nodes: OrderedDictionary<String, GraphNode> = [:]
+    // The graph is confined to one isolation domain like its engine, and no access to `nodes`,
+    // `events`, `rootCause` or `storeObservers` spans a call that could reach them again, so the
+    // state read on every dispatch skips the dynamic exclusivity checks.
+    @exclusivity(unchecked) var nodes: OrderedDictionary<String, GraphNode> = [:]
     var patchTypes: OrderedDictionary<String, PatchType> = [:]
     /// Wires by the input they drive.
     var wires: [PortAddress: Wire] = [:]
     var probes: OrderedDictionary<String, [Connection]> = [:]
     var bindings: [Binding] = []
-    private var events: [GraphEvent] = []
+    @exclusivity(unchecked) private var events: [GraphEvent] = []
     /// The text of the command being run: the root of every cause chain it starts.
     public var cause = "" {
         didSet { rootCause = Cause(cause) }
     }
     /// `cause` as the first link of cause chains.
-    var rootCause = Cause("")
+    @exclusivity(unchecked) var rootCause = Cause("")
     var nextDelayOrder = 0
     var nextReducerID = 0
     /// Who hears what the stores do (the history).
-    var storeObservers: [(StoreEvent) -> Void] = []
+    @exclusivity(unchecked) var storeObservers: [(StoreEvent) -> Void] = []
     /// The routes, the presenters and the navigation stack of the wireframe.
     var router = Router<RouteSpec>()
     var presenters: [String: [Expression]] = [:]
@@ -74,9 +77,9 @@ public final class Graph {
     // MARK: Lookups
 
     func node(_ name: String) throws(GraphError) -> GraphNode {
-        if name == RouterNode.name, nodes[name] == nil { return routerNode() }
-        guard let node = nodes[name] else { throw .unknownNode(name, existing: nodeNames) }
-        return node
+        if let node = nodes[name] { return node }
+        if name == RouterNode.name { return routerNode() }
+        throw .unknownNode(name, existing: nodeNames)
     }
 
     func outputPort(_ address: PortAddress) throws(GraphError) -> OutputPort<Value> {

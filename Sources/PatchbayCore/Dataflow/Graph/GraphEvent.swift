@@ -8,5 +8,6 @@ public enum GraphEvent: Sendable, Equatable {
     case error(EngineError)
     /// A store handled an action that no `dispatch` command sent: one from a wire, or an
     /// `after` reducer's.
-    case dispatched(StoreStep)
+    /// Indirect, so that the far more common probe events stay small to store and copy.
+    indirect case dispatched(StoreStep)
 }

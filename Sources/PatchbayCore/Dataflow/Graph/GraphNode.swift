@@ -105,6 +105,11 @@ class GraphNode: NodeCore {
     @discardableResult
     final func emit(_ port: OutputPort<Value>, _ value: Value, cause: Cause?, _ delivery: Delivery) -> Bool {
         let before = port.cause
+        // A port that sends again for the same cause (every action a store handles in one
+        // command) keeps its link: links never change, so an equal one need not be made.
+        if let before, before.previous === cause, before.text == port.addressText {
+            return port.emit(value, delivery)
+        }
         port.cause = Cause(port.addressText, after: cause)
         if port.emit(value, delivery) { return true }
         port.cause = before

@@ -2,14 +2,16 @@
 /// Input `dispatch` takes actions (a wire into it dispatches after the current transaction,
 /// never nested); outputs `state` (a value port) and `action` (an event port, each action).
 final class StoreNode: GraphNode {
-    private(set) var state: OutputPort<Value>!
-    private(set) var action: OutputPort<Value>!
+    // Read on every action without dynamic exclusivity checks: the store lives in its graph's
+    // isolation domain, and no access to these spans a call that could reach them again.
+    @exclusivity(unchecked) private(set) var state: OutputPort<Value>!
+    @exclusivity(unchecked) private(set) var action: OutputPort<Value>!
     private(set) var dispatchInput: InputPort!
-    var reducers: [StoreReducer] = []
+    @exclusivity(unchecked) var reducers: [StoreReducer] = []
     /// How many actions the store has handled; the next one gets this plus one.
-    var actionCount = 0
+    @exclusivity(unchecked) var actionCount = 0
     /// The action being handled, whose index a queued dispatch records as its cause.
-    var currentIndex: Int?
+    @exclusivity(unchecked) var currentIndex: Int?
     /// Who hears every action: the history.
     var observers: [(StoreStep) -> Void] = []
 
@@ -32,33 +34,63 @@ final class StoreNode: GraphNode {
 }
 
 /// A reducer of a shell store: `reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : ...`.
-struct StoreReducer {
-    var id: String
+///
+/// A class, so that running through a store's reducers for every action retains each once
+/// instead of copying its fields.
+final class StoreReducer {
+    let id: String
     /// The action type it handles, or `*` for every action.
-    var type: String
+    let type: String
     /// The sub-state `state` stands for, if scoped with `at`.
-    var path: [ValueChange.PathComponent]?
-    var condition: Expression?
+    let path: [ValueChange.PathComponent]?
+    let condition: Expression?
     /// Virtual milliseconds to wait before applying, if any.
-    var delay: Int?
-    var body: StatementBlock
+    let delay: Int?
+    let body: StatementBlock
+    /// Whether `type` is `*`, worked out once rather than for every action.
+    private let handlesEveryType: Bool
 
-    func handles(_ actionType: String) -> Bool { type == "*" || type == actionType }
+    init(id: String, type: String, path: [ValueChange.PathComponent]?, condition: Expression?, delay: Int?, body: StatementBlock) {
+        self.id = id
+        self.type = type
+        self.path = path
+        self.condition = condition
+        self.delay = delay
+        self.body = body
+        handlesEveryType = type == "*"
+    }
+
+    func handles(_ actionType: String) -> Bool { handlesEveryType || type == actionType }
 
     /// Applies the reducer to `state`, appending what it changes; the state and `changes` are
     /// left as they were when it fails.
     func apply(to state: inout Value, action: Value, in graph: Graph, changes: inout [ValueChange]) throws(ExpressionError) {
+        var evaluator = Evaluator(environment: graph)
+        evaluator.bindings.state = StatementBlock.take(&state)
+        evaluator.bindings.action = action
+        defer { state = evaluator.bindings.state.take() ?? .null }
+        try apply(&evaluator, changes: &changes)
+    }
+
+    /// Applies the reducer to the state that `evaluator`'s bindings hold, with the action they
+    /// hold, appending what it changes; the state and `changes` are left as they were when it
+    /// fails. The reducers of one action share the evaluator, and the state never leaves it.
+    func apply(_ evaluator: inout Evaluator, changes: inout [ValueChange]) throws(ExpressionError) {
         guard let path else {
-            guard try passes(state, action, graph) else { return }
-            try body.execute(state: &state, bindings: Bindings(action: action), in: graph, changes: &changes)
+            guard try passes(&evaluator) else { return }
+            try body.run(&evaluator, changes: &changes)
             return
         }
+        // Scoped with `at`: `state` stands for the sub-state while the guard and the body run.
+        var state = evaluator.bindings.state.take() ?? .null
+        defer { evaluator.bindings.state = state }
         let existing = state.value(at: path)
-        var scoped = existing ?? .null
-        guard try passes(scoped, action, graph) else { return }
+        evaluator.bindings.state = existing ?? .null
+        guard try passes(&evaluator) else { return }
         var local: [ValueChange] = []
-        try body.execute(state: &scoped, bindings: Bindings(action: action), in: graph, changes: &local)
+        try body.run(&evaluator, changes: &local)
         guard !local.isEmpty else { return }
+        let scoped = evaluator.bindings.state.take() ?? .null
         do {
             try state.set(scoped, at: path)
         } catch {
@@ -71,9 +103,9 @@ struct StoreReducer {
         }
     }
 
-    private func passes(_ state: Value, _ action: Value, _ graph: Graph) throws(ExpressionError) -> Bool {
+    private func passes(_ evaluator: inout Evaluator) throws(ExpressionError) -> Bool {
         guard let condition else { return true }
-        let test = try condition.evaluate(Bindings(state: state, action: action), in: graph)
+        let test = try condition.evaluate(with: &evaluator)
         guard case .bool(let pass) = test else {
             throw ExpressionError(.notABool(context: "the 'when' guard", type: test.typeName), at: condition.range)
         }
