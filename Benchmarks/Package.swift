@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The benchmark suite, kept out of the root package so that its release builds and its peer
-// dependencies (OpenCombine) never touch the product. Build it in release mode and run it from
-// this folder:
+// dependencies (OpenCombine, RoutingKit) never touch the product. Build it in release mode and
+// run it from this folder:
 //   swift build -c release && .build/release/patchbay-benchmarks [--quick] [--filter TEXT]
 let package = Package(
     name: "PatchbayBenchmarks",
@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(name: "Patchbay", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
     ],
     targets: [
         .executableTarget(
@@ -18,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "PatchbayCore", package: "Patchbay"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "RoutingKit", package: "routing-kit"),
             ],
             path: "Sources/PatchbayBenchmarks",
             swiftSettings: [

@@ -9,6 +9,7 @@ let groups: [any BenchmarkGroup] = [
     ExpressionBenchmarks(),
     DataflowBenchmarks(),
     StoreBenchmarks(),
+    RoutingBenchmarks(),
 ]
 
 let options: Options

@@ -101,7 +101,7 @@ extension Router {
                 continue
             }
             let candidate = try table.candidate(id, expansion: index, request, extra)
-            let result = RouteResult(candidate, records[id.rawValue]!, url: url, extra: extra)
+            let result = RouteResult(candidate, route.payload, table.entries, url: url, extra: extra)
             if let accept = route.guard, !accept(result) {
                 if closest?.outcome != .guardDeclined { closest = (index, .guardDeclined, .max) }
                 continue

@@ -20,7 +20,7 @@ struct RouteRequest {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The normalized path: a slice of `bytes`, or a copy when its pieces are not adjacent.
     let path: UnsafeBufferPointer<UInt8>
-    /// For segment i, its start at 2i and end at 2i+1 in `path`; then, from 2·count, three words
+    /// For segment i, its start at 2i and end at 2i+1 in `path`; then, from 2·count, two words
     /// per segment caching its `LiteralHash.Key` (hash 0 until computed).
     private let storage: UnsafeMutableBufferPointer<Int>
     /// The number of path segments.
@@ -46,20 +46,17 @@ struct RouteRequest {
         UnsafeBufferPointer(rebasing: path[segmentStart(index)..<segmentEnd(index)])
     }
 
-    /// The hash and packed words of segment `index` (`LiteralHash.Key`), computed once.
+    /// The hash and packed word of segment `index` (`LiteralHash.Key`), computed once.
     @inline(__always)
     func segmentKey(_ index: Int) -> LiteralHash.Key {
-        let slot = 2 &* count &+ 3 &* index
+        let slot = 2 &* count &+ 2 &* index
         let cached = UInt64(bitPattern: Int64(storage[slot]))
         if cached != 0 {
-            return LiteralHash.Key(
-                hash: cached, word0: UInt64(bitPattern: Int64(storage[slot &+ 1])),
-                word1: UInt64(bitPattern: Int64(storage[slot &+ 2])))
+            return LiteralHash.Key(hash: cached, word: UInt64(bitPattern: Int64(storage[slot &+ 1])))
         }
         let key = LiteralHash.Key(segment(index))
         storage[slot] = Int(Int64(bitPattern: key.hash))
-        storage[slot &+ 1] = Int(Int64(bitPattern: key.word0))
-        storage[slot &+ 2] = Int(Int64(bitPattern: key.word1))
+        storage[slot &+ 1] = Int(Int64(bitPattern: key.word))
         return key
     }
 
@@ -142,7 +139,7 @@ struct RouteRequest {
             count = 1
             for index in start..<end where path[index] == slash { count += 1 }
         }
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, 5 * count)) {
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, 4 * count)) {
             (storage) throws(RoutingError) -> R in
             if count > 0 {
                 var segment = 0
@@ -155,7 +152,7 @@ struct RouteRequest {
                 }
                 storage[2 * segment] = segmentStart
                 storage[2 * segment + 1] = end
-                for slot in (2 * count)..<(5 * count) { storage[slot] = 0 }
+                for slot in (2 * count)..<(4 * count) { storage[slot] = 0 }
             }
             let request = RouteRequest(
                 bytes: bytes, path: path, storage: storage, count: count, query: layout.query,

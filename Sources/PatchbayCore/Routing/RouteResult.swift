@@ -3,11 +3,11 @@ public struct RouteResult<Payload> {
     /// The route that matched.
     public let route: RouteID
     /// The route's pattern, as registered.
-    public let pattern: RoutePattern
+    public var pattern: RoutePattern { routes[route.rawValue]!.pattern }
     /// Which of the pattern's expansions matched (an index into `pattern.expandedPatterns`).
     public let expansionIndex: Int
     /// The route's priority.
-    public let priority: Int
+    public var priority: Int { routes[route.rawValue]!.priority }
     /// The route's payload.
     public let payload: Payload
     /// The URL as given.
@@ -21,26 +21,24 @@ public struct RouteResult<Payload> {
     /// The extra values given to `match`.
     public let extra: [String: Value]
 
+    /// The router's routes as they were at the match, which `pattern` reads: a match copies this
+    /// one reference, the same for every match, rather than retaining its route's pattern, which
+    /// in a large table is a cache miss of its own.
     @usableFromInline
-    init(
-        route: RouteID, pattern: RoutePattern, expansionIndex: Int, priority: Int, payload: Payload, url: String,
-        parameters: Value.Members, extra: [String: Value]
-    ) {
-        self.route = route
-        self.pattern = pattern
-        self.expansionIndex = expansionIndex
-        self.priority = priority
-        self.payload = payload
-        self.url = url
-        self.parameters = parameters
-        self.extra = extra
-    }
+    let routes: [RouteTable.Entry?]
 
     @inlinable
-    init(_ candidate: consuming RouteCandidate, _ record: RouteRecord<Payload>, url: String, extra: [String: Value]) {
-        self.init(
-            route: RouteID(rawValue: candidate.route), pattern: record.pattern, expansionIndex: candidate.expansion,
-            priority: record.priority, payload: record.payload, url: url, parameters: candidate.parameters, extra: extra)
+    init(
+        _ candidate: consuming RouteCandidate, _ payload: Payload, _ routes: [RouteTable.Entry?], url: String,
+        extra: [String: Value]
+    ) {
+        route = RouteID(rawValue: candidate.route)
+        expansionIndex = candidate.expansion
+        self.payload = payload
+        self.url = url
+        parameters = candidate.parameters
+        self.extra = extra
+        self.routes = routes
     }
 
     /// The expansion that matched (`/path/:thing/new` for `/path/:thing(/new)`), which JLRoutes
@@ -49,4 +47,9 @@ public struct RouteResult<Payload> {
 }
 
 extension RouteResult: Sendable where Payload: Sendable {}
-extension RouteResult: Equatable where Payload: Equatable {}
+extension RouteResult: Equatable where Payload: Equatable {
+    public static func == (a: RouteResult, b: RouteResult) -> Bool {
+        a.route == b.route && a.pattern == b.pattern && a.expansionIndex == b.expansionIndex && a.priority == b.priority
+            && a.payload == b.payload && a.url == b.url && a.parameters == b.parameters && a.extra == b.extra
+    }
+}

@@ -2,6 +2,7 @@
 /// trie compiled from them. Matching runs here, so it is compiled once, whatever the payload type.
 @usableFromInline
 struct RouteTable: Sendable {
+    @usableFromInline
     struct Entry: Sendable {
         var pattern: RoutePattern
         var priority: Int
@@ -11,6 +12,7 @@ struct RouteTable: Sendable {
     }
 
     /// Routes by `RouteID.rawValue`; nil once removed.
+    @usableFromInline
     private(set) var entries: [Entry?] = []
     /// Route ids in match order.
     private(set) var order: [RouteID] = []
@@ -51,8 +53,15 @@ struct RouteTable: Sendable {
         for (index, expansion) in entry.pattern.expansions.enumerated() {
             trie.insert(
                 expansion, route: id.rawValue, index: index,
-                rank: RouteRank(priority: entry.priority, sequence: id.rawValue, expansion: index))
+                rank: RouteRank(priority: entry.priority, sequence: id.rawValue, expansion: index), hasGuard: entry.hasGuard)
         }
+    }
+
+    /// The rank of a candidate's expansion, the bound of the search that follows when its guard
+    /// declines.
+    @usableFromInline
+    func rank(of candidate: RouteCandidate) -> RouteRank {
+        RouteRank(priority: entries[candidate.route]!.priority, sequence: candidate.route, expansion: candidate.expansion)
     }
 
     /// Whether route `a` is tried before route `b`.
@@ -71,9 +80,8 @@ struct RouteTable: Sendable {
         return try trie.names.withUnsafeBufferPointer { (names) throws(RoutingError) -> RouteCandidate? in
             try trie.lists.withUnsafeBufferPointer { (lists) throws(RoutingError) -> RouteCandidate? in
                 try RouteRequest.withRequest(for: url) { (request) throws(RoutingError) -> RouteCandidate? in
-                    let found = RouteTrie.best(view, lists, request, after: bound)
-                    guard found >= 0 else { return nil }
-                    return try Self.candidate(view.definitions[Int(found)], view, names, request, extra)
+                    guard let found = RouteTrie.best(view, lists, request, after: bound) else { return nil }
+                    return try Self.candidate(found, view, names, request, extra)
                 }
             }
         }
@@ -99,27 +107,24 @@ struct RouteTable: Sendable {
         let view = trie.view
         let definition = view.definitions[entries[id.rawValue]!.firstDefinition + index]
         return try trie.names.withUnsafeBufferPointer { (names) throws(RoutingError) -> RouteCandidate in
-            try Self.candidate(definition, view, names, request, extra)
+            try Self.candidate(definition.target, view, names, request, extra)
         }
     }
 
-    /// The candidate of `definition`, with the parameters of a match: variables, wildcard, query
+    /// The candidate of `target`, with the parameters of a match: variables, wildcard, query
     /// items, extra values (see `RouteResult.parameters`).
     private static func candidate(
-        _ definition: RouteDefinition, _ view: TrieStorage.View, _ names: UnsafeBufferPointer<String>, _ request: RouteRequest,
+        _ target: RouteTarget, _ view: TrieStorage.View, _ names: UnsafeBufferPointer<String>, _ request: RouteRequest,
         _ extra: [String: Value]
     ) throws(RoutingError) -> RouteCandidate {
         var parameters = Value.Members()
-        if definition.captureCount > 0 {
-            let first = definition.first
-            parameters[names[Int(first.name)]] = .string(try request.variableValue(Int(first.position)))
-            for index in 1..<Int(definition.captureCount) {
-                let capture = view.captures[Int(definition.moreStart) + index - 1]
-                parameters[names[Int(capture.name)]] = .string(try request.variableValue(Int(capture.position)))
-            }
+        let shape = view.shapes[Int(target.shape)]
+        for index in 0..<Int(shape.captureCount) {
+            let capture = view.captures[Int(shape.capturesStart) + index]
+            parameters[names[Int(capture.name)]] = .string(try request.variableValue(Int(capture.position)))
         }
-        if definition.wildcardAt >= 0 {
-            parameters["*"] = .array((Int(definition.wildcardAt)..<request.count).map { .string(request.rawSegment($0)) })
+        if shape.wildcardAt >= 0 {
+            parameters["*"] = .array((Int(shape.wildcardAt)..<request.count).map { .string(request.rawSegment($0)) })
         }
         if request.query != nil || request.fragmentQuery != nil {
             for (name, value) in try QueryParameters.items(of: request) where parameters[name] == nil {
@@ -130,7 +135,7 @@ struct RouteTable: Sendable {
             for name in extra.keys.sorted() { parameters[name] = extra[name] }
         }
         return RouteCandidate(
-            route: definition.route, expansion: definition.expansion, rank: definition.rank, parameters: parameters)
+            route: target.route, expansion: target.expansion, hasGuard: target.hasGuard, parameters: parameters)
     }
 }
 
@@ -139,6 +144,7 @@ struct RouteTable: Sendable {
 struct RouteCandidate {
     @usableFromInline let route: Int
     @usableFromInline let expansion: Int
-    @usableFromInline let rank: RouteRank
+    /// Whether the route has a guard to ask.
+    @usableFromInline let hasGuard: Bool
     @usableFromInline let parameters: Value.Members
 }

@@ -22,43 +22,58 @@ struct RouteRank: Comparable, Sendable, BitwiseCopyable {
     static func < (a: RouteRank, b: RouteRank) -> Bool { a.high != b.high ? a.high < b.high : a.low < b.low }
 }
 
-/// One expansion of one route, as compiled into the trie.
-///
-/// It also says how to build the match's parameters, in plain data next to the rank the search
-/// reads anyway: where the wildcard starts and which segments are variables, with their names as
-/// indices into the trie's interned names.
+/// One expansion of one route, as compiled into the trie: its rank and its target.
 struct RouteDefinition: Sendable, BitwiseCopyable {
-    /// A variable: its segment and its name's index in `RouteTrie.names`.
-    struct Capture: Sendable, BitwiseCopyable {
-        var position: Int32
-        var name: Int32
-    }
-
     var rank: RouteRank
-    private var routeNumber: Int32
-    private var expansionNumber: Int32
-    /// The first segment the wildcard takes, or -1 without wildcard.
-    var wildcardAt: Int32
-    /// The number of variables: the first is `first`, the others are in the storage's captures from
-    /// `moreStart`.
-    var captureCount: Int32
-    var first: Capture
-    var moreStart: Int32
+    var target: RouteTarget
 
-    init(route: Int, expansion: Int, rank: RouteRank, wildcardAt: Int, captureCount: Int, first: Capture, moreStart: Int) {
-        self.rank = rank
+    /// The route's `RouteID.rawValue`.
+    var route: Int { target.route }
+    /// The index of the expansion in the route's pattern.
+    var expansion: Int { target.expansion }
+}
+
+/// What a match needs of the expansion it chose: the route and expansion, whether the route has a
+/// guard, and the shape of its parameters.
+struct RouteTarget: Sendable, BitwiseCopyable {
+    private var routeNumber: Int32
+    /// The index of the expansion's `RouteShape` in the trie's storage.
+    var shape: Int32
+    // Patterns have at most 2^`RoutePattern.maximumGroups` expansions.
+    private var expansionNumber: UInt16
+    var hasGuard: Bool
+
+    init(route: Int, expansion: Int, hasGuard: Bool, shape: Int32) {
         routeNumber = Int32(route)
-        expansionNumber = Int32(expansion)
-        self.wildcardAt = Int32(wildcardAt)
-        self.captureCount = Int32(captureCount)
-        self.first = first
-        self.moreStart = Int32(moreStart)
+        expansionNumber = UInt16(expansion)
+        self.hasGuard = hasGuard
+        self.shape = shape
     }
 
     /// The route's `RouteID.rawValue`.
     var route: Int { Int(routeNumber) }
     /// The index of the expansion in the route's pattern.
     var expansion: Int { Int(expansionNumber) }
+
+    /// A placeholder, for nodes without terminal and searches without match.
+    static let none = RouteTarget(route: 0, expansion: 0, hasGuard: false, shape: 0)
+}
+
+/// How to build a match's parameters from the path: which segments are variables, with their
+/// names as indices into the trie's interned names, and where the wildcard starts. Expansions
+/// alike share one shape, so that the shapes a match reads are few and stay in the cache.
+struct RouteShape: Sendable, BitwiseCopyable {
+    /// A variable: its segment and its name's index in `RouteTrie.names`.
+    struct Capture: Sendable, BitwiseCopyable, Hashable {
+        var position: Int32
+        var name: Int32
+    }
+
+    /// The first segment the wildcard takes, or -1 without wildcard.
+    var wildcardAt: Int32
+    /// The variables are in the storage's captures from `capturesStart`.
+    var captureCount: Int32
+    var capturesStart: Int32
 }
 
 /// The route table compiled into a trie over path segments, so a match costs about the same
@@ -96,6 +111,13 @@ struct RouteTrie: Sendable {
     /// Variable names, each once.
     private(set) var names: [String] = []
     private var nameIndex: [String: Int32] = [:]
+    /// Shapes by their wildcard position and variables, each once.
+    private var shapeIndex: [ShapeKey: Int32] = [:]
+
+    private struct ShapeKey: Hashable {
+        var wildcardAt: Int
+        var captures: [RouteShape.Capture]
+    }
 
     init() { view = storage.view }
 
@@ -106,20 +128,63 @@ struct RouteTrie: Sendable {
     private func node(_ index: Int32) -> Node { storage.nodes[Int(index)] }
 
     /// Adds one expansion of a route.
-    mutating func insert(_ expansion: ExpandedPattern, route: Int, index: Int, rank: RouteRank) {
+    mutating func insert(_ expansion: ExpandedPattern, route: Int, index: Int, rank: RouteRank, hasGuard: Bool) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        let segments = expansion.segments
+        var captures: [RouteShape.Capture] = []
+        for (position, segment) in segments.enumerated() {
+            guard case .variable(let name) = segment else { continue }
+            var number = nameIndex[name]
+            if number == nil {
+                number = Int32(names.count)
+                names.append(name)
+                nameIndex[name] = number
+            }
+            captures.append(RouteShape.Capture(position: Int32(position), name: number!))
+        }
+        let key = ShapeKey(wildcardAt: expansion.hasWildcard ? segments.count : -1, captures: captures)
+        var shape = shapeIndex[key]
+        if shape == nil {
+            shape = storage.addShape(wildcardAt: key.wildcardAt, captures: captures)
+            shapeIndex[key] = shape
+        }
+        let target = RouteTarget(route: route, expansion: index, hasGuard: hasGuard, shape: shape!)
+        let definition = storage.addDefinition(RouteDefinition(rank: rank, target: target))
+
         var node: Int32 = 0
         var path: [Int32] = [0]
-        for segment in expansion.segments {
+        for (position, segment) in segments.enumerated() {
             switch segment {
             case .literal(let literal):
                 var child = storage.literalChild(of: node, literal: literal)
-                if child < 0 {
+                if TrieStorage.isLeaf(child) {
+                    // The expansion ends at the leaf or goes on below it: it becomes a node.
+                    let leaf = child
+                    child = storage.convertLeaf(leaf, parent: node, literal: literal)
+                    lists.append(Lists(terminals: [storage.leafDefinitions[TrieStorage.leafIndex(leaf)]]))
+                    let at = lists[Int(node)].literals.firstIndex { $0.child == leaf }!
+                    lists[Int(node)].literals[at].child = child
+                } else if child < 0 {
+                    if position == segments.count - 1, !expansion.hasWildcard,
+                        (literal.utf8.withContiguousStorageIfAvailable { TrieStorage.Leaf.canHold($0, target) } ?? false)
+                    {
+                        let leaf = storage.insertLeaf(parent: node, literal: literal, target: target, definition: definition)
+                        lists[Int(node)].literals.append((literal, leaf))
+                        for node in path { storage.lowerMinRank(node, to: rank) }
+                        view = storage.view
+                        return
+                    }
+                    // A new node followed by a variable gets its variable child next: an even index
+                    // puts both in one cache line (nodes take half a line), so a match passing
+                    // through both reads one line.
+                    if position + 1 < segments.count, case .variable = segments[position + 1], storage.nodes.count % 2 == 1 {
+                        _ = storage.addNode()
+                        lists.append(Lists())
+                    }
                     child = storage.addNode()
                     lists.append(Lists())
                     storage.insertLiteral(parent: node, literal: literal, child: child)
                     lists[Int(node)].literals.append((literal, child))
-                    storage.updateNode(node) { $0.literalCount += 1 }
                 }
                 node = child
             case .variable:
@@ -133,51 +198,31 @@ struct RouteTrie: Sendable {
             }
             path.append(node)
         }
-        var captures: [RouteDefinition.Capture] = []
-        for (position, segment) in expansion.segments.enumerated() {
-            guard case .variable(let name) = segment else { continue }
-            var number = nameIndex[name]
-            if number == nil {
-                number = Int32(names.count)
-                names.append(name)
-                nameIndex[name] = number
-            }
-            captures.append(RouteDefinition.Capture(position: Int32(position), name: number!))
-        }
-        let moreStart = storage.addCaptures(captures.dropFirst())
-        let definition = storage.addDefinition(
-            RouteDefinition(
-                route: route, expansion: index, rank: rank, wildcardAt: expansion.hasWildcard ? expansion.segments.count : -1,
-                captureCount: captures.count, first: captures.first ?? RouteDefinition.Capture(position: 0, name: 0),
-                moreStart: moreStart))
         let at = Int(node)
         let definitions = storage.definitions
         if expansion.hasWildcard {
             let position = lists[at].wildcards.firstIndex { rank < definitions[Int($0)].rank } ?? lists[at].wildcards.count
             lists[at].wildcards.insert(definition, at: position)
-            let best = lists[at].wildcards[0]
-            storage.updateNode(node) { $0.bestWildcard = best }
+            storage.setBestWildcard(node, lists[at].wildcards[0])
         } else {
             let position = lists[at].terminals.firstIndex { rank < definitions[Int($0)].rank } ?? lists[at].terminals.count
             lists[at].terminals.insert(definition, at: position)
             let best = lists[at].terminals[0]
-            storage.updateNode(node) { $0.bestTerminal = best }
+            storage.updateNode(node) { $0.setTerminal(best, definitions[Int(best)].target) }
         }
-        for node in path {
-            storage.updateNode(node) { if rank < $0.minRank { $0.minRank = rank } }
-        }
+        for node in path { storage.lowerMinRank(node, to: rank) }
         view = storage.view
     }
 
-    /// The smallest-ranked definition that matches the request's path with a rank greater than
-    /// `bound` (any rank when nil), or -1; `view` and `lists` are the trie's, and `lists` are read
-    /// only when `bound` is set.
+    /// The target of the smallest-ranked definition that matches the request's path with a rank
+    /// greater than `bound` (any rank when nil), or nil; `view` and `lists` are the trie's, and
+    /// `lists` are read only when `bound` is set.
     static func best(
         _ view: TrieStorage.View, _ lists: UnsafeBufferPointer<Lists>, _ request: RouteRequest, after bound: RouteRank?
-    ) -> Int32 {
+    ) -> RouteTarget? {
         var search = Search(view: view, lists: lists, request: request, bound: bound)
         search.visit(0, depth: 0)
-        return search.best
+        return search.best != -1 ? search.bestTarget : nil
     }
 
     private struct Search {
@@ -185,8 +230,12 @@ struct RouteTrie: Sendable {
         let lists: UnsafeBufferPointer<Lists>
         let request: RouteRequest
         let bound: RouteRank?
+        /// The best definition so far, or a leaf's child number for its definition, or -1.
         var best: Int32 = -1
-        var bestRank = RouteRank.max
+        var bestTarget = RouteTarget.none
+        /// The rank of `best` once read: ranks are read only to compare matches, which most
+        /// searches never do.
+        var knownBestRank: RouteRank?
 
         init(view: TrieStorage.View, lists: UnsafeBufferPointer<Lists>, request: RouteRequest, bound: RouteRank?) {
             self.view = view
@@ -195,21 +244,38 @@ struct RouteTrie: Sendable {
             self.bound = bound
         }
 
+        /// The rank of the best definition so far (`best` must be set).
+        mutating func bestRank() -> RouteRank {
+            if let knownBestRank { return knownBestRank }
+            let definition = TrieStorage.isLeaf(best) ? view.leafDefinitions[TrieStorage.leafIndex(best)] : best
+            let rank = view.definitions[Int(definition)].rank
+            knownBestRank = rank
+            return rank
+        }
+
         mutating func visit(_ index: Int32, depth: Int) {
             let node = view.nodes[Int(index)]
-            guard node.minRank < bestRank else { return }
-            if node.bestWildcard >= 0 { consider(node.bestWildcard, index, wildcard: true) }
+            // Pruning matters only once there is a match to beat; until then, leave the ranks unread.
+            if best != -1, !(view.minRanks[Int(index)] < bestRank()) { return }
+            if node.hasWildcard {
+                consider(view.bestWildcards[Int(index)], nil, index, wildcard: true)
+            }
             if depth == request.count {
-                if node.bestTerminal >= 0 { consider(node.bestTerminal, index, wildcard: false) }
+                if node.bestTerminal >= 0 { consider(node.bestTerminal, node.terminal, index, wildcard: false) }
                 return
             }
             var literal: Int32 = -1
-            if node.literalCount > 0 {
+            if node.hasLiterals {
                 literal = view.literalChild(of: index, key: request.segmentKey(depth), bytes: request.segment(depth))
+                if TrieStorage.isLeaf(literal) {
+                    // A leaf matches only a path that ends with it.
+                    if depth + 1 == request.count { considerLeaf(literal) }
+                    literal = -1
+                }
             }
             let variable = node.variable
             if literal >= 0, variable >= 0 {
-                if !(view.nodes[Int(variable)].minRank < view.nodes[Int(literal)].minRank) {
+                if !(view.minRanks[Int(variable)] < view.minRanks[Int(literal)]) {
                     visit(literal, depth: depth + 1)
                     visit(variable, depth: depth + 1)
                 } else {
@@ -223,21 +289,49 @@ struct RouteTrie: Sendable {
             }
         }
 
-        /// Takes the node's best terminal or wildcard definition if it beats the best so far; after
-        /// a declined guard, the first one in the node's list past the bound.
+        /// Takes a leaf's definition if it beats the best so far and, after a declined guard, comes
+        /// after the bound.
+        private mutating func considerLeaf(_ child: Int32) {
+            let index = TrieStorage.leafIndex(child)
+            var rank: RouteRank?
+            if bound != nil || best != -1 {
+                let leafRank = view.definitions[Int(view.leafDefinitions[index])].rank
+                if let bound, !(bound < leafRank) { return }
+                if best != -1, !(leafRank < bestRank()) { return }
+                rank = leafRank
+            }
+            best = child
+            knownBestRank = rank
+            bestTarget = view.leaves[index].target
+        }
+
+        /// Takes the node's best terminal or wildcard definition (whose target is given, when at
+        /// hand) if it beats the best so far; after a declined guard, the first one in the node's
+        /// list past the bound.
         @inline(__always)
-        private mutating func consider(_ first: Int32, _ node: Int32, wildcard: Bool) {
+        private mutating func consider(_ first: Int32, _ firstTarget: RouteTarget?, _ node: Int32, wildcard: Bool) {
             var candidate = first
-            if let bound, !(bound < view.definitions[Int(candidate)].rank) {
-                let list = wildcard ? lists[Int(node)].wildcards : lists[Int(node)].terminals
-                guard let next = list.first(where: { bound < view.definitions[Int($0)].rank }) else { return }
-                candidate = next
+            var target = firstTarget
+            var rank: RouteRank?
+            if let bound {
+                let firstRank = view.definitions[Int(first)].rank
+                rank = firstRank
+                if !(bound < firstRank) {
+                    let list = wildcard ? lists[Int(node)].wildcards : lists[Int(node)].terminals
+                    guard let next = list.first(where: { bound < view.definitions[Int($0)].rank }) else { return }
+                    candidate = next
+                    target = nil
+                    rank = view.definitions[Int(next)].rank
+                }
             }
-            let rank = view.definitions[Int(candidate)].rank
-            if rank < bestRank {
-                best = candidate
-                bestRank = rank
+            if best != -1 {
+                let candidateRank = rank ?? view.definitions[Int(candidate)].rank
+                guard candidateRank < bestRank() else { return }
+                rank = candidateRank
             }
+            best = candidate
+            knownBestRank = rank
+            bestTarget = target ?? view.definitions[Int(candidate)].target
         }
     }
 
@@ -249,6 +343,11 @@ struct RouteTrie: Sendable {
     }
 
     private func walk(_ node: Int32, depth: Int, _ expansion: ExpandedPattern, _ found: inout [Int32]) {
+        if TrieStorage.isLeaf(node) {
+            // No wildcard and nothing below: its definition, when the expansion ends here.
+            if depth == expansion.segments.count { found.append(storage.leafDefinitions[TrieStorage.leafIndex(node)]) }
+            return
+        }
         let lists = self.lists[Int(node)]
         // A wildcard here matches any longer path, and the expansion matches paths at least this long.
         found += lists.wildcards
@@ -262,7 +361,7 @@ struct RouteTrie: Sendable {
         switch expansion.segments[depth] {
         case .literal(let literal):
             let child = storage.literalChild(of: node, literal: literal)
-            if child >= 0 { walk(child, depth: depth + 1, expansion, &found) }
+            if child != -1 { walk(child, depth: depth + 1, expansion, &found) }
         case .variable:
             for (_, child) in lists.literals { walk(child, depth: depth + 1, expansion, &found) }
         }
@@ -280,6 +379,10 @@ struct RouteTrie: Sendable {
     private func collect(_ node: Int32, _ found: inout [Int32]) {
         var pending = [node]
         while let next = pending.popLast() {
+            if TrieStorage.isLeaf(next) {
+                found.append(storage.leafDefinitions[TrieStorage.leafIndex(next)])
+                continue
+            }
             found += lists[Int(next)].terminals
             found += lists[Int(next)].wildcards
             pending += children(of: next)

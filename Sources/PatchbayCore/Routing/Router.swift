@@ -41,9 +41,13 @@ public struct Router<Payload> {
     /// Patterns, priorities, match order and the compiled trie.
     @usableFromInline
     private(set) var table = RouteTable()
-    /// What results need of each route, by `RouteID.rawValue`, in one place; nil once removed.
+    /// The payloads by `RouteID.rawValue`: apart from the rest, so that the payloads a match reads
+    /// lie close together whatever the size of the table. Copied on write.
     @usableFromInline
-    private(set) var records: [RouteRecord<Payload>?] = []
+    private(set) var payloads = PayloadStorage<Payload>(capacity: 0)
+    /// The guards by `RouteID.rawValue`, read only for routes that have one.
+    @usableFromInline
+    private(set) var guards: [Guard?] = []
 
     public init() {}
 
@@ -52,15 +56,19 @@ public struct Router<Payload> {
 
     /// The route with this id, unless it was removed.
     public subscript(id: RouteID) -> Route<Payload>? {
-        guard records.indices.contains(id.rawValue), let record = records[id.rawValue] else { return nil }
-        return Route(id: id, pattern: record.pattern, priority: record.priority, payload: record.payload, guard: record.guard)
+        guard let entry = table.entry(id), let payload = payloads[id.rawValue] else { return nil }
+        return Route(id: id, pattern: entry.pattern, priority: entry.priority, payload: payload, guard: guards[id.rawValue])
     }
 
     /// Adds a route after all routes of the same or higher priority and before those of lower
     /// priority. Call `conflicts(involving:)` to find the routes it overlaps.
     @discardableResult
     public mutating func add(_ pattern: RoutePattern, priority: Int = 0, payload: Payload, guard: Guard? = nil) -> RouteID {
-        records.append(RouteRecord(pattern: pattern, priority: priority, payload: payload, guard: `guard`))
+        if !isKnownUniquelyReferenced(&payloads) || payloads.isFull {
+            payloads = payloads.copy(minimumCapacity: Swift.max(8, payloads.isFull ? 2 * payloads.count : 0))
+        }
+        payloads.append(payload)
+        guards.append(`guard`)
         return table.add(pattern, priority: priority, hasGuard: `guard` != nil)
     }
 
@@ -69,7 +77,9 @@ public struct Router<Payload> {
     public mutating func remove(_ id: RouteID) -> Route<Payload>? {
         guard let route = self[id] else { return nil }
         table.remove(id)
-        records[id.rawValue] = nil
+        if !isKnownUniquelyReferenced(&payloads) { payloads = payloads.copy(minimumCapacity: 0) }
+        payloads.remove(at: id.rawValue)
+        guards[id.rawValue] = nil
         return route
     }
 
@@ -89,10 +99,9 @@ public struct Router<Payload> {
     public func match(_ url: String, extra: [String: Value] = [:]) throws(RoutingError) -> RouteResult<Payload>? {
         var bound: RouteRank?
         while let candidate = try table.candidate(for: url, extra: extra, after: bound) {
-            let record = records[candidate.route]!
-            let result = RouteResult(candidate, record, url: url, extra: extra)
-            if let accept = record.guard, !accept(result) {
-                bound = candidate.rank
+            let result = RouteResult(candidate, payloads.base[candidate.route], table.entries, url: url, extra: extra)
+            if candidate.hasGuard, let accept = guards[candidate.route], !accept(result) {
+                bound = table.rank(of: candidate)
                 continue
             }
             return result
@@ -115,10 +124,9 @@ public struct Router<Payload> {
     func scanMatch(_ url: String, extra: [String: Value] = [:]) throws(RoutingError) -> RouteResult<Payload>? {
         var bound: RouteRank?
         while let candidate = try table.scanCandidate(for: url, extra: extra, after: bound) {
-            let record = records[candidate.route]!
-            let result = RouteResult(candidate, record, url: url, extra: extra)
-            if let accept = record.guard, !accept(result) {
-                bound = candidate.rank
+            let result = RouteResult(candidate, payloads.base[candidate.route], table.entries, url: url, extra: extra)
+            if candidate.hasGuard, let accept = guards[candidate.route], !accept(result) {
+                bound = table.rank(of: candidate)
                 continue
             }
             return result
@@ -130,20 +138,57 @@ public struct Router<Payload> {
     var matchOrder: [RouteID] { table.order }
 }
 
-/// What a result needs of a route, kept together so that a match reads one record.
+/// The payloads of a router's routes by `RouteID.rawValue`, without the `Optional` that would mark
+/// removed routes, which for payloads such as `Int` doubles their size, and so the memory a match
+/// reads in a large table. A removed route's payload is released at once; which routes are removed
+/// is kept apart. `Router` copies the object before mutating it when it is shared.
 @usableFromInline
-struct RouteRecord<Payload> {
-    @usableFromInline let pattern: RoutePattern
-    @usableFromInline let priority: Int
-    @usableFromInline let payload: Payload
-    @usableFromInline let `guard`: ((RouteResult<Payload>) -> Bool)?
+final class PayloadStorage<Payload> {
+    /// The payloads; read by matches, which only ask for routes that are there.
+    @usableFromInline
+    let base: UnsafeMutablePointer<Payload>
+    private let capacity: Int
+    private(set) var count = 0
+    /// Whether each payload is there (its route was not removed).
+    private var present: [Bool] = []
 
-    init(pattern: RoutePattern, priority: Int, payload: Payload, guard: ((RouteResult<Payload>) -> Bool)?) {
-        self.pattern = pattern
-        self.priority = priority
-        self.payload = payload
-        self.guard = `guard`
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
     }
+
+    deinit {
+        for index in 0..<count where present[index] { (base + index).deinitialize(count: 1) }
+        base.deallocate()
+    }
+
+    var isFull: Bool { count == capacity }
+
+    /// A copy with room for at least `minimumCapacity` payloads.
+    func copy(minimumCapacity: Int) -> PayloadStorage {
+        let copy = PayloadStorage(capacity: Swift.max(capacity, minimumCapacity))
+        for index in 0..<count where present[index] { (copy.base + index).initialize(to: base[index]) }
+        copy.count = count
+        copy.present = present
+        return copy
+    }
+
+    /// Adds a payload after the others; there must be room.
+    func append(_ payload: Payload) {
+        (base + count).initialize(to: payload)
+        present.append(true)
+        count += 1
+    }
+
+    /// Releases a payload.
+    func remove(at index: Int) {
+        guard present[index] else { return }
+        (base + index).deinitialize(count: 1)
+        present[index] = false
+    }
+
+    /// The payload at `index`, unless it was removed.
+    subscript(index: Int) -> Payload? { index < count && present[index] ? base[index] : nil }
 }
 
 extension Router where Payload == Void {

@@ -2,50 +2,152 @@
 /// buffers of trivial values owned by one object, so that a match reads them through a `View` of
 /// raw pointers without reference counting. `RouteTrie` copies the object before mutating it when
 /// it is shared, so values keep value semantics.
+///
+/// The layout is for large tables, whose cost per match is the memory they touch: a match reads
+/// one 8-byte slot of the edge table per literal segment and one 32-byte node per segment, and
+/// a match ending at a node reads nothing else of the trie (the node holds its best terminal's
+/// target, whose parameters are described by a shape shared by all targets alike). What only
+/// comparisons between matches, wildcards or declined guards need (ranks, the best wildcards) is
+/// apart. The buffers are aligned on cache lines, so no node or slot straddles two.
 final class TrieStorage: @unchecked Sendable {
     // @unchecked: mutated only through `RouteTrie`'s mutating methods, after making the object
     // unique (copy-on-write); a shared object is never mutated.
 
+    /// A node, in 32 bytes.
     struct Node: BitwiseCopyable {
         var variable: Int32 = -1
-        /// The smallest-ranked terminal and wildcard definitions (-1 when none).
+        /// The smallest-ranked terminal definition (-1 when none).
         var bestTerminal: Int32 = -1
-        var bestWildcard: Int32 = -1
-        var literalCount: Int32 = 0
-        /// The smallest rank of any definition in the subtree.
-        var minRank = RouteRank.max
+        /// For a node reached by a literal edge, its parent (-1 for the root and variable nodes).
+        var parent: Int32 = -1
+        private var terminalRoute: Int32 = 0
+        private var terminalShape: Int32 = 0
+        /// The literal edge's key length (up to 0xFFFF) in the low 16 bits, then the best
+        /// terminal's expansion (10 bits, `RoutePattern.maximumGroups`) and flags.
+        private var bits: UInt32 = 0
+        /// The literal edge's key: its bytes packed (`LiteralHash.Key.word`) when it has up to 8,
+        /// else where its length and bytes are in `keys`.
+        var key: UInt64 = 0
+
+        private static let expansionShift: UInt32 = 16
+        private static let expansionMask: UInt32 = 0x3FF << 16
+        private static let guardFlag: UInt32 = 1 << 26
+        private static let literalsFlag: UInt32 = 1 << 27
+        private static let wildcardFlag: UInt32 = 1 << 28
+
+        /// The length of the literal edge's key, up to 0xFFFF.
+        var keyCount: Int { Int(bits & 0xFFFF) }
+
+        /// The node has literal children.
+        var hasLiterals: Bool { bits & Self.literalsFlag != 0 }
+        /// The node has wildcard definitions (the best is in `bestWildcards`).
+        var hasWildcard: Bool { bits & Self.wildcardFlag != 0 }
+
+        /// The target of `bestTerminal`.
+        var terminal: RouteTarget {
+            RouteTarget(
+                route: Int(terminalRoute), expansion: Int((bits & Self.expansionMask) >> Self.expansionShift),
+                hasGuard: bits & Self.guardFlag != 0, shape: terminalShape)
+        }
+
+        mutating func setKeyCount(_ count: Int) { bits = bits & ~0xFFFF | UInt32(Swift.min(count, 0xFFFF)) }
+
+        mutating func setHasLiterals() { bits |= Self.literalsFlag }
+
+        mutating func setHasWildcard() { bits |= Self.wildcardFlag }
+
+        mutating func setTerminal(_ index: Int32, _ target: RouteTarget) {
+            bestTerminal = index
+            terminalRoute = Int32(target.route)
+            terminalShape = target.shape
+            bits = bits & ~(Self.expansionMask | Self.guardFlag) | UInt32(target.expansion) << Self.expansionShift
+                | (target.hasGuard ? Self.guardFlag : 0)
+        }
     }
 
-    /// A literal edge `(parent, key) → child` in the open-addressing table. Keys of up to 16 bytes
-    /// are stored in the slot itself (`LiteralHash.pack`), longer ones in `keys` from `word0`.
+    /// A literal edge `(parent, key) → child` in the open-addressing table; the edge itself is in
+    /// the child (`Node.parent`, `Node.keyCount`, `Node.key`), which a lookup reads next anyway.
     struct Slot: BitwiseCopyable {
         /// High bits of the mixed hash, for a quick reject.
         var check: UInt32 = 0
-        var parent: Int32 = 0
-        /// The child node, or -1 for an empty slot.
+        /// The child node, a leaf (-2 - its index), or -1 for an empty slot.
         var child: Int32 = -1
-        var keyCount: Int32 = 0
-        var word0: UInt64 = 0
-        var word1: UInt64 = 0
     }
 
+    /// A literal child with nothing below it and one terminal definition, the commonest node of a
+    /// large table, in 16 bytes: a slot's `child` of -2 - i stands for `leaves[i]`. Only a key of 1
+    /// to 8 bytes without a 0 byte (so its length is that of its packed word) and a first
+    /// expansion whose route and shape numbers fit fit; anything else, or a leaf that gains a
+    /// child or another definition, is a `Node`.
+    struct Leaf: BitwiseCopyable {
+        var parent: Int32
+        /// The route (21 bits), the shape (10 bits) and whether the route has a guard.
+        private var info: UInt32
+        /// The key, packed (`LiteralHash.Key.word`).
+        var word: UInt64
+
+        private static let routeLimit = 1 << 21
+        private static let shapeLimit = 1 << 10
+
+        init(parent: Int32, word: UInt64, target: RouteTarget) {
+            self.parent = parent
+            self.word = word
+            info = UInt32(target.route) | UInt32(target.shape) << 21 | (target.hasGuard ? 1 << 31 : 0)
+        }
+
+        /// Whether a leaf can hold this key and target.
+        static func canHold(_ key: UnsafeBufferPointer<UInt8>, _ target: RouteTarget) -> Bool {
+            (1...LiteralHash.inlineLimit).contains(key.count) && !key.contains(0) && target.expansion == 0
+                && target.route < routeLimit && Int(target.shape) < shapeLimit
+        }
+
+        /// The key's length: its bytes are not 0, so the packed word's highest byte is its last.
+        var keyCount: Int { (63 &- word.leadingZeroBitCount) / 8 &+ 1 }
+
+        var target: RouteTarget {
+            RouteTarget(
+                route: Int(info & 0x1F_FFFF), expansion: 0, hasGuard: info >> 31 != 0, shape: Int32((info >> 21) & 0x3FF))
+        }
+    }
+
+    /// Whether a child number stands for a leaf.
+    @inline(__always)
+    static func isLeaf(_ child: Int32) -> Bool { child < -1 }
+
+    /// The index in `leaves` of a leaf's child number, and back.
+    @inline(__always)
+    static func leafIndex(_ child: Int32) -> Int { Int(-2 &- child) }
+
     private(set) var nodes = PODBuffer<Node>()
+    private(set) var leaves = PODBuffer<Leaf>()
+    /// Per leaf, its definition.
+    private(set) var leafDefinitions = PODBuffer<Int32>()
+    /// Per node, the smallest rank of any definition in its subtree.
+    private(set) var minRanks = PODBuffer<RouteRank>()
+    /// Per node, the smallest-ranked wildcard definition (-1 when none).
+    private(set) var bestWildcards = PODBuffer<Int32>()
     private(set) var definitions = PODBuffer<RouteDefinition>()
-    /// The variables of definitions with more than one, after the first.
-    private(set) var captures = PODBuffer<RouteDefinition.Capture>()
+    private(set) var shapes = PODBuffer<RouteShape>()
+    /// The shapes' variables.
+    private(set) var captures = PODBuffer<RouteShape.Capture>()
     private var slots = PODBuffer<Slot>()
-    /// The literal keys' bytes, back to back.
+    /// Literal keys longer than 8 bytes: each an 8-byte length, then its bytes.
     private var keys = PODBuffer<UInt8>()
     private var literalCount = 0
 
     init() {
-        nodes.append(Node())
+        _ = addNode()
         for _ in 0..<16 { slots.append(Slot()) }
     }
 
     private init(copying other: TrieStorage) {
         nodes = other.nodes.copy()
+        leaves = other.leaves.copy()
+        leafDefinitions = other.leafDefinitions.copy()
+        minRanks = other.minRanks.copy()
+        bestWildcards = other.bestWildcards.copy()
         definitions = other.definitions.copy()
+        shapes = other.shapes.copy()
         captures = other.captures.copy()
         slots = other.slots.copy()
         keys = other.keys.copy()
@@ -54,7 +156,12 @@ final class TrieStorage: @unchecked Sendable {
 
     deinit {
         nodes.deallocate()
+        leaves.deallocate()
+        leafDefinitions.deallocate()
+        minRanks.deallocate()
+        bestWildcards.deallocate()
         definitions.deallocate()
+        shapes.deallocate()
         captures.deallocate()
         slots.deallocate()
         keys.deallocate()
@@ -65,22 +172,28 @@ final class TrieStorage: @unchecked Sendable {
     /// Raw pointers to the buffers, valid while the object lives and is not mutated.
     var view: View {
         View(
-            nodes: nodes.base, definitions: definitions.base, captures: captures.base, slots: slots.base, slotMask: slots.count - 1,
-            keys: keys.base)
+            nodes: nodes.base, leaves: leaves.base, leafDefinitions: leafDefinitions.base, minRanks: minRanks.base,
+            bestWildcards: bestWildcards.base, definitions: definitions.base, shapes: shapes.base, captures: captures.base,
+            slots: slots.base, slotMask: slots.count - 1, keys: keys.base)
     }
 
     /// @unchecked: read-only pointers into a storage that is never mutated while shared; the
     /// owning `RouteTrie` keeps the storage alive and refreshes its view after each mutation.
     struct View: @unchecked Sendable {
         let nodes: UnsafeMutablePointer<Node>
+        let leaves: UnsafeMutablePointer<Leaf>
+        let leafDefinitions: UnsafeMutablePointer<Int32>
+        let minRanks: UnsafeMutablePointer<RouteRank>
+        let bestWildcards: UnsafeMutablePointer<Int32>
         let definitions: UnsafeMutablePointer<RouteDefinition>
-        let captures: UnsafeMutablePointer<RouteDefinition.Capture>
+        let shapes: UnsafeMutablePointer<RouteShape>
+        let captures: UnsafeMutablePointer<RouteShape.Capture>
         let slots: UnsafeMutablePointer<Slot>
         let slotMask: Int
         let keys: UnsafeMutablePointer<UInt8>
 
-        /// The child of `parent` along the literal `bytes`, whose hash and packed words
-        /// (`LiteralHash`) are given, or -1.
+        /// The child of `parent` along the literal `bytes`, whose hash and packed word
+        /// (`LiteralHash.Key`) are given, or -1.
         @inline(__always)
         func literalChild(of parent: Int32, key: LiteralHash.Key, bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             let mixed = LiteralHash.mix(key.hash, parent)
@@ -88,16 +201,52 @@ final class TrieStorage: @unchecked Sendable {
             var index = Int(truncatingIfNeeded: mixed) & slotMask
             while true {
                 let slot = slots[index]
-                if slot.child < 0 { return -1 }
-                if slot.check == check, slot.parent == parent, Int(slot.keyCount) == bytes.count {
-                    if bytes.count <= LiteralHash.inlineLimit {
-                        if slot.word0 == key.word0, slot.word1 == key.word1 { return slot.child }
-                    } else if UnsafeBufferPointer(start: keys + Int(slot.word0), count: bytes.count).elementsEqual(bytes) {
-                        return slot.child
+                if slot.child == -1 { return -1 }
+                if slot.check == check {
+                    // The child is read next anyway: the edge is there.
+                    if slot.child >= 0 {
+                        let child = nodes[Int(slot.child)]
+                        if child.parent == parent, child.keyCount == Swift.min(bytes.count, 0xFFFF) {
+                            if bytes.count <= LiteralHash.inlineLimit {
+                                if child.key == key.word { return slot.child }
+                            } else if Self.equal(longKey(at: child.key), bytes) {
+                                return slot.child
+                            }
+                        }
+                    } else {
+                        let leaf = leaves[TrieStorage.leafIndex(slot.child)]
+                        if leaf.parent == parent, leaf.word == key.word, leaf.keyCount == bytes.count { return slot.child }
                     }
                 }
                 index = (index &+ 1) & slotMask
             }
+        }
+
+        /// Whether `a` and `b` hold the same bytes, compared a word at a time.
+        @inline(__always)
+        static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            let count = a.count
+            guard count == b.count else { return false }
+            let x = UnsafeRawPointer(a.baseAddress!)
+            let y = UnsafeRawPointer(b.baseAddress!)
+            var offset = 0
+            while offset &+ 8 <= count {
+                let u = x.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if u != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                offset &+= 8
+            }
+            while offset < count {
+                if a[offset] != b[offset] { return false }
+                offset &+= 1
+            }
+            return true
+        }
+
+        /// The bytes of a key longer than 8 bytes, stored at `offset` in `keys`.
+        func longKey(at offset: UInt64) -> UnsafeBufferPointer<UInt8> {
+            let start = keys + Int(offset)
+            let count = UnsafeRawPointer(start).loadUnaligned(as: UInt64.self)
+            return UnsafeBufferPointer(start: start + 8, count: Int(count))
         }
     }
 
@@ -105,21 +254,34 @@ final class TrieStorage: @unchecked Sendable {
 
     func addNode() -> Int32 {
         nodes.append(Node())
+        minRanks.append(.max)
+        bestWildcards.append(-1)
         return Int32(nodes.count - 1)
     }
 
     func updateNode(_ index: Int32, _ body: (inout Node) -> Void) { body(&nodes.base[Int(index)]) }
+
+    func setBestWildcard(_ index: Int32, _ definition: Int32) {
+        bestWildcards.base[Int(index)] = definition
+        updateNode(index) { $0.setHasWildcard() }
+    }
+
+    /// Lowers the smallest rank of the node's subtree to `rank` if it is smaller.
+    func lowerMinRank(_ index: Int32, to rank: RouteRank) {
+        if rank < minRanks.base[Int(index)] { minRanks.base[Int(index)] = rank }
+    }
 
     func addDefinition(_ definition: RouteDefinition) -> Int32 {
         definitions.append(definition)
         return Int32(definitions.count - 1)
     }
 
-    /// Appends captures; returns where they start.
-    func addCaptures(_ more: ArraySlice<RouteDefinition.Capture>) -> Int {
-        let start = captures.count
+    /// Adds a shape with these variables; returns its index.
+    func addShape(wildcardAt: Int, captures more: [RouteShape.Capture]) -> Int32 {
+        shapes.append(
+            RouteShape(wildcardAt: Int32(wildcardAt), captureCount: Int32(more.count), capturesStart: Int32(captures.count)))
         for capture in more { captures.append(capture) }
-        return start
+        return Int32(shapes.count - 1)
     }
 
     /// The child of `parent` along `literal`, or -1.
@@ -128,44 +290,97 @@ final class TrieStorage: @unchecked Sendable {
         return literal.withUTF8 { bytes in view.literalChild(of: parent, key: LiteralHash.Key(bytes), bytes: bytes) }
     }
 
-    /// Adds a literal edge; the caller makes sure it is new.
+    /// Adds a literal edge to a new leaf; the caller makes sure the edge is new and the leaf can
+    /// hold the key and target (`Leaf.canHold`). Returns the leaf's child number.
+    func insertLeaf(parent: Int32, literal: String, target: RouteTarget, definition: Int32) -> Int32 {
+        if (literalCount + 1) * 4 > slots.count * 3 { growSlots() }
+        var literal = literal
+        let key = literal.withUTF8 { LiteralHash.Key($0) }
+        leaves.append(Leaf(parent: parent, word: key.word, target: target))
+        leafDefinitions.append(definition)
+        let child = Int32(-2 - (leaves.count - 1))
+        updateNode(parent) { $0.setHasLiterals() }
+        place(Slot(child: child), parent: parent, hash: key.hash)
+        literalCount += 1
+        return child
+    }
+
+    /// Turns the leaf `child` of `parent` along `literal` into a new node, with the leaf's
+    /// definition as its terminal; returns the node.
+    func convertLeaf(_ child: Int32, parent: Int32, literal: String) -> Int32 {
+        let index = TrieStorage.leafIndex(child)
+        let leaf = leaves.base[index]
+        let definition = leafDefinitions.base[index]
+        let node = addNode()
+        updateNode(node) { node in
+            node.parent = parent
+            node.setKeyCount(leaf.keyCount)
+            node.key = leaf.word
+            node.setTerminal(definition, definitions.base[Int(definition)].target)
+        }
+        lowerMinRank(node, to: definitions.base[Int(definition)].rank)
+        var literal = literal
+        let hash = literal.withUTF8 { LiteralHash.Key($0).hash }
+        let mask = slots.count - 1
+        var slotIndex = Int(truncatingIfNeeded: LiteralHash.mix(hash, parent)) & mask
+        while slots.base[slotIndex].child != child { slotIndex = (slotIndex + 1) & mask }
+        slots.base[slotIndex].child = node
+        return node
+    }
+
+    /// Adds a literal edge to the new node `child`; the caller makes sure it is new.
     func insertLiteral(parent: Int32, literal: String, child: Int32) {
-        if (literalCount + 1) * 2 > slots.count { growSlots() }
+        if (literalCount + 1) * 4 > slots.count * 3 { growSlots() }
         var literal = literal
         literal.withUTF8 { bytes in
             let key = LiteralHash.Key(bytes)
-            var slot = Slot(parent: parent, child: child, keyCount: Int32(bytes.count), word0: key.word0, word1: key.word1)
+            var stored = key.word
             if bytes.count > LiteralHash.inlineLimit {
-                slot.word0 = UInt64(keys.count)
+                stored = UInt64(keys.count)
+                withUnsafeBytes(of: UInt64(bytes.count)) { for byte in $0 { keys.append(byte) } }
                 for byte in bytes { keys.append(byte) }
             }
-            place(slot, hash: key.hash)
+            updateNode(child) { node in
+                node.parent = parent
+                node.setKeyCount(bytes.count)
+                node.key = stored
+            }
+            updateNode(parent) { $0.setHasLiterals() }
+            place(Slot(child: child), parent: parent, hash: key.hash)
         }
         literalCount += 1
     }
 
-    private func place(_ slot: Slot, hash: UInt64) {
+    private func place(_ slot: Slot, parent: Int32, hash: UInt64) {
         var slot = slot
-        let mixed = LiteralHash.mix(hash, slot.parent)
+        let mixed = LiteralHash.mix(hash, parent)
         slot.check = UInt32(truncatingIfNeeded: mixed >> 32)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: mixed) & mask
-        while slots.base[index].child >= 0 { index = (index + 1) & mask }
+        while slots.base[index].child != -1 { index = (index + 1) & mask }
         slots.base[index] = slot
     }
 
-    /// The key of a slot, recomputed from its bytes.
-    private func key(of slot: Slot) -> LiteralHash.Key {
-        let count = Int(slot.keyCount)
-        if count > LiteralHash.inlineLimit {
-            return LiteralHash.Key(UnsafeBufferPointer(start: keys.base + Int(slot.word0), count: count))
-        }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LiteralHash.inlineLimit) { bytes in
-            for index in 0..<count {
-                let word = index < 8 ? slot.word0 : slot.word1
-                bytes[index] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(index % 8)))
+    /// The parent of the literal edge in `slot`.
+    private func parent(of slot: Slot) -> Int32 {
+        TrieStorage.isLeaf(slot.child) ? leaves.base[TrieStorage.leafIndex(slot.child)].parent : nodes.base[Int(slot.child)].parent
+    }
+
+    /// The hash of the key of the literal edge in `slot`, recomputed from its bytes.
+    private func hash(of slot: Slot) -> UInt64 {
+        if TrieStorage.isLeaf(slot.child) {
+            let leaf = leaves.base[TrieStorage.leafIndex(slot.child)]
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LiteralHash.inlineLimit) { bytes in
+                for index in 0..<leaf.keyCount { bytes[index] = UInt8(truncatingIfNeeded: leaf.word >> (8 * UInt64(index))) }
+                return LiteralHash.Key(UnsafeBufferPointer(rebasing: bytes[..<leaf.keyCount])).hash
             }
-            return LiteralHash.Key(UnsafeBufferPointer(rebasing: bytes[..<count]))
+        }
+        let node = nodes.base[Int(slot.child)]
+        let count = node.keyCount
+        if count > LiteralHash.inlineLimit { return LiteralHash.Key(view.longKey(at: node.key)).hash }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LiteralHash.inlineLimit) { bytes in
+            for index in 0..<count { bytes[index] = UInt8(truncatingIfNeeded: node.key >> (8 * UInt64(index))) }
+            return LiteralHash.Key(UnsafeBufferPointer(rebasing: bytes[..<count])).hash
         }
     }
 
@@ -173,50 +388,43 @@ final class TrieStorage: @unchecked Sendable {
         let old = slots
         slots = PODBuffer<Slot>()
         for _ in 0..<(old.count * 2) { slots.append(Slot()) }
-        for index in 0..<old.count where old.base[index].child >= 0 {
+        for index in 0..<old.count where old.base[index].child != -1 {
             let slot = old.base[index]
-            place(slot, hash: key(of: slot).hash)
+            place(slot, parent: parent(of: slot), hash: hash(of: slot))
         }
         var retired = old
         retired.deallocate()
     }
 }
 
-/// The hash of a segment's bytes and, for short segments, the bytes packed into two words: shared
-/// by the trie's table and the request's per-segment cache.
+/// The hash of a segment's bytes and, for segments of up to 8 bytes, the bytes packed into a
+/// word: shared by the trie's table and the request's per-segment cache.
 enum LiteralHash {
-    /// Keys up to this many bytes are compared as two packed words.
-    static let inlineLimit = 16
+    /// Keys up to this many bytes are compared as one packed word.
+    static let inlineLimit = 8
 
     struct Key {
         /// FNV-1a over the bytes; never 0 (a request caches it with 0 meaning "not computed").
         var hash: UInt64
-        /// The first 16 bytes, little-endian, zero-padded.
-        var word0: UInt64
-        var word1: UInt64
+        /// The first 8 bytes, little-endian, zero-padded.
+        var word: UInt64
 
         @inline(__always)
-        init(hash: UInt64, word0: UInt64, word1: UInt64) {
+        init(hash: UInt64, word: UInt64) {
             self.hash = hash
-            self.word0 = word0
-            self.word1 = word1
+            self.word = word
         }
 
         @inline(__always)
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            var word0: UInt64 = 0
-            var word1: UInt64 = 0
+            var word: UInt64 = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-                if index < 8 {
-                    word0 |= UInt64(byte) << (8 &* UInt64(index))
-                } else if index < 16 {
-                    word1 |= UInt64(byte) << (8 &* UInt64(index &- 8))
-                }
+                if index < 8 { word |= UInt64(byte) << (8 &* UInt64(index)) }
             }
-            self.init(hash: hash | 1, word0: word0, word1: word1)
+            self.init(hash: hash | 1, word: word)
         }
     }
 
@@ -229,7 +437,8 @@ enum LiteralHash {
     }
 }
 
-/// A growable buffer of trivial values with manual memory management; its owner deallocates it.
+/// A growable buffer of trivial values with manual memory management, aligned on a cache line;
+/// its owner deallocates it.
 struct PODBuffer<Element: BitwiseCopyable> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
@@ -237,12 +446,18 @@ struct PODBuffer<Element: BitwiseCopyable> {
 
     init() {
         capacity = 8
-        base = .allocate(capacity: capacity)
+        base = Self.allocate(capacity)
+    }
+
+    private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * MemoryLayout<Element>.stride, alignment: Swift.max(64, MemoryLayout<Element>.alignment)
+        ).bindMemory(to: Element.self, capacity: capacity)
     }
 
     mutating func append(_ element: Element) {
         if count == capacity {
-            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            let grown = Self.allocate(capacity * 2)
             grown.initialize(from: base, count: count)
             base.deallocate()
             base = grown
@@ -257,7 +472,7 @@ struct PODBuffer<Element: BitwiseCopyable> {
     func copy() -> PODBuffer {
         var result = PODBuffer()
         result.base.deallocate()
-        result.base = .allocate(capacity: capacity)
+        result.base = Self.allocate(capacity)
         result.base.initialize(from: base, count: count)
         result.capacity = capacity
         result.count = count
