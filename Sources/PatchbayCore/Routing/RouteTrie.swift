@@ -130,54 +130,19 @@ struct RouteTrie: Sendable {
     /// Adds one expansion of a route.
     mutating func insert(_ expansion: ExpandedPattern, route: Int, index: Int, rank: RouteRank, hasGuard: Bool) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        let segments = expansion.segments
-        var captures: [RouteShape.Capture] = []
-        for (position, segment) in segments.enumerated() {
-            guard case .variable(let name) = segment else { continue }
-            var number = nameIndex[name]
-            if number == nil {
-                number = Int32(names.count)
-                names.append(name)
-                nameIndex[name] = number
-            }
-            captures.append(RouteShape.Capture(position: Int32(position), name: number!))
-        }
-        let key = ShapeKey(wildcardAt: expansion.hasWildcard ? segments.count : -1, captures: captures)
-        var shape = shapeIndex[key]
-        if shape == nil {
-            shape = storage.addShape(wildcardAt: key.wildcardAt, captures: captures)
-            shapeIndex[key] = shape
-        }
-        let target = RouteTarget(route: route, expansion: index, hasGuard: hasGuard, shape: shape!)
-        let definition = storage.addDefinition(RouteDefinition(rank: rank, target: target))
-
         var node: Int32 = 0
         var path: [Int32] = [0]
-        for (position, segment) in segments.enumerated() {
+        for (position, segment) in expansion.segments.enumerated() {
             switch segment {
             case .literal(let literal):
                 var child = storage.literalChild(of: node, literal: literal)
-                if TrieStorage.isLeaf(child) {
-                    // The expansion ends at the leaf or goes on below it: it becomes a node.
-                    let leaf = child
-                    child = storage.convertLeaf(leaf, parent: node, literal: literal)
-                    lists.append(Lists(terminals: [storage.leafDefinitions[TrieStorage.leafIndex(leaf)]]))
-                    let at = lists[Int(node)].literals.firstIndex { $0.child == leaf }!
-                    lists[Int(node)].literals[at].child = child
-                } else if child < 0 {
-                    if position == segments.count - 1, !expansion.hasWildcard,
-                        (literal.utf8.withContiguousStorageIfAvailable { TrieStorage.Leaf.canHold($0, target) } ?? false)
-                    {
-                        let leaf = storage.insertLeaf(parent: node, literal: literal, target: target, definition: definition)
-                        lists[Int(node)].literals.append((literal, leaf))
-                        for node in path { storage.lowerMinRank(node, to: rank) }
-                        view = storage.view
-                        return
-                    }
+                if child < 0 {
                     // A new node followed by a variable gets its variable child next: an even index
                     // puts both in one cache line (nodes take half a line), so a match passing
                     // through both reads one line.
-                    if position + 1 < segments.count, case .variable = segments[position + 1], storage.nodes.count % 2 == 1 {
+                    if position + 1 < expansion.segments.count, case .variable = expansion.segments[position + 1],
+                        storage.nodes.count % 2 == 1
+                    {
                         _ = storage.addNode()
                         lists.append(Lists())
                     }
@@ -198,6 +163,25 @@ struct RouteTrie: Sendable {
             }
             path.append(node)
         }
+        var captures: [RouteShape.Capture] = []
+        for (position, segment) in expansion.segments.enumerated() {
+            guard case .variable(let name) = segment else { continue }
+            var number = nameIndex[name]
+            if number == nil {
+                number = Int32(names.count)
+                names.append(name)
+                nameIndex[name] = number
+            }
+            captures.append(RouteShape.Capture(position: Int32(position), name: number!))
+        }
+        let key = ShapeKey(wildcardAt: expansion.hasWildcard ? expansion.segments.count : -1, captures: captures)
+        var shape = shapeIndex[key]
+        if shape == nil {
+            shape = storage.addShape(wildcardAt: key.wildcardAt, captures: captures)
+            shapeIndex[key] = shape
+        }
+        let target = RouteTarget(route: route, expansion: index, hasGuard: hasGuard, shape: shape!)
+        let definition = storage.addDefinition(RouteDefinition(rank: rank, target: target))
         let at = Int(node)
         let definitions = storage.definitions
         if expansion.hasWildcard {
@@ -222,7 +206,7 @@ struct RouteTrie: Sendable {
     ) -> RouteTarget? {
         var search = Search(view: view, lists: lists, request: request, bound: bound)
         search.visit(0, depth: 0)
-        return search.best != -1 ? search.bestTarget : nil
+        return search.best >= 0 ? search.bestTarget : nil
     }
 
     private struct Search {
@@ -230,7 +214,7 @@ struct RouteTrie: Sendable {
         let lists: UnsafeBufferPointer<Lists>
         let request: RouteRequest
         let bound: RouteRank?
-        /// The best definition so far, or a leaf's child number for its definition, or -1.
+        /// The best definition so far, or -1.
         var best: Int32 = -1
         var bestTarget = RouteTarget.none
         /// The rank of `best` once read: ranks are read only to compare matches, which most
@@ -247,8 +231,7 @@ struct RouteTrie: Sendable {
         /// The rank of the best definition so far (`best` must be set).
         mutating func bestRank() -> RouteRank {
             if let knownBestRank { return knownBestRank }
-            let definition = TrieStorage.isLeaf(best) ? view.leafDefinitions[TrieStorage.leafIndex(best)] : best
-            let rank = view.definitions[Int(definition)].rank
+            let rank = view.definitions[Int(best)].rank
             knownBestRank = rank
             return rank
         }
@@ -256,7 +239,7 @@ struct RouteTrie: Sendable {
         mutating func visit(_ index: Int32, depth: Int) {
             let node = view.nodes[Int(index)]
             // Pruning matters only once there is a match to beat; until then, leave the ranks unread.
-            if best != -1, !(view.minRanks[Int(index)] < bestRank()) { return }
+            if best >= 0, !(view.minRanks[Int(index)] < bestRank()) { return }
             if node.hasWildcard {
                 consider(view.bestWildcards[Int(index)], nil, index, wildcard: true)
             }
@@ -267,11 +250,6 @@ struct RouteTrie: Sendable {
             var literal: Int32 = -1
             if node.hasLiterals {
                 literal = view.literalChild(of: index, key: request.segmentKey(depth), bytes: request.segment(depth))
-                if TrieStorage.isLeaf(literal) {
-                    // A leaf matches only a path that ends with it.
-                    if depth + 1 == request.count { considerLeaf(literal) }
-                    literal = -1
-                }
             }
             let variable = node.variable
             if literal >= 0, variable >= 0 {
@@ -287,22 +265,6 @@ struct RouteTrie: Sendable {
             } else if variable >= 0 {
                 visit(variable, depth: depth + 1)
             }
-        }
-
-        /// Takes a leaf's definition if it beats the best so far and, after a declined guard, comes
-        /// after the bound.
-        private mutating func considerLeaf(_ child: Int32) {
-            let index = TrieStorage.leafIndex(child)
-            var rank: RouteRank?
-            if bound != nil || best != -1 {
-                let leafRank = view.definitions[Int(view.leafDefinitions[index])].rank
-                if let bound, !(bound < leafRank) { return }
-                if best != -1, !(leafRank < bestRank()) { return }
-                rank = leafRank
-            }
-            best = child
-            knownBestRank = rank
-            bestTarget = view.leaves[index].target
         }
 
         /// Takes the node's best terminal or wildcard definition (whose target is given, when at
@@ -324,7 +286,7 @@ struct RouteTrie: Sendable {
                     rank = view.definitions[Int(next)].rank
                 }
             }
-            if best != -1 {
+            if best >= 0 {
                 let candidateRank = rank ?? view.definitions[Int(candidate)].rank
                 guard candidateRank < bestRank() else { return }
                 rank = candidateRank
@@ -343,11 +305,6 @@ struct RouteTrie: Sendable {
     }
 
     private func walk(_ node: Int32, depth: Int, _ expansion: ExpandedPattern, _ found: inout [Int32]) {
-        if TrieStorage.isLeaf(node) {
-            // No wildcard and nothing below: its definition, when the expansion ends here.
-            if depth == expansion.segments.count { found.append(storage.leafDefinitions[TrieStorage.leafIndex(node)]) }
-            return
-        }
         let lists = self.lists[Int(node)]
         // A wildcard here matches any longer path, and the expansion matches paths at least this long.
         found += lists.wildcards
@@ -361,7 +318,7 @@ struct RouteTrie: Sendable {
         switch expansion.segments[depth] {
         case .literal(let literal):
             let child = storage.literalChild(of: node, literal: literal)
-            if child != -1 { walk(child, depth: depth + 1, expansion, &found) }
+            if child >= 0 { walk(child, depth: depth + 1, expansion, &found) }
         case .variable:
             for (_, child) in lists.literals { walk(child, depth: depth + 1, expansion, &found) }
         }
@@ -379,10 +336,6 @@ struct RouteTrie: Sendable {
     private func collect(_ node: Int32, _ found: inout [Int32]) {
         var pending = [node]
         while let next = pending.popLast() {
-            if TrieStorage.isLeaf(next) {
-                found.append(storage.leafDefinitions[TrieStorage.leafIndex(next)])
-                continue
-            }
             found += lists[Int(next)].terminals
             found += lists[Int(next)].wildcards
             pending += children(of: next)

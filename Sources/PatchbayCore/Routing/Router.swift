@@ -12,7 +12,9 @@
 /// **Speed.** The routes are compiled into a trie over path segments (see `RouteTrie`): a match
 /// follows the URL's segments, not the list of routes, so its cost does not grow with the number
 /// of routes (beyond the cache misses of a larger table), while it returns exactly what trying the
-/// routes one by one in order would. The URL is read once as UTF-8 bytes without building a string
+/// routes one by one in order would. To keep those misses few, a match reads compact plain data
+/// (see `TrieStorage`) and the payload of the route it returns, nothing else of that route: its
+/// result reads the pattern and priority from the table when asked. The URL is read once as UTF-8 bytes without building a string
 /// per segment; percent-decoding happens only for the values of the chosen route, and only when
 /// the URL contains a `%`.
 ///

@@ -70,58 +70,11 @@ final class TrieStorage: @unchecked Sendable {
     struct Slot: BitwiseCopyable {
         /// High bits of the mixed hash, for a quick reject.
         var check: UInt32 = 0
-        /// The child node, a leaf (-2 - its index), or -1 for an empty slot.
+        /// The child node, or -1 for an empty slot.
         var child: Int32 = -1
     }
 
-    /// A literal child with nothing below it and one terminal definition, the commonest node of a
-    /// large table, in 16 bytes: a slot's `child` of -2 - i stands for `leaves[i]`. Only a key of 1
-    /// to 8 bytes without a 0 byte (so its length is that of its packed word) and a first
-    /// expansion whose route and shape numbers fit fit; anything else, or a leaf that gains a
-    /// child or another definition, is a `Node`.
-    struct Leaf: BitwiseCopyable {
-        var parent: Int32
-        /// The route (21 bits), the shape (10 bits) and whether the route has a guard.
-        private var info: UInt32
-        /// The key, packed (`LiteralHash.Key.word`).
-        var word: UInt64
-
-        private static let routeLimit = 1 << 21
-        private static let shapeLimit = 1 << 10
-
-        init(parent: Int32, word: UInt64, target: RouteTarget) {
-            self.parent = parent
-            self.word = word
-            info = UInt32(target.route) | UInt32(target.shape) << 21 | (target.hasGuard ? 1 << 31 : 0)
-        }
-
-        /// Whether a leaf can hold this key and target.
-        static func canHold(_ key: UnsafeBufferPointer<UInt8>, _ target: RouteTarget) -> Bool {
-            (1...LiteralHash.inlineLimit).contains(key.count) && !key.contains(0) && target.expansion == 0
-                && target.route < routeLimit && Int(target.shape) < shapeLimit
-        }
-
-        /// The key's length: its bytes are not 0, so the packed word's highest byte is its last.
-        var keyCount: Int { (63 &- word.leadingZeroBitCount) / 8 &+ 1 }
-
-        var target: RouteTarget {
-            RouteTarget(
-                route: Int(info & 0x1F_FFFF), expansion: 0, hasGuard: info >> 31 != 0, shape: Int32((info >> 21) & 0x3FF))
-        }
-    }
-
-    /// Whether a child number stands for a leaf.
-    @inline(__always)
-    static func isLeaf(_ child: Int32) -> Bool { child < -1 }
-
-    /// The index in `leaves` of a leaf's child number, and back.
-    @inline(__always)
-    static func leafIndex(_ child: Int32) -> Int { Int(-2 &- child) }
-
     private(set) var nodes = PODBuffer<Node>()
-    private(set) var leaves = PODBuffer<Leaf>()
-    /// Per leaf, its definition.
-    private(set) var leafDefinitions = PODBuffer<Int32>()
     /// Per node, the smallest rank of any definition in its subtree.
     private(set) var minRanks = PODBuffer<RouteRank>()
     /// Per node, the smallest-ranked wildcard definition (-1 when none).
@@ -142,8 +95,6 @@ final class TrieStorage: @unchecked Sendable {
 
     private init(copying other: TrieStorage) {
         nodes = other.nodes.copy()
-        leaves = other.leaves.copy()
-        leafDefinitions = other.leafDefinitions.copy()
         minRanks = other.minRanks.copy()
         bestWildcards = other.bestWildcards.copy()
         definitions = other.definitions.copy()
@@ -156,8 +107,6 @@ final class TrieStorage: @unchecked Sendable {
 
     deinit {
         nodes.deallocate()
-        leaves.deallocate()
-        leafDefinitions.deallocate()
         minRanks.deallocate()
         bestWildcards.deallocate()
         definitions.deallocate()
@@ -172,17 +121,14 @@ final class TrieStorage: @unchecked Sendable {
     /// Raw pointers to the buffers, valid while the object lives and is not mutated.
     var view: View {
         View(
-            nodes: nodes.base, leaves: leaves.base, leafDefinitions: leafDefinitions.base, minRanks: minRanks.base,
-            bestWildcards: bestWildcards.base, definitions: definitions.base, shapes: shapes.base, captures: captures.base,
-            slots: slots.base, slotMask: slots.count - 1, keys: keys.base)
+            nodes: nodes.base, minRanks: minRanks.base, bestWildcards: bestWildcards.base, definitions: definitions.base,
+            shapes: shapes.base, captures: captures.base, slots: slots.base, slotMask: slots.count - 1, keys: keys.base)
     }
 
     /// @unchecked: read-only pointers into a storage that is never mutated while shared; the
     /// owning `RouteTrie` keeps the storage alive and refreshes its view after each mutation.
     struct View: @unchecked Sendable {
         let nodes: UnsafeMutablePointer<Node>
-        let leaves: UnsafeMutablePointer<Leaf>
-        let leafDefinitions: UnsafeMutablePointer<Int32>
         let minRanks: UnsafeMutablePointer<RouteRank>
         let bestWildcards: UnsafeMutablePointer<Int32>
         let definitions: UnsafeMutablePointer<RouteDefinition>
@@ -201,21 +147,16 @@ final class TrieStorage: @unchecked Sendable {
             var index = Int(truncatingIfNeeded: mixed) & slotMask
             while true {
                 let slot = slots[index]
-                if slot.child == -1 { return -1 }
+                if slot.child < 0 { return -1 }
                 if slot.check == check {
                     // The child is read next anyway: the edge is there.
-                    if slot.child >= 0 {
-                        let child = nodes[Int(slot.child)]
-                        if child.parent == parent, child.keyCount == Swift.min(bytes.count, 0xFFFF) {
-                            if bytes.count <= LiteralHash.inlineLimit {
-                                if child.key == key.word { return slot.child }
-                            } else if Self.equal(longKey(at: child.key), bytes) {
-                                return slot.child
-                            }
+                    let child = nodes[Int(slot.child)]
+                    if child.parent == parent, child.keyCount == Swift.min(bytes.count, 0xFFFF) {
+                        if bytes.count <= LiteralHash.inlineLimit {
+                            if child.key == key.word { return slot.child }
+                        } else if Self.equal(longKey(at: child.key), bytes) {
+                            return slot.child
                         }
-                    } else {
-                        let leaf = leaves[TrieStorage.leafIndex(slot.child)]
-                        if leaf.parent == parent, leaf.word == key.word, leaf.keyCount == bytes.count { return slot.child }
                     }
                 }
                 index = (index &+ 1) & slotMask
@@ -290,44 +231,6 @@ final class TrieStorage: @unchecked Sendable {
         return literal.withUTF8 { bytes in view.literalChild(of: parent, key: LiteralHash.Key(bytes), bytes: bytes) }
     }
 
-    /// Adds a literal edge to a new leaf; the caller makes sure the edge is new and the leaf can
-    /// hold the key and target (`Leaf.canHold`). Returns the leaf's child number.
-    func insertLeaf(parent: Int32, literal: String, target: RouteTarget, definition: Int32) -> Int32 {
-        if (literalCount + 1) * 4 > slots.count * 3 { growSlots() }
-        var literal = literal
-        let key = literal.withUTF8 { LiteralHash.Key($0) }
-        leaves.append(Leaf(parent: parent, word: key.word, target: target))
-        leafDefinitions.append(definition)
-        let child = Int32(-2 - (leaves.count - 1))
-        updateNode(parent) { $0.setHasLiterals() }
-        place(Slot(child: child), parent: parent, hash: key.hash)
-        literalCount += 1
-        return child
-    }
-
-    /// Turns the leaf `child` of `parent` along `literal` into a new node, with the leaf's
-    /// definition as its terminal; returns the node.
-    func convertLeaf(_ child: Int32, parent: Int32, literal: String) -> Int32 {
-        let index = TrieStorage.leafIndex(child)
-        let leaf = leaves.base[index]
-        let definition = leafDefinitions.base[index]
-        let node = addNode()
-        updateNode(node) { node in
-            node.parent = parent
-            node.setKeyCount(leaf.keyCount)
-            node.key = leaf.word
-            node.setTerminal(definition, definitions.base[Int(definition)].target)
-        }
-        lowerMinRank(node, to: definitions.base[Int(definition)].rank)
-        var literal = literal
-        let hash = literal.withUTF8 { LiteralHash.Key($0).hash }
-        let mask = slots.count - 1
-        var slotIndex = Int(truncatingIfNeeded: LiteralHash.mix(hash, parent)) & mask
-        while slots.base[slotIndex].child != child { slotIndex = (slotIndex + 1) & mask }
-        slots.base[slotIndex].child = node
-        return node
-    }
-
     /// Adds a literal edge to the new node `child`; the caller makes sure it is new.
     func insertLiteral(parent: Int32, literal: String, child: Int32) {
         if (literalCount + 1) * 4 > slots.count * 3 { growSlots() }
@@ -357,24 +260,12 @@ final class TrieStorage: @unchecked Sendable {
         slot.check = UInt32(truncatingIfNeeded: mixed >> 32)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: mixed) & mask
-        while slots.base[index].child != -1 { index = (index + 1) & mask }
+        while slots.base[index].child >= 0 { index = (index + 1) & mask }
         slots.base[index] = slot
-    }
-
-    /// The parent of the literal edge in `slot`.
-    private func parent(of slot: Slot) -> Int32 {
-        TrieStorage.isLeaf(slot.child) ? leaves.base[TrieStorage.leafIndex(slot.child)].parent : nodes.base[Int(slot.child)].parent
     }
 
     /// The hash of the key of the literal edge in `slot`, recomputed from its bytes.
     private func hash(of slot: Slot) -> UInt64 {
-        if TrieStorage.isLeaf(slot.child) {
-            let leaf = leaves.base[TrieStorage.leafIndex(slot.child)]
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LiteralHash.inlineLimit) { bytes in
-                for index in 0..<leaf.keyCount { bytes[index] = UInt8(truncatingIfNeeded: leaf.word >> (8 * UInt64(index))) }
-                return LiteralHash.Key(UnsafeBufferPointer(rebasing: bytes[..<leaf.keyCount])).hash
-            }
-        }
         let node = nodes.base[Int(slot.child)]
         let count = node.keyCount
         if count > LiteralHash.inlineLimit { return LiteralHash.Key(view.longKey(at: node.key)).hash }
@@ -388,9 +279,9 @@ final class TrieStorage: @unchecked Sendable {
         let old = slots
         slots = PODBuffer<Slot>()
         for _ in 0..<(old.count * 2) { slots.append(Slot()) }
-        for index in 0..<old.count where old.base[index].child != -1 {
+        for index in 0..<old.count where old.base[index].child >= 0 {
             let slot = old.base[index]
-            place(slot, parent: parent(of: slot), hash: hash(of: slot))
+            place(slot, parent: nodes.base[Int(slot.child)].parent, hash: hash(of: slot))
         }
         var retired = old
         retired.deallocate()
