@@ -99,8 +99,17 @@ public struct Router<Payload> {
     ///   or a value that is decoded is not UTF-8.
     @inlinable
     public func match(_ url: String, extra: [String: Value] = [:]) throws(RoutingError) -> RouteResult<Payload>? {
+        try firstAccepted(url, extra) { bound throws(RoutingError) in try table.candidate(for: url, extra: extra, after: bound) }
+    }
+
+    /// The first candidate, in the order `next` gives them, whose guard (if any) accepts: a guard
+    /// that declines passes on to the candidates ranked after it, as JLRoutes' handlers do.
+    @inlinable
+    func firstAccepted(
+        _ url: String, _ extra: [String: Value], next: (RouteRank?) throws(RoutingError) -> RouteCandidate?
+    ) throws(RoutingError) -> RouteResult<Payload>? {
         var bound: RouteRank?
-        while let candidate = try table.candidate(for: url, extra: extra, after: bound) {
+        while let candidate = try next(bound) {
             let result = RouteResult(candidate, payloads.base[candidate.route], table.entries, url: url, extra: extra)
             if candidate.hasGuard, let accept = guards[candidate.route], !accept(result) {
                 bound = table.rank(of: candidate)
@@ -124,16 +133,7 @@ public struct Router<Payload> {
     /// The ordered scan: every expansion of every route in match order, the way JLRoutes routes.
     /// The trie must return exactly what this returns; kept as the oracle for tests.
     func scanMatch(_ url: String, extra: [String: Value] = [:]) throws(RoutingError) -> RouteResult<Payload>? {
-        var bound: RouteRank?
-        while let candidate = try table.scanCandidate(for: url, extra: extra, after: bound) {
-            let result = RouteResult(candidate, payloads.base[candidate.route], table.entries, url: url, extra: extra)
-            if candidate.hasGuard, let accept = guards[candidate.route], !accept(result) {
-                bound = table.rank(of: candidate)
-                continue
-            }
-            return result
-        }
-        return nil
+        try firstAccepted(url, extra) { bound throws(RoutingError) in try table.scanCandidate(for: url, extra: extra, after: bound) }
     }
 
     /// The ids of the routes in match order.
