@@ -61,6 +61,10 @@ let package = Package(
             dependencies: ["PatchbayCore", "PatchbayTestSupport"]
         ),
         .testTarget(
+            name: "PatchbayRecorderTests",
+            dependencies: ["PatchbayRecorder", "PatchbayTestSupport"]
+        ),
+        .testTarget(
             name: "PatchbayShellTests",
             dependencies: ["PatchbayShell"]
         ),

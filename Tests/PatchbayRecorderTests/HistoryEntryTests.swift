@@ -1,0 +1,26 @@
+import PatchbayCore
+import PatchbayRecorder
+import Testing
+
+@Suite struct HistoryEntryTests {
+    let entry = HistoryEntry(
+        index: 1, action: ["type": "Rename", "name": "Max"],
+        changes: [ValueChange(path: [.key("user"), .key("name")], operation: .replace, old: "unknown", new: "Max")])
+
+    @Test func anEntryTouchesItsPathsTheirParentsAndTheirChildren() {
+        #expect(entry.touches([.key("user"), .key("name")]))
+        #expect(entry.touches([.key("user")]))
+        #expect(entry.touches([]))
+        #expect(entry.touches([.key("user"), .key("name"), .index(0)]))
+    }
+
+    @Test func anEntryDoesNotTouchSiblings() {
+        #expect(!entry.touches([.key("user"), .key("email")]))
+        #expect(!entry.touches([.key("items")]))
+    }
+
+    @Test func theTypeComesFromTheAction() {
+        #expect(entry.type == "Rename")
+        #expect(HistoryEntry(index: 2, action: ["kind": 1], changes: []).type == "?")
+    }
+}
