@@ -674,10 +674,16 @@ struct StoreObserverTests {
 struct GraphStoreStepTests {
     /// A graph with `app = {log: []}`, reducers appending A and B, and every step collected.
     private func graph() throws -> (Graph, () -> [StoreStep]) {
+        let (graph, steps) = try graphWithStates()
+        return (graph, { steps().map(\.step) })
+    }
+
+    /// The same graph, with the state after each step as the observers hear it.
+    private func graphWithStates() throws -> (Graph, () -> [(step: StoreStep, state: Value)]) {
         let graph = Graph()
-        var steps: [StoreStep] = []
+        var steps: [(step: StoreStep, state: Value)] = []
         graph.observeStores { event in
-            if case .step(let step) = event { steps.append(step) }
+            if case .step(let step, let state) = event { steps.append((step, state)) }
         }
         try graph.createStore("app", state: ["log": []])
         try graph.addReducer(to: "app", on: "A", body: StatementBlock(#"state.log = append(state.log, "A")"#))
@@ -686,41 +692,40 @@ struct GraphStoreStepTests {
     }
 
     @Test func aDispatchReturnsItsStepWithTheChanges() throws {
-        let (graph, steps) = try graph()
+        let (graph, steps) = try graphWithStates()
         let step = try #require(try graph.dispatch("app", ["type": "A"]))
         #expect(step.store == "app")
         #expect(step.index == 1)
         #expect(step.action == ["type": "A"])
-        #expect(step.before == ["log": []])
-        #expect(step.after == ["log": ["A"]])
+        #expect(steps().map(\.state) == [["log": ["A"]]])
         #expect(step.changes == [ValueChange(path: [.key("log"), .index(0)], operation: .add, old: nil, new: "A")])
         #expect(step.failure == nil && step.cause == nil && step.delayedFrom == nil)
-        #expect(steps() == [step])
+        #expect(steps().map(\.step) == [step])
         #expect(try graph.storeState("app") == ["log": ["A"]])
     }
 
     @Test func anActionDispatchedByAWireRecordsTheActionThatCausedIt() throws {
         // app.action -> relay -> app.dispatch answers A with B: B is #2, caused by #1.
-        let (graph, steps) = try graph()
+        let (graph, steps) = try graphWithStates()
         try graph.createVariable("relay", value: ["type": "none"])
         try graph.wire(from: PortAddress(node: "app", port: "action"), to: PortAddress(node: "relay", port: "set"))
         try graph.wire(from: PortAddress(node: "relay", port: "value"), to: PortAddress(node: "app", port: "dispatch"),
                        when: Expression(#"$.type == "A""#), transform: Expression(#"{type: "B"}"#))
         try graph.dispatch(nil, ["type": "A"])
-        #expect(steps().map(\.index) == [1, 2])
-        #expect(steps().map(\.action) == [["type": "A"], ["type": "B"]])
-        #expect(steps().map(\.cause) == [nil, 1])
-        #expect(steps().map(\.after) == [["log": ["A"]], ["log": ["A", "B"]]])
+        #expect(steps().map(\.step.index) == [1, 2])
+        #expect(steps().map(\.step.action) == [["type": "A"], ["type": "B"]])
+        #expect(steps().map(\.step.cause) == [nil, 1])
+        #expect(steps().map(\.state) == [["log": ["A"]], ["log": ["A", "B"]]])
     }
 
     @Test func aFailedStepIsHeardWithItsFailureAndChangesNothing() throws {
-        let (graph, steps) = try graph()
+        let (graph, steps) = try graphWithStates()
         let id = try graph.addReducer(to: "app", on: "A", body: StatementBlock("state.log = 1 / 0"))
         #expect(id == "r3")
         #expect(throws: GraphError.self) { try graph.dispatch("app", ["type": "A"]) }
-        let step = try #require(steps().first)
+        let (step, state) = try #require(steps().first)
         #expect(step.failure == "r3: division by zero in '1 / 0'")
-        #expect(step.after == ["log": []])
+        #expect(state == ["log": []])
         #expect(step.changes.isEmpty)
         #expect(try graph.storeState() == ["log": []])
     }
@@ -732,6 +737,7 @@ struct GraphStoreStepTests {
         _ = try graph.tick(by: 10)
         #expect(steps().map(\.index) == [1, 2])
         #expect(steps().map(\.delayedFrom) == [nil, 1])
+        #expect(steps().map(\.reducer) == [nil, "r3"])
         #expect(steps().map(\.cause) == [nil, 1])
         #expect(steps().last?.changes == [ValueChange(path: [.key("saved")], operation: .add, old: nil, new: true)])
     }

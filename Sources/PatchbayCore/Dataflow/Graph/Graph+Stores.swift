@@ -2,8 +2,12 @@
 public enum StoreEvent: Sendable, Equatable {
     /// A store was created with its initial state.
     case created(store: String, state: Value)
-    /// A store handled an action.
-    case step(StoreStep)
+    /// A store handled an action; `state` is the store's state after it. An observer must not
+    /// keep `state` beyond the call (except now and then, as a history's checkpoint): the store
+    /// changes its state in place, and a second reference would make it copy the whole state.
+    case step(StoreStep, state: Value)
+    /// Time travel made `state` the store's state at `index` (`jump`, `skip`, `checkout`, ...).
+    case moved(store: String, index: Int, state: Value)
     /// A store was removed.
     case removed(store: String)
 }
@@ -139,39 +143,43 @@ extension Graph {
         let type = try Self.actionType(of: action)
         store.actionCount += 1
         let index = store.actionCount
-        let before = store.state.value ?? .null
         // One evaluator for all the reducers of the action: its bindings hold the action and the
-        // state being reduced, which moves from reducer to reducer without being copied.
+        // state being reduced, which moves from reducer to reducer without being copied. The
+        // state moves out of the store for that: a copy left in the store would make the first
+        // change copy the whole state.
         var evaluator = Evaluator(environment: self)
-        evaluator.bindings.state = before
+        evaluator.bindings.state = store.takeState()
         evaluator.bindings.action = action
         var changes: [ValueChange] = []
+        var removedKeyPositions: [Int: Int] = [:]
         var failure: (reducer: StoreReducer, message: String)?
         for reducer in store.reducers where reducer.delay == nil && reducer.handles(type) {
             do throws(ExpressionError) {
-                try reducer.apply(&evaluator, changes: &changes)
+                try reducer.apply(&evaluator, changes: &changes, removedKeyPositions: &removedKeyPositions)
             } catch {
                 // The guard and the body come from the same command text.
                 failure = (reducer, error.message(in: reducer.body.source))
                 break
             }
         }
-        let step: StoreStep
+        var state = evaluator.bindings.state.take() ?? .null
         if let failure {
-            step = StoreStep(store: store.name, index: index, action: action, before: before, after: before, changes: [],
-                             failure: "\(failure.reducer.id): \(failure.message)", cause: cause, delayedFrom: nil)
-        } else {
-            // The action and the new state move out of the evaluator into the step.
-            step = StoreStep(store: store.name, index: index, action: evaluator.bindings.action.take() ?? action, before: consume before,
-                             after: evaluator.bindings.state.take() ?? .null, changes: ValueChange.refined(ValueChange.coalesced(changes)),
-                             failure: nil, cause: cause, delayedFrom: nil)
-        }
-        if announce { report(.dispatched(step)) }
-        if let failure {
-            for observer in storeObservers { observer(.step(step)) }
+            // The whole action fails: what the reducers before the failing one changed is undone.
+            for position in changes.indices.reversed() {
+                try? state.undo(changes[position], position: removedKeyPositions[position])
+            }
+            store.restoreState(state)
+            let step = StoreStep(store: store.name, index: index, action: action, changes: [],
+                                 failure: "\(failure.reducer.id): \(failure.message)", cause: cause)
+            if announce { report(.dispatched(step)) }
+            for observer in storeObservers { observer(.step(step, state: store.state.value ?? .null)) }
             throw .reducerFailed(store: store.name, index: index, type: type, reducer: failure.reducer.id, message: failure.message)
         }
-        publish(step, in: store)
+        // The action moves out of the evaluator into the step.
+        let step = StoreStep(store: store.name, index: index, action: evaluator.bindings.action.take() ?? action,
+                             changes: ValueChange.refined(ValueChange.coalesced(changes)), failure: nil, cause: cause)
+        if announce { report(.dispatched(step)) }
+        publish(step, state: state, in: store)
         for reducer in store.reducers where reducer.delay != nil && reducer.handles(type) {
             scheduleDelayed(reducer, action: action, from: index, in: store)
         }
@@ -181,8 +189,9 @@ extension Graph {
     /// Tells the observers, then sends a step's new state and its action out of the store in one
     /// transaction. In that order: the transaction runs the dispatches it causes (queued), and
     /// the history must hear this step before theirs.
-    private func publish(_ step: StoreStep, in store: StoreNode) {
-        for observer in storeObservers { observer(.step(step)) }
+    private func publish(_ step: StoreStep, state: consuming Value, in store: StoreNode) {
+        store.restoreState(state)
+        for observer in storeObservers { observer(.step(step, state: store.state.value ?? .null)) }
         let root = rootCause
         store.currentIndex = step.index
         // A step with changes goes out as an event: comparing whole states would cost as much as the
@@ -190,7 +199,7 @@ extension Graph {
         // the states equal.
         let delivery: Delivery = step.changes.isEmpty ? .change : .event
         transaction {
-            store.publish(store.state, step.after, cause: root, delivery)
+            store.republishState(cause: root, delivery)
             store.emit(store.action, step.action, cause: root, .event)
         }
         store.currentIndex = nil
@@ -202,27 +211,27 @@ extension Graph {
     private func scheduleDelayed(_ reducer: StoreReducer, action: Value, from index: Int, in store: StoreNode) {
         engine.setTimer(after: reducer.delay ?? 0, owner: store) { [unowned self, unowned store] in
             store.actionCount += 1
-            let before = store.state.value ?? .null
-            var next = before
+            var state = store.takeState()
             var changes: [ValueChange] = []
             var failure: String?
             do throws(ExpressionError) {
-                try reducer.apply(to: &next, action: action, in: self, changes: &changes)
+                try reducer.apply(to: &state, action: action, in: self, changes: &changes)
             } catch {
                 failure = "\(reducer.id): \(error.message(in: reducer.body.source))"
             }
-            let step = StoreStep(store: store.name, index: store.actionCount, action: action, before: before,
-                                 after: failure == nil ? next : before, changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
-                                 failure: failure, cause: index, delayedFrom: index)
+            let step = StoreStep(store: store.name, index: store.actionCount, action: action,
+                                 changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
+                                 failure: failure, cause: index, delayedFrom: index, reducer: reducer.id)
             let saved = cause
             cause = "tick (\(reducer.id) after \(reducer.delay ?? 0) ms)"
             defer { cause = saved }
             report(.dispatched(step))
             if let failure {
+                store.restoreState(state)
                 engine.report(.nodeFailed(node: store.name, message: failure))
-                for observer in storeObservers { observer(.step(step)) }
+                for observer in storeObservers { observer(.step(step, state: store.state.value ?? .null)) }
             } else {
-                publish(step, in: store)
+                publish(step, state: state, in: store)
             }
         }
     }
@@ -233,4 +242,72 @@ extension Graph {
     public func storeState(_ name: String? = nil) throws(GraphError) -> Value {
         try store(name).state.value ?? .null
     }
+}
+
+extension Graph {
+    /// The name of the store `name` stands for: itself when it is a store, the only store when
+    /// `name` is `nil`.
+    public func storeName(_ name: String?) throws(GraphError) -> String {
+        try store(name).name
+    }
+
+    /// How many actions the store has handled on its current timeline: its current index.
+    public func actionCount(of storeName: String) throws(GraphError) -> Int {
+        try store(storeName).actionCount
+    }
+
+    /// Runs the reducers of `store` for `action` on `state`, as a dispatch would, without
+    /// touching the store: for recomputing a history (`skip`). With `reducer`, only that
+    /// reducer runs (the step of an `after MS` reducer).
+    /// - Returns: what the reducers changed, or why they failed (`state` is then as it was).
+    public func reduce(_ storeName: String, action: Value, reducer id: String? = nil, state: inout Value) throws(GraphError) -> StoreReduction {
+        let store = try store(storeName)
+        let type = try Self.actionType(of: action)
+        var evaluator = Evaluator(environment: self)
+        evaluator.bindings.state = StatementBlock.take(&state)
+        evaluator.bindings.action = action
+        defer { state = evaluator.bindings.state.take() ?? .null }
+        var changes: [ValueChange] = []
+        var removedKeyPositions: [Int: Int] = [:]
+        let reducers = id.map { id in store.reducers.filter { $0.id == id } }
+            ?? store.reducers.filter { $0.delay == nil && $0.handles(type) }
+        if let id, reducers.isEmpty { return StoreReduction(changes: [], failure: "\(id) was removed") }
+        for reducer in reducers {
+            do throws(ExpressionError) {
+                try reducer.apply(&evaluator, changes: &changes, removedKeyPositions: &removedKeyPositions)
+            } catch {
+                var reduced = evaluator.bindings.state.take() ?? .null
+                for position in changes.indices.reversed() {
+                    try? reduced.undo(changes[position], position: removedKeyPositions[position])
+                }
+                evaluator.bindings.state = reduced
+                return StoreReduction(changes: [], failure: "\(reducer.id): \(error.message(in: reducer.body.source))")
+            }
+        }
+        return StoreReduction(changes: ValueChange.refined(ValueChange.coalesced(changes)), failure: nil)
+    }
+
+    /// Makes `state` the store's state at `index` of its timeline (time travel): the next action
+    /// gets `index + 1`, and the store's `state` output sends the state so that wired nodes
+    /// follow. Observers hear `.moved`.
+    public func travel(_ storeName: String, to state: Value, index: Int) throws(GraphError) {
+        let store = try store(storeName)
+        store.actionCount = index
+        for observer in storeObservers { observer(.moved(store: store.name, index: index, state: state)) }
+        let root = rootCause
+        transaction { store.publish(store.state, state, cause: root, .change) }
+    }
+
+    /// Whether `store` has reducers that handle actions (an inspected store has none).
+    public func hasReducers(_ storeName: String) throws(GraphError) -> Bool {
+        try !store(storeName).reducers.isEmpty
+    }
+}
+
+/// What a store's reducers did to a state, as `Graph.reduce` reports it.
+public struct StoreReduction: Sendable, Equatable {
+    /// The changes, at the deepest paths, in order.
+    public var changes: [ValueChange]
+    /// Why a reducer failed; the state was left as it was.
+    public var failure: String?
 }

@@ -119,6 +119,7 @@ extension Graph: ExpressionEnvironment {
     /// state, a patch's first output. Reading never triggers anything (a sample).
     public func lookup(name: String) -> NameLookup {
         guard let node = nodes[name] else { return .unknown }
+        if let store = node as? StoreNode, store.isReducing { return .empty(Self.beingReduced(name)) }
         if let variable = node as? VariableNode, let value = variable.current { return .value(value) }
         if let knot = node as? KnotNode, let value = knot.current { return .value(value) }
         guard let port = node.primaryOutput else { return .empty("\(name) has no output to read") }
@@ -130,6 +131,7 @@ extension Graph: ExpressionEnvironment {
 
     public func lookup(node name: String, port: String) -> NameLookup {
         guard let node = nodes[name] else { return .unknown }
+        if let store = node as? StoreNode, store.isReducing, port == "state" { return .empty(Self.beingReduced(name)) }
         if let output = node.output(port) {
             guard let value = output.value else { return .empty("\(name).\(port) is empty") }
             return .value(value)
@@ -142,4 +144,8 @@ extension Graph: ExpressionEnvironment {
     }
 
     public var knownNames: [String] { nodeNames }
+
+    private static func beingReduced(_ store: String) -> String {
+        "\(store).state is being reduced: inside \(store)'s reducers, read `state`"
+    }
 }

@@ -12,8 +12,8 @@ final class StoreNode: GraphNode {
     @exclusivity(unchecked) var actionCount = 0
     /// The action being handled, whose index a queued dispatch records as its cause.
     @exclusivity(unchecked) var currentIndex: Int?
-    /// Who hears every action: the history.
-    var observers: [(StoreStep) -> Void] = []
+    /// Whether the reducers hold the state (taken out of the `state` port) right now.
+    private(set) var isReducing = false
 
     init(graph: Graph, name: String, initial: Value) {
         super.init(graph: graph, name: name, kind: .store)
@@ -21,6 +21,27 @@ final class StoreNode: GraphNode {
         action = addOutput("action", remembers: false)
         dispatchInput = addInput("dispatch")
         dispatchInput.isQueued = true
+    }
+
+    /// Moves the state out of the `state` port for the reducers to change in place; the port
+    /// reads as being reduced until `restoreState` or `republishState`.
+    func takeState() -> Value {
+        isReducing = true
+        var taken: Value? = nil
+        swap(&taken, &state.value)
+        return taken ?? .null
+    }
+
+    /// Puts the state back into the `state` port without sending it.
+    func restoreState(_ value: consuming Value) {
+        state.value = value
+        isReducing = false
+    }
+
+    /// Sends the state the port holds again, as a new value.
+    func republishState(cause: Cause?, _ delivery: Delivery) {
+        guard let value = state.value else { return }
+        publish(state, value, cause: cause, delivery)
     }
 
     override func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
@@ -75,6 +96,17 @@ final class StoreReducer {
     /// Applies the reducer to the state that `evaluator`'s bindings hold, with the action they
     /// hold, appending what it changes; the state and `changes` are left as they were when it
     /// fails. The reducers of one action share the evaluator, and the state never leaves it.
+    /// `removedKeyPositions` collects where removed object keys stood, by index in `changes`,
+    /// so that a failure of a later reducer of the same action can undo these changes exactly.
+    func apply(_ evaluator: inout Evaluator, changes: inout [ValueChange], removedKeyPositions: inout [Int: Int]) throws(ExpressionError) {
+        let start = changes.count
+        try apply(&evaluator, changes: &changes)
+        guard !evaluator.removedKeyPositions.isEmpty else { return }
+        // A scoped reducer's positions count from its own first change.
+        let offset = path == nil ? 0 : start
+        for (position, keyIndex) in evaluator.removedKeyPositions { removedKeyPositions[offset + position] = keyIndex }
+    }
+
     func apply(_ evaluator: inout Evaluator, changes: inout [ValueChange]) throws(ExpressionError) {
         guard let path else {
             guard try passes(&evaluator) else { return }
@@ -137,15 +169,27 @@ public struct StoreStep: Sendable, Equatable {
     /// The action's number in the store: 1 for the first.
     public var index: Int
     public var action: Value
-    public var before: Value
-    public var after: Value
     /// What the reducers changed, at the deepest paths, in the order they first changed them;
-    /// applied in order to `before`, they give `after`.
+    /// applied in order to the state before, they give the state after.
     public var changes: [ValueChange]
     /// Why the action failed; a failed action changed nothing.
     public var failure: String?
     /// The action whose handling dispatched this one, if any.
     public var cause: Int?
-    /// For an `after MS` reducer: the action it belongs to and the delay.
+    /// For an `after MS` reducer's step: the action it belongs to.
     public var delayedFrom: Int?
+    /// For an `after MS` reducer's step: the reducer's id.
+    public var reducer: String?
+
+    public init(store: String, index: Int, action: Value, changes: [ValueChange], failure: String? = nil, cause: Int? = nil,
+                delayedFrom: Int? = nil, reducer: String? = nil) {
+        self.store = store
+        self.index = index
+        self.action = action
+        self.changes = changes
+        self.failure = failure
+        self.cause = cause
+        self.delayedFrom = delayedFrom
+        self.reducer = reducer
+    }
 }
