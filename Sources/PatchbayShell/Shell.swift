@@ -83,6 +83,8 @@ public final class Shell {
             return Help.result(for: type)
         case .load(let path, let range):
             return try load(ScriptFile.resolve(path, from: origin), range: range, output: &output)
+        case .save(let path, let range):
+            return try save(to: path, range: range)
         case .reset:
             graph = Graph()
             return CommandResult(lines: ["reset: everything defined in this session is gone"])

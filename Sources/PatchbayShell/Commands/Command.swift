@@ -9,6 +9,8 @@ enum Command: Sendable {
     case helpPatchType(Name)
     /// `load FILE`
     case load(path: String, range: Range<Int>)
+    /// `save FILE`
+    case save(path: String, range: Range<Int>)
     case reset
     case quit
     case dataflow(DataflowCommand)

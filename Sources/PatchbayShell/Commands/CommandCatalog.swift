@@ -35,6 +35,17 @@ enum CommandCatalog {
             examples: ["load sessions/demo.pb"]
         ),
         CommandInfo(
+            name: "save",
+            synopsis: "save FILE",
+            summary: "write the current definitions as a script that load rebuilds them from",
+            details: ["Writes patch types, nodes with their current values, wires, pipes, bindings, probes, routes,",
+                      "presenters, and stores with their current states and reducers, in an order that rebuilds",
+                      "them when the file is loaded in a fresh shell. What a script cannot rebuild (the clock,",
+                      "pending timers, the navigation stack, store histories, patches' internal state) is noted",
+                      "in # comments. FILE is replaced whole or not at all. Quote a path that has spaces."],
+            examples: ["save graph.pb", "load graph.pb"]
+        ),
+        CommandInfo(
             name: "reset",
             synopsis: "reset",
             summary: "forget everything defined in this session",

@@ -30,6 +30,13 @@ enum CommandParser {
             }
             try expectEnd(&scanner, command: "load")
             return .load(path: path, range: range)
+        case "save":
+            guard let (path, range) = scanner.word() else {
+                throw usage("save", "missing the file to save to", at: scanner.restRange)
+            }
+            guard !path.isEmpty else { throw usage("save", "the file name is empty", at: range) }
+            try expectEnd(&scanner, command: "save")
+            return .save(path: path, range: range)
         case "reset":
             try expectEnd(&scanner, command: "reset")
             return .reset

@@ -14,7 +14,7 @@ struct Completer {
         let bytes = Array(line.utf8.prefix(cursor))
         // Paths, URLs and patterns are whole words; elsewhere operators and brackets end words too.
         let command = String(decoding: bytes.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self)
-        let wholeWords = ["load", "route", "graph"].contains(command)
+        let wholeWords = ["load", "save", "route", "graph"].contains(command)
         var wordStart = bytes.count
         while wordStart > 0, !(wholeWords ? Self.isBlank(bytes[wordStart - 1]) : Self.isWordBoundary(bytes[wordStart - 1])) {
             wordStart -= 1
@@ -35,7 +35,7 @@ struct Completer {
         switch command {
         case "help" where position == 1:
             return CommandCatalog.words.filter { $0 != "=" } + Help.topics
-        case "load" where position == 1:
+        case "load" where position == 1, "save" where position == 1:
             return fileNames.names(matching: word)
         case "graph":
             return position == 1 ? ["--dot"] : fileNames.names(matching: word)

@@ -3,11 +3,14 @@ final class PatchNode: GraphNode {
     let type: PatchType
     let arguments: [String: Value]
     let behavior: any PatchBehavior
+    /// The values the outputs held when the patch was created (a counter's `count` starts at 0).
+    let initialOutputs: [String: Value]
 
     init(graph: Graph, name: String, type: PatchType, arguments: [String: Value], design: PatchDesign) {
         self.type = type
         self.arguments = arguments
         self.behavior = design.behavior
+        self.initialOutputs = design.initialOutputs
         super.init(graph: graph, name: name, kind: .patch(type: type.name))
         // A parameter named like an input gives the input its local value; so does its default.
         for input in design.inputs {

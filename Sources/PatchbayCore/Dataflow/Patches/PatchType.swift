@@ -21,9 +21,11 @@ public struct PatchType: Sendable {
     let instantiate: @Sendable (PatchArguments) throws(PatchTypeError) -> PatchDesign
     /// Whether the type was defined with `patchtype` rather than built in.
     public let isUserDefined: Bool
+    /// The statements of a type defined with `patchtype`; `nil` for a built-in type.
+    let body: StatementBlock?
 
     init(name: String, summary: String, inputs: [String], outputs: [String], parameters: [Parameter] = [],
-         isUserDefined: Bool = false,
+         isUserDefined: Bool = false, body: StatementBlock? = nil,
          instantiate: @escaping @Sendable (PatchArguments) throws(PatchTypeError) -> PatchDesign) {
         self.name = name
         self.summary = summary
@@ -31,6 +33,7 @@ public struct PatchType: Sendable {
         self.outputs = outputs
         self.parameters = parameters
         self.isUserDefined = isUserDefined
+        self.body = body
         self.instantiate = instantiate
     }
 

@@ -5,7 +5,7 @@ extension PatchType {
     /// with `emit`.
     public static func userDefined(name: String, inputs: [String], outputs: [String], body: StatementBlock) -> PatchType {
         PatchType(
-            name: name, summary: "user-defined: \(body)", inputs: inputs, outputs: outputs, isUserDefined: true
+            name: name, summary: "user-defined: \(body)", inputs: inputs, outputs: outputs, isUserDefined: true, body: body
         ) { _ throws(PatchTypeError) in
             PatchDesign(inputs: inputs, outputs: outputs,
                         behavior: StatementsBehavior(inputs: inputs, outputs: outputs, body: body))
