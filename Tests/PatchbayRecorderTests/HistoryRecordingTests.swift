@@ -117,6 +117,12 @@ private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History,
         #expect(small.statistics.checkpoints == 4)
     }
 
+    @Test func aLongStringSpacesTheCheckpointsOutLikeManyLeaves() throws {
+        let text = String(repeating: "x", count: 32 * 1_000)
+        let history = History(initial: ["text": .string(text), "n": 0])
+        #expect(history.statistics.checkpointInterval == 1_002)
+    }
+
     @Test func aStepTakesTensOfBytesWhateverTheStateSize() throws {
         let (small, _) = try setHistory(keys: 10, count: 2_000, seed: 6)
         let (large, _) = try setHistory(keys: 2_000, count: 2_000, seed: 6)

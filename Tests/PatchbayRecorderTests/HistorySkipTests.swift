@@ -183,6 +183,29 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         #expect(try history.entry(4).cause == nil)
     }
 
+    @Test func sweepMovesTheForkIndexOfTheBranchesForkedFromTheTimeline() throws {
+        var (history, actions) = try counterHistory(count: 30, seed: 73)
+        var live = CounterReducer.replay(actions).states.last!
+        for index in [3, 8] {
+            actions[index - 1].skipped = true
+            live = try history.setSkipped(index, true, current: live, reduce: CounterReducer.reduce).state
+        }
+        live = try history.jump(to: 20, current: live)
+        var entry = HistoryEntry(index: 21, action: ["type": "Push", "value": 1], changes: [])
+        entry.changes = CounterReducer.reduce(&live, entry).changes
+        try history.record(entry, after: live)
+        live = try history.checkout("main", current: live)
+        #expect(history.sweep() == 2)
+        actions.removeAll(where: \.skipped)
+        try expectMatches(history, actions, live: live)
+        let branch = history.branches[1]
+        #expect(branch.forkIndex == 18)
+        // The branch itself keeps its steps, skipped ones included.
+        live = try history.checkout("b1", current: live)
+        #expect(history.count == 21)
+        #expect(try history.entry(3).skipped)
+    }
+
     @Test func commitMakesTheCurrentStateTheInitialOne() throws {
         let (history, actions) = try counterHistory(count: 80, seed: 81)
         let states = CounterReducer.replay(actions).states

@@ -15,7 +15,9 @@ struct Checkpoint {
         max(minimumInterval, leafCount(of: state))
     }
 
-    /// The scalars and empty containers in `value`. Iterative, so that depth does not matter.
+    /// The scalars and empty containers in `value`, a long string counting as one per 32 bytes
+    /// (what a leaf costs), so that a few large strings also space the checkpoints out.
+    /// Iterative, so that depth does not matter.
     static func leafCount(of value: Value) -> Int {
         var leaves = 0
         var pending = [value]
@@ -25,6 +27,8 @@ struct Checkpoint {
                 pending.append(contentsOf: elements)
             case .object(let members) where !members.isEmpty:
                 pending.append(contentsOf: members.values)
+            case .string(let string):
+                leaves += 1 + string.utf8.count / 32
             default:
                 leaves += 1
             }

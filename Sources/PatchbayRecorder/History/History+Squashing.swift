@@ -39,8 +39,8 @@ extension History {
                 record.cause = record.cause.flatMap { cause in
                     cause >= 1 && cause < index && !old.steps.flags(at: cause).contains(.skipped) ? newIndex[cause] : nil
                 }
-                // Positions found before keep; one not found yet stays unknown (always after the
-                // last checkpoint, as before).
+                // Known positions are kept; an unknown one stays unknown, after the last
+                // checkpoint as before.
                 if swept.steps.append(record), swept.firstUnresolved == nil { swept.firstUnresolved = swept.steps.count }
             }
             newIndex.append(index - dropped)

@@ -17,6 +17,7 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// from it on cannot be rebuilt: the history was given changes that do not match its states.
     case inconsistent(store: String, index: Int, reason: String)
 
+    /// The one-line message.
     public var description: String {
         switch self {
         case .noSuchState(let store, let index, let count):

@@ -5,9 +5,9 @@ import PatchbayCore
 /// removal needs to put the key back in its place.
 ///
 /// In bytes: a flags byte, the changes (so that replaying a step stops before the action), then
-/// the action and the optional fields that the flags announce, the failure last. Each change is an operation byte,
-/// the path, a four-byte position slot for the removal of a key, the old value (not for an add)
-/// and the new one (not for a remove).
+/// the action and the optional fields that the flags announce, the failure last. Each change is
+/// an operation byte, the path, a four-byte position slot for the removal of a key, the old value
+/// (not for an add) and the new one (not for a remove).
 struct StepRecord {
     struct Flags: OptionSet {
         let rawValue: UInt8
@@ -30,9 +30,10 @@ struct StepRecord {
     /// The slot of a position not known yet.
     static let unknownPosition = UInt32.max
 
-    init(_ entry: HistoryEntry, positions: [Int?]? = nil) {
+    /// The record of `entry`, with the positions of its removed keys not known yet.
+    init(_ entry: HistoryEntry) {
         changes = entry.changes
-        self.positions = positions ?? Array(repeating: nil, count: entry.changes.count)
+        positions = Array(repeating: nil, count: entry.changes.count)
         action = entry.action
         skipped = entry.skipped
         failure = entry.failure
