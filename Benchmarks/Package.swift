@@ -14,10 +14,14 @@ let package = Package(
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
     ],
     targets: [
+        // mallinfo2 (glibc's malloc.h is not in Swift's Glibc module), for the memory rows.
+        .target(name: "CMallocInfo", path: "Sources/CMallocInfo"),
         .executableTarget(
             name: "patchbay-benchmarks",
             dependencies: [
                 .product(name: "PatchbayCore", package: "Patchbay"),
+                .product(name: "PatchbayRecorder", package: "Patchbay"),
+                "CMallocInfo",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ],

@@ -30,6 +30,8 @@ struct Reference {
         case floor
         /// Another library doing the same job.
         case peer
+        /// The straightforward way of doing the same job, to show what the design saves.
+        case naive
     }
 
     var kind: Kind
@@ -44,12 +46,15 @@ enum Target: CustomStringConvertible {
     case ratioAtMost(Double)
     /// Our median time per operation is below this many nanoseconds.
     case nanosecondsBelow(Double)
+    /// Our median figure, in bytes per operation (a row whose `measurement` counts bytes), is
+    /// below this.
+    case bytesBelow(Double)
 
     /// Whether a row with these medians meets the target; `ratio` is ours / reference.
     func isMet(nanoseconds: Double, ratio: Double?) -> Bool {
         switch self {
         case .ratioAtMost(let limit): ratio.map { $0 <= limit } ?? false
-        case .nanosecondsBelow(let limit): nanoseconds < limit
+        case .nanosecondsBelow(let limit), .bytesBelow(let limit): nanoseconds < limit
         }
     }
 
@@ -57,6 +62,7 @@ enum Target: CustomStringConvertible {
         switch self {
         case .ratioAtMost(let limit): "ratio <= \(Self.shortest(limit))"
         case .nanosecondsBelow(let limit): "< \(Self.shortest(limit)) ns"
+        case .bytesBelow(let limit): "< \(Self.shortest(limit)) B"
         }
     }
 

@@ -17,3 +17,16 @@ func formatted(_ value: Double, digits: Int) -> String {
 func counted(_ count: Int, _ noun: String) -> String {
     count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
 }
+
+/// A ratio with two digits after the point, or two significant digits when it is smaller than
+/// 0.1 (a memory ratio of 0.00025 would otherwise print as 0.00).
+func formattedRatio(_ value: Double) -> String {
+    guard value.isFinite, value > 0, value < 0.1 else { return formatted(value, digits: 2) }
+    var digits = 2
+    var scaled = value * 100
+    while scaled < 10, digits < 12 {
+        scaled *= 10
+        digits += 1
+    }
+    return formatted(value, digits: digits)
+}

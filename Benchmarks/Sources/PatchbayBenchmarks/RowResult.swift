@@ -55,10 +55,10 @@ struct RowResult {
                 formatted(ours.median, digits: 1), Self.range(ours),
                 referenceName,
                 reference.map { formatted($0.median, digits: 1) } ?? "-", reference.map(Self.range) ?? "-",
-                ratio.map { formatted($0, digits: 2) } ?? "-",
+                ratio.map(formattedRatio) ?? "-",
                 secondName,
                 second.map { formatted($0.median, digits: 1) } ?? "-",
-                secondRatio.map { formatted($0, digits: 2) } ?? "-",
+                secondRatio.map(formattedRatio) ?? "-",
                 row.target.description, metTarget ? "PASS" : "MISS",
             ]
         }

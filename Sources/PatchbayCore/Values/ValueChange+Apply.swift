@@ -14,7 +14,7 @@ extension Value {
 
     /// Undoes one change applied to this value. `position` is where a removed object key stood,
     /// so that it returns to its place.
-    mutating func undo(_ change: ValueChange, position: Int?) throws(PathError) {
+    public mutating func undo(_ change: ValueChange, position: Int?) throws(PathError) {
         switch change.operation {
         case .replace:
             try set(change.old ?? .null, at: change.path)
@@ -26,7 +26,7 @@ extension Value {
     }
 
     /// Where the key at the end of `path` stands in its object, if it does.
-    func keyPosition(at path: [ValueChange.PathComponent]) -> Int? {
+    public func keyPosition(at path: [ValueChange.PathComponent]) -> Int? {
         guard case .key(let key)? = path.last, case .object(let members)? = value(at: Array(path.dropLast())) else { return nil }
         return members.index(forKey: key)
     }
@@ -37,8 +37,9 @@ extension Value {
             return
         }
         try modify(at: Array(path.dropLast())) { parent throws(PathError) in
-            switch (last, parent) {
-            case (.key(let key), .object(var members)):
+            // `if case`, not a `switch` over `(last, parent)`, whose copy of `parent` would make
+            // the change copy the container (see `set`).
+            if case .key(let key) = last, case .object(var members) = parent {
                 parent = .null
                 if let position, members[key] == nil, position <= members.count {
                     members.updateValue(newValue, forKey: key, insertingAt: position)
@@ -46,14 +47,14 @@ extension Value {
                     members[key] = newValue
                 }
                 parent = .object(members)
-            case (.index(let index), .array(var elements)):
+            } else if case .index(let index) = last, case .array(var elements) = parent {
                 guard index >= 0, index <= elements.count else {
                     throw PathError(path: path, reason: "index \(index) is out of range (count \(elements.count))")
                 }
                 parent = .null
                 elements.insert(newValue, at: index)
                 parent = .array(elements)
-            default:
+            } else {
                 throw PathError(path: path, reason: "cannot add to \(parent.typeName)")
             }
         }
@@ -65,20 +66,19 @@ extension Value {
             return
         }
         try modify(at: Array(path.dropLast())) { parent throws(PathError) in
-            switch (last, parent) {
-            case (.key(let key), .object(var members)):
+            if case .key(let key) = last, case .object(var members) = parent {
                 guard members[key] != nil else { throw PathError(path: path, reason: "there is no key '\(key)'") }
                 parent = .null
                 members.removeValue(forKey: key)
                 parent = .object(members)
-            case (.index(let index), .array(var elements)):
+            } else if case .index(let index) = last, case .array(var elements) = parent {
                 guard elements.indices.contains(index) else {
                     throw PathError(path: path, reason: "index \(index) is out of range (count \(elements.count))")
                 }
                 parent = .null
                 elements.remove(at: index)
                 parent = .array(elements)
-            default:
+            } else {
                 throw PathError(path: path, reason: "cannot remove from \(parent.typeName)")
             }
         }
@@ -91,20 +91,20 @@ extension Value {
             return
         }
         let rest = Array(path.dropFirst())
-        switch (first, self) {
-        case (.key(let key), .object(var members)):
+        // `if case`, not a `switch` over `(first, self)` (see `set`).
+        if case .key(let key) = first, case .object(var members) = self {
             guard let index = members.index(forKey: key) else { throw PathError(path: path, reason: "there is no key '\(key)'") }
             self = .null
             defer { self = .object(members) }
             try members.values[index].modify(at: rest, body)
-        case (.index(let index), .array(var elements)):
+        } else if case .index(let index) = first, case .array(var elements) = self {
             guard elements.indices.contains(index) else {
                 throw PathError(path: path, reason: "index \(index) is out of range (count \(elements.count))")
             }
             self = .null
             defer { self = .array(elements) }
             try elements[index].modify(at: rest, body)
-        default:
+        } else {
             throw PathError(path: path, reason: "cannot go into \(typeName)")
         }
     }

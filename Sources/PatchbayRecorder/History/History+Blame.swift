@@ -1,0 +1,43 @@
+public import PatchbayCore
+
+extension History {
+    /// Every action of the current timeline after which the value at `path` is not the same as
+    /// before: one that changed `path`, something inside it or a container of it, or inserted or
+    /// removed an array element before it (which moves another element there). In index order,
+    /// with the values at `path` before and after (`nil` where absent); empty when the value
+    /// never changed.
+    public func blame(_ path: [ValueChange.PathComponent]) -> [Blame] {
+        let steps = timelines[selected].steps
+        guard steps.count > 0 else { return [] }
+        var state = initial
+        var lines: [Blame] = []
+        var changes: [ValueChange] = []
+        for index in 1...steps.count {
+            changes.removeAll(keepingCapacity: true)
+            var reader = ChangeReader(step: steps.reader(at: index), values: .new)
+            while reader.next() { changes.append(reader.change) }
+            guard changes.contains(where: { Self.change($0, reaches: path) }) else {
+                for change in changes { try? state.apply(change) }
+                continue
+            }
+            let old = state.value(at: path)
+            for change in changes { try? state.apply(change) }
+            let new = state.value(at: path)
+            if !Value.same(old, new) {
+                lines.append(Blame(index: index, action: steps.record(at: index).action, old: old, new: new))
+            }
+        }
+        return lines
+    }
+
+    /// Whether `change` can alter the value at `path`: it is at the path, inside it or above it,
+    /// or it inserts or removes an element of an array on the way at or before the path's index.
+    static func change(_ change: ValueChange, reaches path: [ValueChange.PathComponent]) -> Bool {
+        for (depth, (changed, wanted)) in zip(change.path, path).enumerated() where changed != wanted {
+            guard depth == change.path.count - 1, change.operation != .replace,
+                  case .index(let changedIndex) = changed, case .index(let wantedIndex) = wanted else { return false }
+            return changedIndex <= wantedIndex
+        }
+        return true
+    }
+}

@@ -1,0 +1,60 @@
+public import PatchbayCore
+
+extension History {
+    /// Skips (`skipped` true) or unskips action `index` of the current timeline, then recomputes
+    /// every later state.
+    ///
+    /// `reduce(&state, entry)` runs the store's reducers for `entry` on the state before it: it is
+    /// called for each later action that is not skipped, and for `index` itself when unskipping.
+    /// When it fails, it leaves the state as it was and the action is marked failed; a success
+    /// clears an earlier failure, and so does skipping (a skipped action does not run). Skipping
+    /// an action that changed nothing (a failed one, say) changes no state and calls nothing.
+    ///
+    /// `current` is the caller's live state, as for `state(at:current:)`. Skipping a skipped
+    /// action or unskipping one that is not skipped throws.
+    public func setSkipped(_ index: Int, _ skipped: Bool, current live: Value,
+                           reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
+        try checkAction(index)
+        let old = timelines[selected].steps
+        let flags = old.flags(at: index)
+        if skipped, flags.contains(.skipped) { throw .alreadySkipped(store: store, index: index) }
+        if !skipped, !flags.contains(.skipped) { throw .notSkipped(store: store, index: index) }
+        if skipped, old.record(at: index).changes.isEmpty {
+            timelines[selected].steps.setFlags(flags.union(.skipped).subtracting(.failed), at: index)
+            return Recomputation(changedStates: 0, state: live)
+        }
+        var state = try state(at: index - 1, current: live)
+        var oldState = state
+        var currentState = live
+        var divergence = Divergence()
+        var changedStates = 0
+        // Rebuilt apart, so that a failure leaves the history as it was.
+        var timeline = timelines[selected]
+        timeline.truncate(to: index - 1)
+        for step in index...old.count {
+            var record = old.record(at: step)
+            let oldChanges = record.changes
+            for change in oldChanges {
+                do throws(PathError) { try oldState.apply(change) } catch {
+                    throw .inconsistent(store: store, index: step, reason: error.description)
+                }
+            }
+            if step == index { record.skipped = skipped }
+            if record.skipped {
+                record.changes = []
+                record.failure = nil
+            } else {
+                let reduction = reduce(&state, record.entry(index: step))
+                record.changes = reduction.changes
+                record.failure = reduction.failure
+            }
+            record.positions = Array(repeating: nil, count: record.changes.count)
+            timeline.append(record, after: state)
+            divergence.note(first: oldChanges, second: record.changes)
+            if !divergence.agree(oldState, state) { changedStates += 1 }
+            if step == current { currentState = state }
+        }
+        timelines[selected] = timeline
+        return Recomputation(changedStates: changedStates, state: currentState)
+    }
+}
