@@ -1,32 +1,65 @@
 /// Reads strict JSON text into a `Value`, keeping integers apart from decimals: the reader for
 /// session files and exported state. It works on UTF-8 bytes, never recurses deeper than
 /// `Value.maxDepth`, and reports errors with the byte offset.
+///
+/// `parse` reads a whole text. A reader kept across many reads (`readValue(in:at:)`, for the
+/// values inside a larger format such as the lines of a session file) reuses its working space.
 public struct JSONReader {
-    private let bytes: [UInt8]
+    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var position = 0
     private var depth = 0
+    // The members and elements read so far of every object and array being read, innermost
+    // last: each container is built at once, at its exact size, when it ends.
+    private var pendingKeys: [String] = []
+    private var pendingValues: [Value] = []
+
+    /// A reader with no working space yet.
+    public init() {}
 
     /// Parses `text`, which must hold exactly one JSON value (white space around it is fine).
     public static func parse(_ text: String) throws(JSONError) -> Value {
-        try parse(Array(text.utf8))
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(JSONError) in try parse(bytes) } }.get()
     }
 
     /// Parses `bytes`, which must hold exactly one JSON value.
     public static func parse(_ bytes: [UInt8]) throws(JSONError) -> Value {
-        var reader = JSONReader(bytes: bytes)
-        reader.skipSpace()
-        let value = try reader.readValue()
+        try bytes.withUnsafeBufferPointer { bytes throws(JSONError) in try parse(bytes) }
+    }
+
+    /// Parses `bytes`, which must hold exactly one JSON value.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> Value {
+        var reader = JSONReader()
+        var offset = 0
+        let value = try reader.readValue(in: bytes, at: &offset)
         reader.skipSpace()
         guard reader.position == bytes.count else { throw reader.error("unexpected text after the value") }
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    /// Reads the JSON value that starts at `offset` in `bytes` (after any white space) and moves
+    /// `offset` just past it, leaving what follows unread. Error offsets count from the start
+    /// of `bytes`.
+    public mutating func readValue(in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int) throws(JSONError) -> Value {
         self.bytes = bytes
+        position = offset
+        depth = 0
+        // Empty unless the last read failed midway.
+        if !pendingKeys.isEmpty { pendingKeys.removeAll(keepingCapacity: true) }
+        if !pendingValues.isEmpty { pendingValues.removeAll(keepingCapacity: true) }
+        skipSpace()
+        let value = try readValue()
+        offset = position
+        return value
     }
 
     private func error(_ message: String) -> JSONError {
         JSONError(message: message, offset: position)
+    }
+
+    /// The byte at the position, or 0 (which no JSON token starts with) at the end.
+    private var current: UInt8 {
+        position < bytes.count ? bytes[position] : 0
     }
 
     private mutating func skipSpace() {
@@ -54,9 +87,10 @@ public struct JSONReader {
 
     private mutating func readWord(_ word: StaticString, _ value: Value) throws(JSONError) -> Value {
         let count = word.utf8CodeUnitCount
-        guard position + count <= bytes.count,
-            word.withUTF8Buffer({ Array($0) }) == Array(bytes[position..<position + count])
-        else { throw error("unexpected word") }
+        guard position + count <= bytes.count else { throw error("unexpected word") }
+        for offset in 0..<count where word.utf8Start[offset] != bytes[position + offset] {
+            throw error("unexpected word")
+        }
         position += count
         return value
     }
@@ -70,27 +104,36 @@ public struct JSONReader {
         try enter()
         defer { depth -= 1 }
         position += 1
-        var members = Value.Members()
         skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+        if current == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([:])
+        }
+        let keyMark = pendingKeys.count, valueMark = pendingValues.count
+        defer {
+            while pendingKeys.count > keyMark { pendingKeys.removeLast() }
+            while pendingValues.count > valueMark { pendingValues.removeLast() }
         }
         while true {
             skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
-            let key = try readString()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a key") }
+            pendingKeys.append(try readString())
             skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
             skipSpace()
-            members[key] = try readValue()
+            pendingValues.append(try readValue())
             skipSpace()
             guard position < bytes.count else { throw error("unexpected end of the text") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
             } else if bytes[position] == UInt8(ascii: "}") {
                 position += 1
+                // A repeated key keeps its first place and its last value.
+                var members = Value.Members(minimumCapacity: pendingKeys.count - keyMark)
+                for offset in 0..<(pendingKeys.count - keyMark) {
+                    members[pendingKeys[keyMark + offset]] = pendingValues[valueMark + offset]
+                }
                 return .object(members)
             } else {
                 throw error("expected ',' or '}'")
@@ -102,22 +145,23 @@ public struct JSONReader {
         try enter()
         defer { depth -= 1 }
         position += 1
-        var elements: [Value] = []
         skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+        if current == UInt8(ascii: "]") {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        let mark = pendingValues.count
+        defer { while pendingValues.count > mark { pendingValues.removeLast() } }
         while true {
             skipSpace()
-            elements.append(try readValue())
+            pendingValues.append(try readValue())
             skipSpace()
             guard position < bytes.count else { throw error("unexpected end of the text") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
             } else if bytes[position] == UInt8(ascii: "]") {
                 position += 1
-                return .array(elements)
+                return .array(Array(pendingValues[mark...]))
             } else {
                 throw error("expected ',' or ']'")
             }
@@ -127,18 +171,24 @@ public struct JSONReader {
     private mutating func readString() throws(JSONError) -> String {
         position += 1
         let start = position
-        // Fast path: no escapes.
+        // Fast path: no escapes, so the text is the bytes as they stand.
+        var highBits: UInt8 = 0
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[start..<position], as: UTF8.self) else {
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                // ASCII needs no validation; anything else is checked.
+                if highBits & 0x80 == 0 { return String(decoding: text, as: UTF8.self) }
+                guard let string = String(validating: text, as: UTF8.self) else {
+                    position -= 1
                     throw error("invalid UTF-8 in a string")
                 }
-                position += 1
-                return text
+                return string
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw error("a control character in a string") }
+            highBits |= byte
             position += 1
         }
         var buffer = Array(bytes[start..<position])
@@ -173,7 +223,7 @@ public struct JSONReader {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("an invalid \\u escape") }
-                    buffer.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    buffer.append(contentsOf: UTF8.encode(scalar)!)
                 default:
                     throw error("an invalid escape")
                 }
@@ -206,32 +256,44 @@ public struct JSONReader {
 
     private mutating func readNumber() throws(JSONError) -> Value {
         let start = position
-        var isInteger = true
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count, bytes[position].isDigit else { throw error("expected a digit") }
+        let isNegative = bytes[position] == UInt8(ascii: "-")
+        if isNegative { position += 1 }
+        guard current.isDigit else { throw error("expected a digit") }
+        // The integer part, accumulated towards negative so that Int.min fits.
+        var integer = 0
+        var fits = true
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
         } else {
-            while position < bytes.count, bytes[position].isDigit { position += 1 }
+            while position < bytes.count, bytes[position].isDigit {
+                let (times10, overflow1) = integer.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = times10.subtractingReportingOverflow(Int(bytes[position] &- UInt8(ascii: "0")))
+                fits = fits && !overflow1 && !overflow2
+                integer = next
+                position += 1
+            }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+        var isInteger = true
+        if current == UInt8(ascii: ".") {
             isInteger = false
             position += 1
-            guard position < bytes.count, bytes[position].isDigit else { throw error("expected a digit after '.'") }
+            guard current.isDigit else { throw error("expected a digit after '.'") }
             while position < bytes.count, bytes[position].isDigit { position += 1 }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             isInteger = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, bytes[position].isDigit else { throw error("expected a digit in the exponent") }
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            guard current.isDigit else { throw error("expected a digit in the exponent") }
             while position < bytes.count, bytes[position].isDigit { position += 1 }
         }
-        let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger {
-            guard let value = Int(text) else { throw JSONError(message: "integer \(text) does not fit in 64 bits", offset: start) }
-            return .int(value)
+            if isNegative, fits { return .int(integer) }
+            if !isNegative, fits, integer != .min { return .int(-integer) }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            throw JSONError(message: "integer \(text) does not fit in 64 bits", offset: start)
         }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw JSONError(message: "number \(text) is out of range", offset: start) }
         return .decimal(value)
     }
@@ -239,9 +301,17 @@ public struct JSONReader {
 
 /// Text that is not JSON.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, without the place: `expected ':'`.
     public var message: String
     /// The UTF-8 offset where the problem was found.
     public var offset: Int
 
+    /// An error found at `offset`, for readers of formats built around JSON values.
+    public init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+
+    /// The message with the place: `expected ':' at byte 7`.
     public var description: String { "\(message) at byte \(offset + 1)" }
 }

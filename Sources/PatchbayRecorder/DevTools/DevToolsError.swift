@@ -1,0 +1,44 @@
+public import PatchbayCore
+
+/// Why text is not a Redux DevTools export that can be imported.
+public enum DevToolsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text is not JSON.
+    case notJSON(JSONError)
+    /// The JSON is neither an object nor an array; `found` names what it is.
+    case notAnExport(found: String)
+    /// The object has no `payload`.
+    case missingPayload
+    /// The object is the monitor's lifted state (`actionsById`, `computedStates`, ...), which
+    /// is not the default export.
+    case liftedState
+    /// `key` holds something other than a string of JSON; `found` names what.
+    case notAString(key: String, found: String)
+    /// The string under `key` is not JSON; the error's offset counts in the string.
+    case innerJSON(key: String, JSONError)
+    /// The payload is JSON but not an array of actions; `found` names what it is.
+    case payloadNotAnArray(found: String)
+    /// The action at `index` (0 for the first) is not an object with a string `type`.
+    case invalidAction(index: Int, found: String)
+
+    /// One line saying what is wrong and, where it helps, what to do.
+    public var description: String {
+        switch self {
+        case .notJSON(let error):
+            "not a Redux DevTools file: not JSON (\(error))"
+        case .notAnExport(let found):
+            "not a Redux DevTools file: expected an object with \"payload\" or an array of actions, found \(found)"
+        case .missingPayload:
+            "not a Redux DevTools file: the object has no \"payload\" (the actions, as a string of JSON)"
+        case .liftedState:
+            "this is a Redux DevTools monitor state (actionsById, computedStates); export with the default format, which has \"payload\" and \"preloadedState\""
+        case .notAString(let key, let found):
+            "\"\(key)\" must be a string holding JSON (Redux DevTools encodes it twice), found \(found)"
+        case .innerJSON(let key, let error):
+            "the string in \"\(key)\" is not JSON: \(error.message) at byte \(error.offset + 1) of the string"
+        case .payloadNotAnArray(let found):
+            "\"payload\" must hold an array of actions, found \(found)"
+        case .invalidAction(let index, let found):
+            "action \(index + 1) in \"payload\" must be an object with a string \"type\", found \(found)"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+public import PatchbayCore
+
+/// An RFC 6901 JSON Pointer, the `path` of a JSON Patch operation: `/user/name`, `/items/2`,
+/// `""` for the whole value; `~` is written `~0` and `/` is written `~1`.
+///
+/// A pointer made from a `ValueChange` path keeps its keys and indexes. A pointer read from
+/// text holds only tokens: whether `2` names an array element or an object member is decided
+/// when the pointer is resolved against a value. Two pointers are equal when their tokens are.
+public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
+    /// The steps; read from text, each is a `.key` holding the unescaped token.
+    var components: [ValueChange.PathComponent]
+
+    /// The pointer to `path`.
+    public init(_ path: [ValueChange.PathComponent]) {
+        components = path
+    }
+
+    /// Reads pointer text; `nil` when it is not a JSON Pointer (it neither is empty nor starts
+    /// with `/`, or a `~` is not followed by `0` or `1`).
+    public init?(_ text: String) {
+        guard !text.isEmpty else {
+            components = []
+            return
+        }
+        guard text.utf8.first == UInt8(ascii: "/") else { return nil }
+        var components: [ValueChange.PathComponent] = []
+        for token in text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard let key = Self.unescape(token) else { return nil }
+            components.append(.key(key))
+        }
+        self.components = components
+    }
+
+    /// The token `bytes` (UTF-8) with `~0` and `~1` unescaped; `nil` for another `~`.
+    static func unescape(_ bytes: some Collection<UInt8>) -> String? {
+        guard bytes.contains(UInt8(ascii: "~")) else { return String(decoding: bytes, as: UTF8.self) }
+        var unescaped: [UInt8] = []
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "~") else {
+                unescaped.append(byte)
+                continue
+            }
+            switch iterator.next() {
+            case UInt8(ascii: "0"): unescaped.append(UInt8(ascii: "~"))
+            case UInt8(ascii: "1"): unescaped.append(UInt8(ascii: "/"))
+            default: return nil
+            }
+        }
+        return String(decoding: unescaped, as: UTF8.self)
+    }
+
+    /// The unescaped reference tokens: `["items", "2"]` for `/items/2`.
+    public var tokens: [String] {
+        components.map(Self.token)
+    }
+
+    static func token(_ component: ValueChange.PathComponent) -> String {
+        switch component {
+        case .key(let key): key
+        case .index(let index): String(index)
+        }
+    }
+
+    /// The pointer text: `/items/2`.
+    public var description: String {
+        var bytes: [UInt8] = []
+        appendEscaped(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the pointer text, escaped for a JSON string (without the quotes).
+    func appendEscaped(to out: inout [UInt8]) {
+        for component in components {
+            out.append(UInt8(ascii: "/"))
+            switch component {
+            case .index(let index):
+                out.appendInteger(index)
+            case .key(let key):
+                if key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+                    out.appendEscaped(key.replacing("~", with: "~0").replacing("/", with: "~1"))
+                } else {
+                    out.appendEscaped(key)
+                }
+            }
+        }
+    }
+
+    /// Whether the two pointers have the same tokens.
+    public static func == (lhs: JSONPointer, rhs: JSONPointer) -> Bool {
+        lhs.components.count == rhs.components.count
+            && zip(lhs.components, rhs.components).allSatisfy { a, b in
+                switch (a, b) {
+                case (.key(let x), .key(let y)): x == y
+                case (.index(let x), .index(let y)): x == y
+                default: token(a) == token(b)
+                }
+            }
+    }
+
+    /// Hashes the tokens, so that equal pointers hash alike.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components.count)
+        for component in components { hasher.combine(Self.token(component)) }
+    }
+}

@@ -1,0 +1,133 @@
+import PatchbayCore
+
+extension SessionEvent {
+    /// The event as its line of the session file, numbered `seq`, without the line break.
+    /// Keys come in a fixed order (`seq`, `kind`, then the kind's fields as documented on each
+    /// case), without spaces, and values are written as `Value.jsonText` writes them, so the
+    /// same event always gives the same line.
+    public func line(seq: Int) -> String {
+        var bytes: [UInt8] = []
+        encode(seq: seq, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the event's line (without the line break) to `out`.
+    func encode(seq: Int, into out: inout [UInt8]) {
+        out.appendRaw(#"{"seq":"#)
+        out.appendInteger(seq)
+        switch self {
+        case .command(let text):
+            out.appendRaw(#","kind":"command","text":"#)
+            out.appendQuoted(text)
+        case .store(let name, let state):
+            out.appendRaw(#","kind":"store","store":"#)
+            out.appendQuoted(name)
+            out.appendRaw(#","state":"#)
+            out.appendJSON(state)
+        case .action(let action):
+            action.encode(into: &out)
+        case .checkpoint(let store, let index, let state):
+            out.appendRaw(#","kind":"checkpoint","store":"#)
+            out.appendQuoted(store)
+            out.appendRaw(#","index":"#)
+            out.appendInteger(index)
+            out.appendRaw(#","state":"#)
+            out.appendJSON(state)
+        case .publish(let port, let value):
+            out.appendRaw(#","kind":"publish","port":"#)
+            out.appendQuoted(port)
+            out.appendRaw(#","value":"#)
+            out.appendJSON(value)
+        case .route(let route):
+            out.appendRaw(#","kind":"route","url":"#)
+            out.appendQuoted(route.url)
+            out.appendRaw(#","pattern":"#)
+            out.appendQuoted(route.pattern)
+            out.appendRaw(#","params":"#)
+            out.appendJSON(route.params)
+            if let view = route.view {
+                out.appendRaw(#","view":"#)
+                out.appendQuoted(view)
+            }
+            if let option = route.option {
+                out.appendRaw(#","option":"#)
+                out.appendQuoted(option)
+            }
+        case .error(let command, let message):
+            out.appendRaw(#","kind":"error","text":"#)
+            out.appendQuoted(command)
+            out.appendRaw(#","message":"#)
+            out.appendQuoted(message)
+        case .jump(let store, let index):
+            out.appendRaw(#","kind":"jump","store":"#)
+            out.appendQuoted(store)
+            out.appendRaw(#","index":"#)
+            out.appendInteger(index)
+        case .skip(let store, let index, let skipped):
+            out.appendRaw(#","kind":"skip","store":"#)
+            out.appendQuoted(store)
+            out.appendRaw(#","index":"#)
+            out.appendInteger(index)
+            out.appendRaw(skipped ? #","skipped":true"# : #","skipped":false"#)
+        case .reset(let store, let state):
+            out.appendRaw(#","kind":"reset","store":"#)
+            out.appendQuoted(store)
+            out.appendRaw(#","state":"#)
+            out.appendJSON(state)
+        }
+        out.appendRaw("}")
+    }
+}
+
+extension SessionAction {
+    /// Appends the action line's fields after `seq`.
+    func encode(into out: inout [UInt8]) {
+        out.appendRaw(#","kind":"action","store":"#)
+        out.appendQuoted(store)
+        out.appendRaw(#","index":"#)
+        out.appendInteger(index)
+        out.appendRaw(#","action":"#)
+        out.appendJSON(action)
+        out.appendRaw(#","patch":["#)
+        for (position, operation) in patch.enumerated() {
+            if position > 0 { out.appendRaw(",") }
+            operation.encode(into: &out)
+        }
+        out.appendRaw("]")
+        if let hash {
+            out.appendRaw(#","hash":""#)
+            hash.appendText(to: &out)
+            out.appendRaw(#"""#)
+        }
+        if let failure {
+            out.appendRaw(#","failed":"#)
+            out.appendQuoted(failure)
+        }
+        if let cause {
+            out.appendRaw(#","cause":"#)
+            out.appendInteger(cause)
+        }
+        if let delayedReducer {
+            out.appendRaw(#","reducer":"#)
+            out.appendQuoted(delayedReducer)
+        }
+    }
+}
+
+extension JSONPatch.Operation {
+    /// Appends `{"op":...,"path":...,"value":...}`.
+    func encode(into out: inout [UInt8]) {
+        switch op {
+        case .add: out.appendRaw(#"{"op":"add","path":""#)
+        case .remove: out.appendRaw(#"{"op":"remove","path":""#)
+        case .replace: out.appendRaw(#"{"op":"replace","path":""#)
+        }
+        path.appendEscaped(to: &out)
+        out.appendRaw(#"""#)
+        if op != .remove, let value {
+            out.appendRaw(#","value":"#)
+            out.appendJSON(value)
+        }
+        out.appendRaw("}")
+    }
+}

@@ -1,0 +1,34 @@
+/// The first line of a session file: `{"patchbay":"session","version":1,"created":"..."}`.
+public struct SessionHeader: Sendable, Equatable {
+    /// The version of the session format this package writes, and the newest it reads.
+    public static let supportedVersion = 1
+
+    /// The format version the file was written in.
+    public var version: Int
+    /// When the recording started, as ISO 8601 text (`2026-11-21T10:00:00Z`); `nil` when a
+    /// file does not say.
+    public var created: String?
+
+    /// A header of `version` (by default the one this package writes).
+    public init(version: Int = Self.supportedVersion, created: String?) {
+        self.version = version
+        self.created = created
+    }
+
+    /// The header as its line of JSON, without the line break.
+    public var line: String {
+        var bytes: [UInt8] = []
+        encode(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func encode(into out: inout [UInt8]) {
+        out.appendRaw(#"{"patchbay":"session","version":"#)
+        out.appendInteger(version)
+        if let created {
+            out.appendRaw(#","created":"#)
+            out.appendQuoted(created)
+        }
+        out.appendRaw("}")
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import PatchbayCore
+import PatchbayRecorder
+import Testing
+
+private struct Counter: Codable, Equatable {
+    var count = 0
+    var items: [String] = []
+    var ratio = 0.5
+}
+
+private enum CounterAction: Codable {
+    case increment(by: Int)
+    case add(String)
+    case insert(String, at: Int)
+    case reset
+    case setRatio(Double)
+}
+
+private var counterReducer: Reducer<Counter, CounterAction> {
+    Reducer { state, action in
+        switch action {
+        case .increment(let by): state.count += by
+        case .add(let item): state.items.append(item)
+        case .insert(let item, let index): state.items.insert(item, at: index)
+        case .reset: state = Counter()
+        case .setRatio(let ratio): state.ratio = ratio
+        }
+    }
+}
+
+/// The states a session's store went through, rebuilt from its lines, checked against the
+/// hashes and checkpoints on the way.
+private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [SessionAction]) {
+    var states: [Value] = []
+    var actions: [SessionAction] = []
+    for recorded in load.events {
+        switch recorded.event {
+        case .store(_, let state):
+            states = [state]
+        case .action(let action):
+            #expect(action.index == states.count)
+            var state = states.last!
+            _ = try JSONPatch.apply(action.patch, to: &state)
+            #expect(action.hash == StateDigest(state))
+            states.append(state)
+            actions.append(action)
+        case .checkpoint(_, let index, let state):
+            #expect(index == states.count - 1)
+            #expect(state == states.last)
+        default:
+            Issue.record("unexpected event \(recorded.event)")
+        }
+    }
+    return (states, actions)
+}
+
+@Suite struct RecorderTests {
+    @Test func aRecordingHoldsTheInitialStateAndEveryAction() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Counter(), reducer: counterReducer)
+        let recorder = try Recorder(store: store, path: path, created: Date(timeIntervalSince1970: 1_795_255_200))
+        store.dispatch(.increment(by: 2))
+        store.dispatch(.add("milk"))
+        store.dispatch(.insert("eggs", at: 0))
+        store.dispatch(.setRatio(0.25))
+        #expect(recorder.isRecording)
+        recorder.stop()
+        #expect(!recorder.isRecording)
+        store.dispatch(.increment(by: 1))
+        #expect(recorder.error == nil)
+
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.damage == nil)
+        #expect(load.header.created == "2026-11-21T10:00:00Z")
+        #expect(load.events.first?.event == .store(name: "app", state: ["count": 0, "items": [], "ratio": 0.5]))
+        let (states, actions) = try replay(load)
+        #expect(actions.map(\.action) == [
+            ["type": "increment", "by": 2], ["type": "add", "_0": "milk"], ["type": "insert", "_0": "eggs", "at": 0],
+            ["type": "setRatio", "_0": 0.25],
+        ])
+        #expect(states.last == ["count": 2, "items": ["eggs", "milk"], "ratio": 0.25])
+        #expect(actions[2].patch == [JSONPatch.Operation(.add, path: JSONPointer("/items/0")!, value: "eggs")])
+        #expect(load.events.map(\.seq) == Array(1...5))
+    }
+
+    @Test func theFileIsWrittenAsActionsHappen() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Counter(), reducer: counterReducer)
+        let recorder = try Recorder(store: store, path: path, storeName: "counter")
+        store.dispatch(.increment(by: 1))
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.events.count == 2)
+        guard case .action(let action)? = load.events.last?.event else {
+            Issue.record("no action line")
+            return
+        }
+        #expect(action.store == "counter")
+        #expect(action.patch == [JSONPatch.Operation(.replace, path: JSONPointer("/count")!, value: 1)])
+        withExtendedLifetime(recorder) {}
+    }
+
+    @Test func actionsBecomeObjectsWithAType() throws {
+        #expect(try recordedActions(CounterAction.reset) == [["type": "reset"]])
+        #expect(try recordedActions(Typed(type: "Load", id: 4)) == [["type": "Load", "id": 4]])
+        #expect(try recordedActions(Untyped(id: 4)) == [["type": "Untyped", "value": ["id": 4]]])
+        #expect(try recordedActions("go") == [["type": "String", "value": "go"]])
+        #expect(try recordedActions(Nested.wrap(type: "inner")) == [["type": "Nested", "value": ["wrap": ["type": "inner"]]]])
+    }
+
+    @Test func checkpointsComeEveryIntervalOfActions() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Counter(), reducer: counterReducer)
+        let recorder = try Recorder(store: store, path: path, checkpointInterval: 3)
+        for _ in 0..<7 { store.dispatch(.increment(by: 1)) }
+        recorder.stop()
+        let load = try SessionReader.read(contentsOf: path)
+        let checkpoints = load.events.compactMap { recorded -> Int? in
+            if case .checkpoint(_, let index, _) = recorded.event { return index }
+            return nil
+        }
+        #expect(checkpoints == [3, 6])
+        _ = try replay(load)
+    }
+
+    @Test func theDefaultIntervalFollowsTheSizeOfTheState() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Counter(), reducer: counterReducer)
+        let recorder = try Recorder(store: store, path: path)
+        for index in 0..<40 { store.dispatch(.add("item \(index)")) }
+        for _ in 0..<40 { store.dispatch(.increment(by: 1)) }
+        recorder.stop()
+        let load = try SessionReader.read(contentsOf: path)
+        let checkpoints = load.events.compactMap { recorded -> Int? in
+            if case .checkpoint(_, let index, _) = recorded.event { return index }
+            return nil
+        }
+        // 32 at first (the state is small); then the state has 32 items and 2 numbers: 34.
+        #expect(checkpoints == [32, 66])
+        _ = try replay(load)
+    }
+
+    @Test func droppedActionsAreLeftOutAndCausesFollowTheRecordedIndexes() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dropNegative = Middleware<Counter, CounterAction> { action, _ in
+            if case .increment(let by) = action, by < 0 { return nil }
+            return action
+        }
+        let store = Store(initialState: Counter(), reducer: counterReducer, middleware: [dropNegative])
+        store.dispatch(.increment(by: 5))
+        let recorder = try Recorder(store: store, path: path)
+        var followed = false
+        let subscription = store.subscribe { state in
+            if state.count == 6, !followed {
+                followed = true
+                store.dispatch(.add("six"))
+            }
+        }
+        store.dispatch(.increment(by: -1))
+        store.dispatch(.increment(by: 1))
+        recorder.stop()
+        subscription.disconnect()
+        let (states, actions) = try replay(try SessionReader.read(contentsOf: path))
+        #expect(actions.map(\.index) == [1, 2])
+        #expect(actions.map(\.cause) == [nil, 1])
+        #expect(states.first == ["count": 5, "items": [], "ratio": 0.5])
+    }
+
+    @Test func anActionThatCannotBeEncodedEndsTheRecordingWithoutACrash() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Counter(), reducer: counterReducer)
+        let recorder = try Recorder(store: store, path: path)
+        store.dispatch(.increment(by: 1))
+        store.dispatch(.setRatio(.nan))
+        store.dispatch(.increment(by: 1))
+        #expect(!recorder.isRecording)
+        guard case .encoding(let what, let message)? = recorder.error else {
+            Issue.record("expected an encoding error, got \(String(describing: recorder.error))")
+            return
+        }
+        #expect(what == "action 2")
+        #expect(message.contains("nan"))
+        #expect(store.state.count == 2)
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.damage == nil)
+        #expect(load.events.count == 2)
+    }
+
+    @Test func aFileThatCannotBeCreatedIsThrown() {
+        let store = Store(initialState: Counter(), reducer: counterReducer)
+        #expect(throws: RecorderError.session(SessionError(path: "/nonexistent/a.pb", .cannotOpen(errno: ENOENT)))) {
+            try Recorder(store: store, path: "/nonexistent/a.pb")
+        }
+    }
+
+    @Test func aReleasedRecorderStopsRecording() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Counter(), reducer: counterReducer)
+        var recorder: Recorder<Counter, CounterAction>? = try Recorder(store: store, path: path)
+        store.dispatch(.increment(by: 1))
+        recorder = nil
+        store.dispatch(.increment(by: 1))
+        #expect(recorder == nil)
+        #expect(try SessionReader.read(contentsOf: path).events.count == 2)
+    }
+
+    @Test func errorsReadAsOneLine() {
+        #expect(
+            RecorderError.encoding(what: "action 2", message: "Unable to encode Double.nan directly in JSON.").description
+                == "cannot encode action 2 as JSON: Unable to encode Double.nan directly in JSON.")
+    }
+}
+
+private struct Typed: Codable {
+    var type: String
+    var id: Int
+}
+
+private struct Untyped: Codable {
+    var id: Int
+}
+
+private enum Nested: Codable {
+    case wrap(type: String)
+}
+
+/// The action objects recorded for dispatching `action` to a store of any state.
+private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value] {
+    let path = temporaryPath()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let store = Store(initialState: 0, reducer: Reducer<Int, Action> { state, _ in state += 1 })
+    let recorder = try Recorder(store: store, path: path)
+    store.dispatch(action)
+    recorder.stop()
+    return try SessionReader.read(contentsOf: path).events.compactMap { recorded in
+        if case .action(let action) = recorded.event { return action.action }
+        return nil
+    }
+}

@@ -1,0 +1,93 @@
+import PatchbayCore
+import PatchbayRecorder
+import Testing
+
+/// The exact text of each kind of line.
+@Suite struct SessionEncodingTests {
+    @Test func theHeaderLine() {
+        #expect(SessionHeader(created: "2026-11-21T10:00:00Z").line == #"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"#)
+        #expect(SessionHeader(created: nil).line == #"{"patchbay":"session","version":1}"#)
+    }
+
+    @Test func commandStoreAndCheckpointLines() {
+        #expect(SessionEvent.command("store app = {count: 0}").line(seq: 1) == #"{"seq":1,"kind":"command","text":"store app = {count: 0}"}"#)
+        #expect(SessionEvent.store(name: "app", state: ["count": 0]).line(seq: 2) == #"{"seq":2,"kind":"store","store":"app","state":{"count":0}}"#)
+        #expect(
+            SessionEvent.checkpoint(store: "app", index: 1000, state: ["count": 2, "items": [1.5, "x"]]).line(seq: 5)
+                == #"{"seq":5,"kind":"checkpoint","store":"app","index":1000,"state":{"count":2,"items":[1.5,"x"]}}"#)
+    }
+
+    @Test func anActionLine() {
+        let action = SessionAction(
+            store: "app", index: 1, action: ["type": "Increment", "by": 2],
+            patch: [JSONPatch.Operation(.replace, path: JSONPointer([.key("count")]), value: 2)],
+            hash: StateDigest(text: "00112233445566ff"))
+        #expect(
+            SessionEvent.action(action).line(seq: 4)
+                == #"{"seq":4,"kind":"action","store":"app","index":1,"action":{"type":"Increment","by":2},"patch":[{"op":"replace","path":"/count","value":2}],"hash":"00112233445566ff"}"#
+        )
+    }
+
+    @Test func anActionLineWithItsOptionalFields() {
+        let action = SessionAction(
+            store: "app", index: 7, action: ["type": "Load"], patch: [], hash: StateDigest(text: "0000000000000001"),
+            failure: "reducer r2: no key 'x'", cause: 6, delayedReducer: "r3")
+        #expect(
+            SessionEvent.action(action).line(seq: 9)
+                == #"{"seq":9,"kind":"action","store":"app","index":7,"action":{"type":"Load"},"patch":[],"hash":"0000000000000001","failed":"reducer r2: no key 'x'","cause":6,"reducer":"r3"}"#
+        )
+        let bare = SessionAction(store: "app", index: 1, action: ["type": "A"], patch: [], hash: nil)
+        #expect(SessionEvent.action(bare).line(seq: 1) == #"{"seq":1,"kind":"action","store":"app","index":1,"action":{"type":"A"},"patch":[]}"#)
+    }
+
+    @Test func patchOperationsEscapeTheirPointers() {
+        let changes = [
+            ValueChange(path: [.key("items"), .index(2)], operation: .add, old: nil, new: ["title": "milk"]),
+            ValueChange(path: [.key("a/b"), .key("~c"), .key("q\"")], operation: .remove, old: 1, new: nil),
+            ValueChange(path: [], operation: .replace, old: 1, new: 2),
+        ]
+        let action = SessionAction(store: "s", index: 1, action: ["type": "T"], patch: JSONPatch.operations(changes), hash: nil)
+        #expect(
+            SessionEvent.action(action).line(seq: 1)
+                == #"{"seq":1,"kind":"action","store":"s","index":1,"action":{"type":"T"},"patch":[{"op":"add","path":"/items/2","value":{"title":"milk"}},{"op":"remove","path":"/a~1b/~0c/q\""},{"op":"replace","path":"","value":2}]}"#
+        )
+    }
+
+    @Test func publishRouteAndErrorLines() {
+        #expect(SessionEvent.publish(port: "x.value", value: 3).line(seq: 6) == #"{"seq":6,"kind":"publish","port":"x.value","value":3}"#)
+        let route = SessionRoute(url: "/message/Max", pattern: "/message/:username", params: ["username": "Max"])
+        #expect(
+            SessionEvent.route(route).line(seq: 7)
+                == #"{"seq":7,"kind":"route","url":"/message/Max","pattern":"/message/:username","params":{"username":"Max"}}"#)
+        var presented = route
+        presented.view = "Message"
+        presented.option = "modal"
+        #expect(
+            SessionEvent.route(presented).line(seq: 7)
+                == #"{"seq":7,"kind":"route","url":"/message/Max","pattern":"/message/:username","params":{"username":"Max"},"view":"Message","option":"modal"}"#
+        )
+        #expect(
+            SessionEvent.error(command: "dispatch nope", message: "no store 'nope'\n").line(seq: 8)
+                == #"{"seq":8,"kind":"error","text":"dispatch nope","message":"no store 'nope'\n"}"#)
+    }
+
+    @Test func timeTravelLines() {
+        #expect(SessionEvent.jump(store: "app", index: 3).line(seq: 9) == #"{"seq":9,"kind":"jump","store":"app","index":3}"#)
+        #expect(SessionEvent.skip(store: "app", index: 2, skipped: true).line(seq: 10) == #"{"seq":10,"kind":"skip","store":"app","index":2,"skipped":true}"#)
+        #expect(SessionEvent.skip(store: "app", index: 2, skipped: false).line(seq: 11) == #"{"seq":11,"kind":"skip","store":"app","index":2,"skipped":false}"#)
+        #expect(SessionEvent.reset(store: "app", state: [:]).line(seq: 12) == #"{"seq":12,"kind":"reset","store":"app","state":{}}"#)
+    }
+
+    @Test func valuesAreWrittenAsJSONTextWritesThem() {
+        var generator = ValueGenerator(seed: 11)
+        for _ in 0..<300 {
+            let value = generator.value()
+            #expect(SessionEvent.publish(port: "p.v", value: value).line(seq: 1) == #"{"seq":1,"kind":"publish","port":"p.v","value":"# + value.jsonText + "}")
+        }
+    }
+
+    @Test func eachEventNamesItsKind() {
+        #expect(SessionEvent.command("x").kind == "command")
+        #expect(SessionEvent.reset(store: "a", state: nil).kind == "reset")
+    }
+}

@@ -1,0 +1,145 @@
+import PatchbayCore
+import PatchbayRecorder
+import PatchbayTestSupport
+
+/// Random values for the property tests of the session format, the patch and the digest.
+struct ValueGenerator {
+    var random: SplitMix64
+
+    init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+    }
+
+    static let keys = ["a", "b", "count", "name", "items", "a/b", "~x", "", "é", "q\"", "line\nbreak", "0", "12"]
+    static let strings = ["", "x", "Max", "tab\there", "quote\"", "back\\slash", "\u{01}", "\u{7F}", "😀 émoji", "/~0~1"]
+
+    mutating func int(_ range: Range<Int>) -> Int {
+        Int.random(in: range, using: &random)
+    }
+
+    mutating func scalar() -> Value {
+        switch int(0..<9) {
+        case 0: return .null
+        case 1: return .bool(int(0..<2) == 0)
+        case 2: return .int(int(-1000..<1000))
+        case 3: return [.int(Int.min), .int(Int.max), .int(0), .int(-1)][int(0..<4)]
+        case 4: return [.decimal(1.0), .decimal(-0.5), .decimal(0.1), .decimal(1e300), .decimal(-2.5e-8)][int(0..<5)]
+        case 5: return .decimal(Double(int(-100..<100)) / 8)
+        default: return .string(Self.strings[int(0..<Self.strings.count)])
+        }
+    }
+
+    mutating func value(depth: Int = 3) -> Value {
+        guard depth > 0, int(0..<3) != 0 else { return scalar() }
+        if int(0..<2) == 0 {
+            return .array((0..<int(0..<5)).map { _ in value(depth: depth - 1) })
+        }
+        var members = Value.Members()
+        for _ in 0..<int(0..<5) {
+            members[Self.keys[int(0..<Self.keys.count)]] = value(depth: depth - 1)
+        }
+        return .object(members)
+    }
+}
+
+/// The text of `bytes`, for comparing written lines.
+func text(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self)
+}
+
+extension ValueGenerator {
+    static let names = ["app", "todo list", "ünï", "a\"b", "x/y~z"]
+
+    mutating func name() -> String {
+        Self.names[int(0..<Self.names.count)]
+    }
+
+    mutating func pointer() -> JSONPointer {
+        JSONPointer((0..<int(0..<4)).map { _ in int(0..<3) == 0 ? .index(int(0..<20)) : .key(Self.keys[int(0..<Self.keys.count)]) })
+    }
+
+    /// An event of any kind, with random content.
+    mutating func event() -> SessionEvent {
+        switch int(0..<10) {
+        case 0: return .command(Self.strings[int(0..<Self.strings.count)])
+        case 1: return .store(name: name(), state: value())
+        case 2:
+            let operations = (0..<int(0..<4)).map { _ in
+                let op = [ValueChange.Operation.add, .remove, .replace][int(0..<3)]
+                return JSONPatch.Operation(op, path: pointer(), value: value())
+            }
+            return .action(SessionAction(
+                store: name(), index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], patch: operations,
+                hash: int(0..<4) == 0 ? nil : StateDigest(value()),
+                failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil,
+                delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil))
+        case 3: return .checkpoint(store: name(), index: int(0..<5000), state: value())
+        case 4: return .publish(port: name() + ".value", value: value())
+        case 5:
+            return .route(SessionRoute(
+                url: "/message/" + name(), pattern: "/message/:username", params: ["username": .string(name())],
+                view: int(0..<2) == 0 ? nil : "Message", option: int(0..<2) == 0 ? nil : "modal"))
+        case 6: return .error(command: Self.strings[int(0..<Self.strings.count)], message: name())
+        case 7: return .jump(store: name(), index: int(0..<100))
+        case 8: return .skip(store: name(), index: int(1..<100), skipped: int(0..<2) == 0)
+        default: return .reset(store: name(), state: value())
+        }
+    }
+}
+
+/// A session file's bytes: the header, then `lines`, each ended by a line break.
+func sessionBytes(_ lines: [String], header: String = SessionHeader(created: "2026-11-21T10:00:00Z").line) -> [UInt8] {
+    Array(([header] + lines).map { $0 + "\n" }.joined().utf8)
+}
+
+extension ValueGenerator {
+    /// A path to some value inside `value` (the root included).
+    mutating func path(in value: Value) -> [ValueChange.PathComponent] {
+        var path: [ValueChange.PathComponent] = []
+        var current = value
+        while int(0..<4) != 0 {
+            switch current {
+            case .array(let elements) where !elements.isEmpty:
+                let index = int(0..<elements.count)
+                path.append(.index(index))
+                current = elements[index]
+            case .object(let members) where !members.isEmpty:
+                let index = int(0..<members.count)
+                path.append(.key(members.keys[index]))
+                current = members.values[index]
+            default:
+                return path
+            }
+        }
+        return path
+    }
+
+    /// A random change that applies to `value`: a replacement anywhere, a key added or
+    /// removed, an element inserted or removed anywhere in an array (the middle included).
+    mutating func change(of value: Value) -> ValueChange? {
+        let path = path(in: value)
+        let target = value.value(at: path)!
+        switch (int(0..<4), target) {
+        case (0, .array(let elements)):
+            let index = int(0...elements.count)
+            return ValueChange(path: path + [.index(index)], operation: .add, old: nil, new: self.value(depth: 2))
+        case (1, .array(let elements)) where !elements.isEmpty:
+            let index = int(0..<elements.count)
+            return ValueChange(path: path + [.index(index)], operation: .remove, old: elements[index], new: nil)
+        case (0, .object(let members)):
+            let key = Self.keys[int(0..<Self.keys.count)]
+            if let old = members[key] { return ValueChange(path: path + [.key(key)], operation: .replace, old: old, new: self.value(depth: 2)) }
+            return ValueChange(path: path + [.key(key)], operation: .add, old: nil, new: self.value(depth: 2))
+        case (1, .object(let members)) where !members.isEmpty:
+            let index = int(0..<members.count)
+            return ValueChange(path: path + [.key(members.keys[index])], operation: .remove, old: members.values[index], new: nil)
+        default:
+            guard !path.isEmpty || int(0..<8) == 0 else { return nil }
+            return ValueChange(path: path, operation: .replace, old: target, new: self.value(depth: 2))
+        }
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        Int.random(in: range, using: &random)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import PatchbayCore
+import PatchbayRecorder
+import Testing
+
+@Suite struct SessionWriterTests {
+    @Test func theWriterWritesTheHeaderThenNumberedLines() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        #expect(try writer.write(.command("store app = {count: 0}")) == 1)
+        #expect(try writer.write(.store(name: "app", state: ["count": 0])) == 2)
+        #expect(writer.lastSeq == 2)
+        writer.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(
+            text == """
+                {"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}
+                {"seq":1,"kind":"command","text":"store app = {count: 0}"}
+                {"seq":2,"kind":"store","store":"app","state":{"count":0}}
+
+                """)
+    }
+
+    @Test func eachLineIsInTheFileAsSoonAsItIsWritten() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        try writer.write(.publish(port: "x.value", value: 3))
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.events == [RecordedEvent(line: 2, seq: 1, event: .publish(port: "x.value", value: 3))])
+        try writer.write(.publish(port: "x.value", value: 4))
+        #expect(try SessionReader.read(contentsOf: path).events.count == 2)
+    }
+
+    @Test func aDateIsWrittenAsUTCText() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: Date(timeIntervalSince1970: 1_795_255_200))
+        writer.close()
+        #expect(try SessionReader.read(contentsOf: path).header.created == "2026-11-21T10:00:00Z")
+    }
+
+    @Test func anExistingFileIsEmptiedFirst() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: UInt8(ascii: "x"), count: 10_000).write(to: URL(fileURLWithPath: path))
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        writer.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == SessionHeader(created: "2026-11-21T10:00:00Z").line + "\n")
+    }
+
+    @Test func aClosedWriterRefusesEvents() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        writer.close()
+        writer.close()
+        #expect(!writer.isOpen)
+        #expect(throws: SessionError(path: path, .closed)) { try writer.write(.command("x")) }
+    }
+
+    @Test func aFileThatCannotBeCreatedIsAnError() {
+        #expect(throws: SessionError(path: "/nonexistent/dir/s.pb", .cannotOpen(errno: ENOENT))) {
+            try SessionWriter(path: "/nonexistent/dir/s.pb", created: "2026-11-21T10:00:00Z")
+        }
+    }
+
+    @Test func aFailedWriteClosesTheWriter() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        #expect(throws: SessionError(path: "/dev/full", .cannotWrite(errno: ENOSPC))) {
+            try SessionWriter(path: "/dev/full", created: "2026-11-21T10:00:00Z")
+        }
+        #expect(
+            SessionError(path: "/dev/full", .cannotWrite(errno: ENOSPC)).description
+                == "/dev/full: cannot write to the file: No space left on device")
+    }
+}
