@@ -66,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PatchbayShellTests",
-            dependencies: ["PatchbayShell"]
+            dependencies: ["PatchbayShell", "PatchbayRecorder"]
         ),
         .testTarget(
             name: "PatchbayEndToEndTests",

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayCore
+import PatchbayRecorder
 
 /// A Patchbay session: parses and runs commands and renders what they print.
 ///
@@ -15,27 +16,62 @@ public final class Shell {
     public var fileNames: FileNameLister
     private var loadDepth = 0
     /// The nodes, wires and probes of the session.
-    private(set) var graph = Graph()
+    private(set) var graph: Graph
+    /// The histories of the session's stores.
+    private(set) var histories: StoreHistories
+    /// The recording `record FILE` writes, if one is on.
+    var recording: (recorder: SessionRecorder, writer: SessionWriter)?
+    /// A replay paused by `--step`, `--until` or its break.
+    var replayRun: ReplayRun?
+    /// `break [STORE] when EXPR`, and whether the condition held after the last step.
+    var breakpoint: (store: String?, condition: PatchbayCore.Expression, held: Bool)?
+    /// How deep `execute` calls are nested (`load`, `replay` run commands of their own).
+    private(set) var executeDepth = 0
+    /// The recorder that hears the commands a verifying replay runs, at their depth.
+    var replayCapture: (recorder: SessionRecorder, depth: Int)?
 
     public init(options: ShellOptions = ShellOptions(), fileNames: FileNameLister = FileNameLister()) {
         self.options = options
         self.fileNames = fileNames
+        graph = Graph()
+        histories = StoreHistories(graph: graph)
     }
 
-    private var renderer: Renderer { Renderer(options: options) }
+    /// Starts a fresh session: no nodes, no stores, no histories. A recording goes on, on the
+    /// new graph.
+    func startOver() {
+        graph = Graph()
+        histories = StoreHistories(graph: graph)
+        replayRun = nil
+        recording?.recorder.attach(to: graph)
+    }
+
+    var renderer: Renderer { Renderer(options: options) }
 
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         var lines: [OutputLine] = []
+        var recorder: SessionRecorder?
+        var parsed = false
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
         defer { graph.cause = savedCause }
         do {
             let context = ParserContext(storeNames: Set(graph.storeNames))
             guard let command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
+            parsed = true
+            if executeDepth == 0 {
+                recorder = command.isRecordingControl ? nil : recording?.recorder
+            } else if let capture = replayCapture, capture.depth == executeDepth {
+                recorder = capture.recorder
+            }
+            recorder?.command(text)
+            executeDepth += 1
+            defer { executeDepth -= 1 }
             let result = try run(command, text: text, origin: origin, output: &lines)
             let events = graph.takeEvents()
+            recorder?.deliveries(events)
             lines += renderer.events(events)
             if let runaway = events.runaway {
                 lines += renderer.failure(ShellError(.graph(.engine(runaway)), at: 0..<0), command: text, origin: origin)
@@ -44,7 +80,15 @@ public final class Shell {
             lines += renderer.success(result, command: text)
             return CommandOutcome(status: .success, lines: lines)
         } catch {
-            lines += renderer.events(graph.takeEvents())
+            // A command that did not even parse is recorded too: a replay fails on it the same way.
+            if recorder == nil, executeDepth == 0, !parsed, let top = recording?.recorder {
+                recorder = top
+                top.command(text)
+            }
+            let events = graph.takeEvents()
+            recorder?.deliveries(events)
+            recorder?.record(.error(command: text, message: error.message))
+            lines += renderer.events(events)
             lines += renderer.failure(error, command: text, origin: origin)
             return CommandOutcome(status: .failure, lines: lines)
         }
@@ -86,7 +130,7 @@ public final class Shell {
         case .save(let path, let range):
             return try save(to: path, range: range)
         case .reset:
-            graph = Graph()
+            startOver()
             return CommandResult(lines: ["reset: everything defined in this session is gone"])
         case .dataflow(let command):
             return try run(command, text: text)
@@ -94,6 +138,10 @@ public final class Shell {
             return try run(command, text: text)
         case .route(let command):
             return try run(command, text: text)
+        case .timeTravel(let command):
+            return try run(command, text: text)
+        case .session(let command):
+            return try run(command, text: text, origin: origin, output: &output)
         case .quit:
             hasQuit = true
             return CommandResult()
@@ -126,6 +174,16 @@ extension Shell {
         let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
         let trimmed = firstLine.trimmingCharacters(in: .whitespaces)
         return trimmed.count > 60 ? String(trimmed.prefix(57)) + "..." : trimmed
+    }
+}
+
+extension Command {
+    /// Whether the command starts, stops or reports a recording: those are not recorded.
+    var isRecordingControl: Bool {
+        switch self {
+        case .session(.record), .session(.stopRecording), .session(.recordingStatus): true
+        default: false
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 public import PatchbayCore
+public import PatchbayRecorder
 
 /// An error of a shell command, with the UTF-8 range of the command text it points at.
 public struct ShellError: Error, Sendable, Equatable {
@@ -16,6 +17,8 @@ public struct ShellError: Error, Sendable, Equatable {
         case reservedName(String)
         case graph(GraphError)
         case cannotWrite(path: String, detail: String)
+        case timeTravel(TimeTravelError)
+        case session(path: String, detail: String)
     }
 
     public let reason: Reason
@@ -60,6 +63,10 @@ public struct ShellError: Error, Sendable, Equatable {
             error.description
         case .cannotWrite(let path, let detail):
             "cannot write '\(path)': \(detail)"
+        case .timeTravel(let error):
+            error.description
+        case .session(let path, let detail):
+            "\(path): \(detail)"
         }
     }
 }

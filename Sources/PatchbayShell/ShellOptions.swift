@@ -1,3 +1,5 @@
+public import Foundation
+
 /// How a shell renders its output.
 public struct ShellOptions: Sendable {
     /// One JSON object per line (SPEC section 9) instead of human-readable text.
@@ -9,9 +11,13 @@ public struct ShellOptions: Sendable {
     /// output only).
     public var echo: Bool
 
-    public init(json: Bool = false, color: Bool = false, echo: Bool = false) {
+    /// The time a recording's header gives as its start; tests fix it.
+    public var now: @Sendable () -> Date
+
+    public init(json: Bool = false, color: Bool = false, echo: Bool = false, now: @escaping @Sendable () -> Date = Date.init) {
         self.json = json
         self.color = color
         self.echo = echo
+        self.now = now
     }
 }

@@ -2,8 +2,21 @@ import ArgumentParser
 import Foundation
 import PatchbayShell
 
-/// The `patchbay` command line (SPEC section 1).
+/// The `patchbay` command line (SPEC section 1): `patchbay [FILE...]`, and the `replay` and
+/// `inspect` forms, which read a recorded session.
 @main
+enum PatchbayMain {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "replay": Replay.main(Array(arguments.dropFirst()))
+        case "inspect": Inspect.main(Array(arguments.dropFirst()))
+        default: PatchbayCommand.main(arguments)
+        }
+    }
+}
+
+/// `patchbay [FILE...]`: the shell, on scripts or interactively.
 struct PatchbayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "patchbay",
@@ -12,6 +25,10 @@ struct PatchbayCommand: ParsableCommand {
             With no FILE and a terminal on standard input, starts the interactive shell. Otherwise runs \
             the FILEs (or standard input) as scripts: no prompt, and a stop at the first error with exit \
             status 1 unless --keep-going is given. Type 'help' in the shell for the commands.
+
+            patchbay replay FILE [--verify] [--step] [--until N]   replay a recorded session
+            patchbay inspect FILE                                  open a recording for time travel
+            (see 'patchbay replay --help' and 'patchbay inspect --help')
             """,
         version: PatchbayVersion.current
     )
@@ -19,6 +36,63 @@ struct PatchbayCommand: ParsableCommand {
     @Argument(help: "Script files to run in order.", completion: .file())
     var files: [String] = []
 
+    @OptionGroup var session: SessionOptions
+
+    mutating func run() throws {
+        try session.run(files: files, first: [])
+    }
+}
+
+/// `patchbay replay FILE [--verify] [--step] [--until N]`
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "patchbay replay", abstract: "Replay a recorded session (see 'help replay' in the shell).")
+
+    @Argument(help: "The recorded session (JSON Lines).", completion: .file())
+    var file: String
+
+    @Flag(help: "Compare every effect with the recording; stop at the first divergence (exit status 1).")
+    var verify = false
+
+    @Flag(help: "Pause before the first command; go on with step and continue (stays interactive).")
+    var step = false
+
+    @Option(help: ArgumentHelp("Pause after command N (stays interactive).", valueName: "N"))
+    var until: Int?
+
+    @OptionGroup var session: SessionOptions
+
+    mutating func run() throws {
+        var command = "replay \(Self.quoted(file))"
+        if verify { command += " --verify" }
+        if step { command += " --step" }
+        if let until { command += " --until \(until)" }
+        if step || until != nil { session.interactive = true }
+        try session.run(files: [], first: [command])
+    }
+
+    /// A path as a word of a command: quoted, so spaces survive.
+    static func quoted(_ path: String) -> String {
+        "\"" + path.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+    }
+}
+
+/// `patchbay inspect FILE`
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "patchbay inspect", abstract: "Open a recorded session for time travel (without running reducers).")
+
+    @Argument(help: "The recorded session (JSON Lines).", completion: .file())
+    var file: String
+
+    @OptionGroup var session: SessionOptions
+
+    mutating func run() throws {
+        session.interactive = true
+        try session.run(files: [], first: ["inspect \(Replay.quoted(file))"])
+    }
+}
+
+/// The options every way of starting the shell takes.
+struct SessionOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Stay interactive after running the files.")
     var interactive = false
 
@@ -31,20 +105,40 @@ struct PatchbayCommand: ParsableCommand {
     @Flag(help: "Print each script line after a prompt before its output, like a transcript.")
     var echo = false
 
+    @Option(help: ArgumentHelp("Record everything the session does into FILE (JSON Lines).", valueName: "file"))
+    var record: String?
+
     @Option(help: ArgumentHelp("Where to keep the interactive history.", valueName: "path"))
     var historyFile: String?
 
     @Option(help: "Colour output: auto (a terminal without NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
-    mutating func run() throws {
+    /// Runs `first` (commands), then the files, then the shell when asked for or when there
+    /// are no files.
+    func run(files: [String], first commands: [String]) throws {
         Terminal.prepareProcess()
         let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO), echo: echo))
         let output = OutputWriter()
-        defer { output.flush() }
+        defer {
+            shell.finish()
+            output.flush()
+        }
         var failed = false
 
-        for file in files where !shell.hasQuit {
+        if let record {
+            let outcome = shell.execute("record \(Replay.quoted(record))")
+            guard outcome.status == .success else {
+                outcome.lines.forEach(output.write)
+                throw ExitCode(2)
+            }
+        }
+        for command in commands {
+            var runner = ScriptRunner(shell: shell, name: "patchbay", keepGoing: keepGoing, write: output.write)
+            runner.run(Array((command + "\n").utf8))
+            if runner.failures > 0 { failed = true }
+        }
+        for file in files where !shell.hasQuit && (!failed || keepGoing) {
             guard let contents = FileManager.default.contents(atPath: file) else {
                 output.write(OutputLine("patchbay: error: cannot read '\(file)': \(Terminal.fileProblem(file))", to: .error))
                 throw ExitCode(2)
@@ -59,7 +153,8 @@ struct PatchbayCommand: ParsableCommand {
         }
         if failed && !keepGoing && !interactive { throw ExitCode.failure }
 
-        if (files.isEmpty || interactive) && !shell.hasQuit {
+        let standalone = files.isEmpty && commands.isEmpty
+        if (standalone || interactive) && !shell.hasQuit {
             if isatty(STDIN_FILENO) != 0 {
                 let session = InteractiveSession(shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output)
                 session.run()

@@ -16,4 +16,6 @@ enum Command: Sendable {
     case dataflow(DataflowCommand)
     case store(StoreCommand)
     case route(RouteCommand)
+    case timeTravel(TimeTravelCommand)
+    case session(SessionCommand)
 }

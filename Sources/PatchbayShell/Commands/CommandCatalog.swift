@@ -1,6 +1,6 @@
 /// Every command of the shell, in the order `help` lists them.
 enum CommandCatalog {
-    static let commands: [CommandInfo] = general + dataflow + stores + routing
+    static let commands: [CommandInfo] = general + dataflow + stores + routing + timeTravel + sessions
 
     /// Expressions, help, scripts and the session.
     static let general: [CommandInfo] = [

@@ -47,6 +47,8 @@ enum CommandParser {
             if let command = try dataflow(word, &scanner) { return .dataflow(command) }
             if let command = try store(word, &scanner, context: context) { return .store(command) }
             if let command = try route(word, &scanner) { return .route(command) }
+            if let command = try timeTravel(word, &scanner, context: context) { return .timeTravel(command) }
+            if let command = try session(word, &scanner, context: context) { return .session(command) }
             throw unknownCommand(word, at: wordRange)
         }
     }

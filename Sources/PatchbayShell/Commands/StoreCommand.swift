@@ -85,7 +85,7 @@ extension CommandParser {
     }
 
     /// A path written as in expressions, after `state`: `user.name`, `items[0]`.
-    private static func path(_ scanner: inout CommandScanner, command: String) throws(ShellError) -> [ValueChange.PathComponent] {
+    static func path(_ scanner: inout CommandScanner, command: String) throws(ShellError) -> [ValueChange.PathComponent] {
         var components: [ValueChange.PathComponent] = [.key(try scanner.requireName("a path such as user.name", command: command).text)]
         while scanner.offset < scanner.bytes.count {
             if scanner.bytes[scanner.offset] == UInt8(ascii: "."), scanner.offset + 1 < scanner.bytes.count,

@@ -103,8 +103,17 @@ extension Graph {
         }
         let navigation = Navigation(url: url, pattern: result.pattern.text, params: params, view: result.payload.view,
                                     option: option, stack: stack)
+        var record = navigation
+        record.stack = NavigationStack()
+        routeHistory.append(record)
+        for observer in routeObservers { observer(record) }
         emitRoute(navigation.value, on: routerNode(), cause: rootCause)
         return navigation
+    }
+
+    /// Calls `observer` with every URL routed from now on (its `stack` left empty).
+    public func observeRoutes(_ observer: @escaping (Navigation) -> Void) {
+        routeObservers.append(observer)
     }
 
     /// Sends a route result on `router.route` as `send` sends on a signal: at once, at the commit of

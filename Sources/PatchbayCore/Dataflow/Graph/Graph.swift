@@ -29,6 +29,9 @@ public final class Graph {
     var nextReducerID = 0
     /// Who hears what the stores do (the history).
     @exclusivity(unchecked) var storeObservers: [(StoreEvent) -> Void] = []
+    var routeObservers: [(Navigation) -> Void] = []
+    /// Every URL routed, in order, with its pattern, parameters, view and option (`history router`).
+    public internal(set) var routeHistory: [Navigation] = []
     /// The routes, the presenters and the navigation stack of the wireframe.
     var router = Router<RouteSpec>()
     var presenters: [String: [Expression]] = [:]

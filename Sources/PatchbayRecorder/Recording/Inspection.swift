@@ -1,0 +1,108 @@
+public import PatchbayCore
+
+/// Rebuilds store histories from a recording's events (`inspect`, SPEC 8), without running a
+/// reducer: states come from the patches, checked against the digests and checkpoints.
+public struct Inspection {
+    private let graph: Graph
+    private let histories: StoreHistories
+    /// Each store's state as the events so far leave it, and its digest.
+    private var states: [String: (state: Value, digest: StateDigest)] = [:]
+    /// The stores, in the order the recording created them.
+    public private(set) var order: [String] = []
+    /// Where the recording disagrees with itself (a digest or checkpoint that does not match).
+    public private(set) var warnings: [String] = []
+
+    /// Rebuilds into `graph`'s stores and `histories`.
+    public init(graph: Graph, histories: StoreHistories) {
+        self.graph = graph
+        self.histories = histories
+    }
+
+    /// Applies one recorded event.
+    public mutating func apply(_ event: SessionEvent) throws(InspectionError) {
+        switch event {
+        case .store(let name, let state):
+            if order.contains(name) {
+                histories.replace(name, with: History(initial: state))
+            } else {
+                do { try graph.createStore(name, state: state) } catch { throw InspectionError(message: error.description) }
+                order.append(name)
+            }
+            states[name] = (state, StateDigest(state))
+        case .action(let recorded):
+            guard var (state, digest) = states.removeValue(forKey: recorded.store) else {
+                throw InspectionError(message: "an action of \(recorded.store), which no store line created")
+            }
+            defer { states[recorded.store] = (state, digest) }
+            let history = try history(recorded.store)
+            guard recorded.index == history.current + 1 else {
+                throw InspectionError(message: "action #\(recorded.index) of \(recorded.store) does not follow state #\(history.current)")
+            }
+            let changes: [ValueChange]
+            do { changes = try JSONPatch.apply(recorded.patch, to: &state) } catch {
+                throw InspectionError(message: "action #\(recorded.index) of \(recorded.store): \(error.description)")
+            }
+            digest.apply(changes, after: state)
+            if let hash = recorded.hash, hash != digest {
+                warnings.append("action #\(recorded.index) of \(recorded.store): the state's digest is \(digest), the recording says \(hash)")
+            }
+            let entry = HistoryEntry(index: recorded.index, action: recorded.action, changes: changes, failure: recorded.failure,
+                                     cause: recorded.cause, delayedReducer: recorded.delayedReducer)
+            do { try history.record(entry, after: state) } catch { throw InspectionError(message: error.description) }
+        case .checkpoint(let store, let index, let checkpoint):
+            guard let current = states[store], let history = try? history(store), history.current == index else { return }
+            if current.state != checkpoint {
+                warnings.append("checkpoint #\(index) of \(store) differs from the state the patches give; the checkpoint is kept")
+                states[store] = (checkpoint, StateDigest(checkpoint))
+            }
+        case .jump(let store, let index):
+            let history = try history(store)
+            guard let current = states[store] else { return }
+            do {
+                let state = try history.jump(to: index, current: current.state)
+                states[store] = (state, StateDigest(state))
+            } catch {
+                throw InspectionError(message: error.description)
+            }
+        case .skip(let store, let index, let skipped):
+            let history = try history(store)
+            guard let current = states[store] else { return }
+            // Without reducers, the actions after it keep their recorded changes; the
+            // checkpoint that follows the move gives the state.
+            do {
+                let recomputation = try history.setSkipped(index, skipped, current: current.state) { state, entry in
+                    var changes: [ValueChange] = []
+                    for change in entry.changes where (try? state.apply(change)) != nil { changes.append(change) }
+                    return Reduction(changes: changes, failure: entry.failure)
+                }
+                states[store] = (recomputation.state, StateDigest(recomputation.state))
+            } catch {
+                throw InspectionError(message: error.description)
+            }
+        case .reset(let store, let state):
+            histories.replace(store, with: History(initial: state))
+            states[store] = (state, StateDigest(state))
+        case .command, .publish, .route, .error:
+            break
+        }
+    }
+
+    /// Puts every store at the state its history ends at.
+    public func finish() throws(InspectionError) {
+        for name in order {
+            guard let current = states[name], let history = try? history(name) else { continue }
+            do { try graph.travel(name, to: current.state, index: history.current) } catch {
+                throw InspectionError(message: error.description)
+            }
+        }
+    }
+
+    private func history(_ store: String) throws(InspectionError) -> History {
+        do { return try histories.history(of: store).history } catch { throw InspectionError(message: error.description) }
+    }
+}
+
+/// Why a recording could not be rebuilt past one of its lines.
+public struct InspectionError: Error, Sendable, Equatable {
+    public var message: String
+}

@@ -1,0 +1,119 @@
+public import PatchbayCore
+
+/// Turns what happens in a graph into the events of a session file (SPEC 8): store creation,
+/// actions with their JSON Patch and state digest, checkpoints, routes, moves through time;
+/// the shell adds its commands, probe deliveries and errors.
+///
+/// The events go to a sink: a `SessionWriter` for `record FILE`, or a list in memory for
+/// `replay --verify`. The first error the sink throws stops the recording and is kept.
+public final class SessionRecorder {
+    /// Where the events go.
+    public typealias Sink = (SessionEvent) throws(SessionError) -> Void
+
+    private let sink: Sink
+    private var stores: [String: StoreTrack] = [:]
+    /// The error that stopped the recording, if one did.
+    public private(set) var failure: SessionError?
+    /// Whether events still go to the sink.
+    public private(set) var isRecording = true
+
+    /// What the recorder keeps of a store: the digest of its state and when to checkpoint.
+    private struct StoreTrack {
+        var digest: StateDigest
+        var checkpointInterval: Int
+        var sinceCheckpoint = 0
+    }
+
+    /// Starts recording what `graph` does into `sink`.
+    public init(graph: Graph, sink: @escaping Sink) {
+        self.sink = sink
+        attach(to: graph)
+    }
+
+    /// Records what `graph` does from now on too (after `reset`, the shell's graph is new).
+    public func attach(to graph: Graph) {
+        graph.observeStores { [weak self] event in self?.hear(event) }
+        graph.observeRoutes { [weak self] navigation in
+            self?.record(.route(SessionRoute(url: navigation.url, pattern: navigation.pattern, params: navigation.params,
+                                             view: navigation.view, option: navigation.option.rawValue)))
+        }
+    }
+
+    /// Stops recording; nothing more goes to the sink.
+    public func stop() {
+        isRecording = false
+    }
+
+    /// Records an event, unless the recording has stopped.
+    public func record(_ event: SessionEvent) {
+        guard isRecording else { return }
+        do {
+            try sink(event)
+        } catch {
+            failure = error
+            isRecording = false
+        }
+    }
+
+    /// Records a command's text.
+    public func command(_ text: String) {
+        record(.command(text))
+    }
+
+    /// Records the deliveries a command's probes saw.
+    public func deliveries(_ events: [GraphEvent]) {
+        for case .probe(let port, let value, _) in events { record(.publish(port: port, value: value)) }
+    }
+
+    private func hear(_ event: StoreEvent) {
+        guard isRecording else { return }
+        switch event {
+        case .created(let store, let state):
+            stores[store] = StoreTrack(digest: StateDigest(state), checkpointInterval: Self.checkpointInterval(for: state))
+            record(.store(name: store, state: state))
+        case .step(let step, let state):
+            guard var track = stores[step.store] else { return }
+            if step.failure == nil { track.digest.apply(step.changes, after: state) }
+            record(.action(SessionAction(store: step.store, index: step.index, action: step.action,
+                                         patch: JSONPatch.operations(step.changes), hash: track.digest,
+                                         failure: step.failure, cause: step.cause, delayedReducer: step.reducer)))
+            track.sinceCheckpoint += 1
+            if track.sinceCheckpoint >= track.checkpointInterval {
+                record(.checkpoint(store: step.store, index: step.index, state: state))
+                track.sinceCheckpoint = 0
+                track.checkpointInterval = Self.checkpointInterval(for: state)
+            }
+            stores[step.store] = track
+        case .moved(let store, let index, let state):
+            stores[store]?.digest = StateDigest(state)
+            stores[store]?.sinceCheckpoint = 0
+            record(.jump(store: store, index: index))
+            record(.checkpoint(store: store, index: index, state: state))
+        case .removed(let store):
+            stores[store] = nil
+        }
+    }
+
+    /// Actions between checkpoints: about the number of leaves of the state, so that a
+    /// checkpoint costs about as much as the changes between two of them.
+    static func checkpointInterval(for state: Value) -> Int {
+        Swift.max(32, Swift.min(state.leafCount(limit: 100_000), 100_000))
+    }
+}
+
+extension Value {
+    /// How many scalars, empty objects and empty arrays the value holds, counting no further
+    /// than `limit`.
+    func leafCount(limit: Int) -> Int {
+        var count = 0
+        var pending: [Value] = [self]
+        while let value = pending.popLast(), count < limit {
+            switch value {
+            case .object(let members) where !members.isEmpty: pending.append(contentsOf: members.values)
+            case .array(let elements) where !elements.isEmpty: pending.append(contentsOf: elements)
+            default: count += 1
+            }
+        }
+        return count
+    }
+}

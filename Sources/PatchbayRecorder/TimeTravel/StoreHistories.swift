@@ -1,0 +1,143 @@
+public import PatchbayCore
+
+/// The histories of a graph's stores (SPEC 7).
+///
+/// It hears every action a store handles through the graph's store events, so the engine never
+/// depends on it, and it moves stores through their histories with `Graph.travel`, so that what
+/// is wired to a store follows it. Like its graph, it is used from one thread.
+public final class StoreHistories {
+    private let graph: Graph
+    private var histories: [String: History] = [:]
+
+    /// Starts keeping the history of every store `graph` creates from now on.
+    public init(graph: Graph) {
+        self.graph = graph
+        graph.observeStores { [weak self] event in self?.hear(event) }
+    }
+
+    private func hear(_ event: StoreEvent) {
+        switch event {
+        case .created(let store, let state):
+            histories[store] = History(initial: state)
+        case .step(let step, let state):
+            // The store numbers its actions from the history's current state, so the step is
+            // always the next one; a failure here would be a bug, and the step is dropped.
+            _ = try? histories[step.store]?.record(HistoryEntry(step), after: state)
+        case .removed(let store):
+            histories[store] = nil
+        case .moved:
+            break
+        }
+    }
+
+    /// The history of `store` (the only store when `nil`), with the store's name.
+    public func history(of store: String?) throws(TimeTravelError) -> (store: String, history: History) {
+        let name = try graphCall { () throws(GraphError) in try graph.storeName(store) }
+        if let history = histories[name] { return (name, history) }
+        // A store made before the histories were attached starts its history now.
+        let history = History(initial: liveState(name))
+        histories[name] = history
+        return (name, history)
+    }
+
+    /// Puts a history in place of a store's (`inspect`, `import`).
+    public func replace(_ store: String, with history: History) {
+        histories[store] = history
+    }
+
+    /// `jump`: makes state `index` the store's state.
+    @discardableResult
+    public func jump(_ store: String?, to index: Int) throws(TimeTravelError) -> Value {
+        let (name, history) = try self.history(of: store)
+        let state = try historyCall(name) { () throws(HistoryError) in try history.jump(to: index, current: liveState(name)) }
+        try travel(name, to: state, history: history)
+        return state
+    }
+
+    /// `skip` / `unskip`: turns an action off or on and recomputes the later states with the
+    /// store's reducers.
+    public func setSkipped(_ store: String?, _ index: Int, _ skipped: Bool) throws(TimeTravelError) -> Recomputation {
+        let (name, history) = try self.history(of: store)
+        guard try graphCall({ () throws(GraphError) in try graph.hasReducers(name) }) else { throw .noReducers(store: name) }
+        let recomputation: Recomputation
+        do {
+            recomputation = try history.setSkipped(index, skipped, current: liveState(name)) { state, entry in
+                reduce(name, entry, &state)
+            }
+        } catch {
+            throw .history(store: name, error)
+        }
+        try travel(name, to: recomputation.state, history: history)
+        return recomputation
+    }
+
+    /// `checkout`: switches the store to another timeline, at its last state.
+    @discardableResult
+    public func checkout(_ store: String?, branch: String) throws(TimeTravelError) -> Value {
+        let (name, history) = try self.history(of: store)
+        let state = try historyCall(name) { () throws(HistoryError) in try history.checkout(branch, current: liveState(name)) }
+        try travel(name, to: state, history: history)
+        return state
+    }
+
+    /// `history commit`: the current state becomes the initial state and every action goes.
+    public func commit(_ store: String?) throws(TimeTravelError) -> Int {
+        let (name, history) = try self.history(of: store)
+        let dropped = history.count
+        let state = liveState(name)
+        try historyCall(name) { () throws(HistoryError) in try history.commit(current: state) }
+        try travel(name, to: state, history: history)
+        return dropped
+    }
+
+    /// `history revert`: drops every action; the store goes back to the initial state.
+    public func revert(_ store: String?) throws(TimeTravelError) -> Int {
+        let (name, history) = try self.history(of: store)
+        let dropped = history.count
+        try travel(name, to: history.revert(), history: history)
+        return dropped
+    }
+
+    /// `history sweep`: drops the skipped actions.
+    public func sweep(_ store: String?) throws(TimeTravelError) -> Int {
+        let (name, history) = try self.history(of: store)
+        let removed = history.sweep()
+        try travel(name, to: liveState(name), history: history)
+        return removed
+    }
+
+    /// Runs the store's reducers for a history entry, for a recomputation.
+    private func reduce(_ store: String, _ entry: HistoryEntry, _ state: inout Value) -> Reduction {
+        do {
+            let reduction = try graph.reduce(store, action: entry.action, reducer: entry.delayedReducer, state: &state)
+            return Reduction(changes: reduction.changes, failure: reduction.failure)
+        } catch {
+            return Reduction(changes: [], failure: error.description)
+        }
+    }
+
+    /// The store's state as the graph holds it: the history's current state.
+    private func liveState(_ store: String) -> Value {
+        (try? graph.storeState(store)) ?? .null
+    }
+
+    private func travel(_ store: String, to state: Value, history: History) throws(TimeTravelError) {
+        try graphCall { () throws(GraphError) in try graph.travel(store, to: state, index: history.current) }
+    }
+
+    private func graphCall<T>(_ body: () throws(GraphError) -> T) throws(TimeTravelError) -> T {
+        do { return try body() } catch { throw .graph(error) }
+    }
+
+    private func historyCall<T>(_ store: String, _ body: () throws(HistoryError) -> T) throws(TimeTravelError) -> T {
+        do { return try body() } catch { throw .history(store: store, error) }
+    }
+}
+
+extension HistoryEntry {
+    /// The entry of a step a store reports.
+    init(_ step: StoreStep) {
+        self.init(index: step.index, action: step.action, changes: step.changes, failure: step.failure,
+                  cause: step.cause, delayedReducer: step.reducer)
+    }
+}

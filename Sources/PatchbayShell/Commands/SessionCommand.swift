@@ -1,0 +1,107 @@
+import PatchbayCore
+
+/// A command of SPEC section 8: recording, replaying and inspecting sessions, and DevTools files.
+enum SessionCommand: Sendable {
+    /// `record FILE`
+    case record(path: String, range: Range<Int>)
+    /// `record stop`
+    case stopRecording
+    /// `record`
+    case recordingStatus
+    /// `replay FILE [--verify] [--step] [--until N]`
+    case replay(path: String, range: Range<Int>, options: ReplayOptions)
+    /// `inspect FILE`
+    case inspect(path: String, range: Range<Int>)
+    /// `break [STORE] when EXPR`
+    case breakpoint(store: Name?, condition: Expression)
+    /// `step`
+    case step
+    /// `continue`
+    case resume
+    /// `export devtools STORE FILE`
+    case exportDevTools(store: Name, path: String, range: Range<Int>)
+    /// `import devtools FILE [STORE]`
+    case importDevTools(path: String, range: Range<Int>, store: Name?)
+}
+
+/// How `replay` runs a recording.
+struct ReplayOptions: Sendable, Equatable {
+    /// Compare every effect with the recording, and stop at the first divergence.
+    var verify = false
+    /// Pause before the first step.
+    var step = false
+    /// Pause after this step.
+    var until: Int?
+}
+
+extension CommandParser {
+    /// Parses the session command that starts with `word`, or returns `nil` for other words.
+    static func session(_ word: String, _ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> SessionCommand? {
+        let command: SessionCommand
+        switch word {
+        case "record":
+            if scanner.isAtEnd {
+                command = .recordingStatus
+            } else if scanner.keyword("stop") {
+                command = .stopRecording
+            } else {
+                let (path, range) = try file(&scanner, "the file to record into", command: word)
+                command = .record(path: path, range: range)
+            }
+        case "replay":
+            let (path, range) = try file(&scanner, "the recorded session to replay", command: word)
+            command = .replay(path: path, range: range, options: try replayOptions(&scanner))
+        case "inspect":
+            let (path, range) = try file(&scanner, "the recorded session to inspect", command: word)
+            command = .inspect(path: path, range: range)
+        case "break":
+            var store: Name?
+            if !scanner.keyword("when") {
+                store = try scanner.requireName("a store or 'when'", command: word)
+                guard scanner.keyword("when") else { throw scanner.missing("'when' and a condition", command: word) }
+            }
+            command = .breakpoint(store: store, condition: try scanner.expression(command: word))
+        case "step":
+            command = .step
+        case "continue":
+            command = .resume
+        case "export":
+            guard scanner.keyword("devtools") else { throw scanner.missing("'devtools' (export devtools STORE FILE)", command: word) }
+            let store = try scanner.requireName("the store to export", command: word)
+            let (path, range) = try file(&scanner, "the file to write", command: word)
+            command = .exportDevTools(store: store, path: path, range: range)
+        case "import":
+            guard scanner.keyword("devtools") else { throw scanner.missing("'devtools' (import devtools FILE [STORE])", command: word) }
+            let (path, range) = try file(&scanner, "the DevTools file to read", command: word)
+            let store = scanner.isAtEnd ? nil : try scanner.requireName("the store to import into", command: word)
+            command = .importDevTools(path: path, range: range, store: store)
+        default:
+            return nil
+        }
+        try expectEnd(&scanner, command: word)
+        return command
+    }
+
+    private static func file(_ scanner: inout CommandScanner, _ what: String, command: String) throws(ShellError) -> (String, Range<Int>) {
+        guard let (path, range) = scanner.word(), !path.isEmpty else { throw scanner.missing(what, command: command) }
+        return (path, range)
+    }
+
+    private static func replayOptions(_ scanner: inout CommandScanner) throws(ShellError) -> ReplayOptions {
+        let word = "replay"
+        var options = ReplayOptions()
+        while let (option, range) = scanner.word() {
+            switch option {
+            case "--verify": options.verify = true
+            case "--step": options.step = true
+            case "--until" where options.until == nil:
+                let (step, stepRange) = try scanner.integer("a step number after --until", command: word)
+                guard step >= 0 else { throw usage(word, "--until takes a step number that is not negative", at: stepRange) }
+                options.until = step
+            default:
+                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --verify, --step, --until N)", at: range)
+            }
+        }
+        return options
+    }
+}

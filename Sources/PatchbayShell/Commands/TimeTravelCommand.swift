@@ -1,0 +1,152 @@
+import PatchbayCore
+
+/// A command of SPEC section 7: moving a store through its history.
+enum TimeTravelCommand: Sendable {
+    /// `history [STORE] [--last N] [--type T] [--path P]`
+    case history(store: Name?, filter: HistoryFilter)
+    /// `history router`
+    case routerHistory
+    /// `history commit | revert | sweep [STORE]`
+    case rewrite(HistoryRewrite, store: Name?)
+    /// `jump [STORE] N | +K | -K | end`
+    case jump(store: Name?, to: JumpTarget, range: Range<Int>)
+    /// `diff [STORE] [A [B]]`
+    case diff(store: Name?, from: (Int, Range<Int>)?, to: (Int, Range<Int>)?)
+    /// `skip [STORE] N` / `unskip [STORE] N`
+    case skip(store: Name?, index: Int, range: Range<Int>, skipped: Bool)
+    /// `blame [STORE] PATH`
+    case blame(store: Name?, path: [ValueChange.PathComponent])
+    /// `find [STORE] EXPR`
+    case find(store: Name?, condition: Expression)
+    /// `branch [STORE]`
+    case branches(store: Name?)
+    /// `checkout [STORE] BRANCH`
+    case checkout(store: Name?, branch: Name)
+}
+
+/// What `history` lists.
+struct HistoryFilter: Sendable {
+    /// Only the last N actions.
+    var last: Int?
+    /// Only actions of this type.
+    var type: String?
+    /// Only actions that changed this path (or inside it).
+    var path: [ValueChange.PathComponent]?
+}
+
+/// Redux DevTools' history operations.
+enum HistoryRewrite: String, Sendable {
+    /// Squash the history into the initial state.
+    case commit
+    /// Drop every action.
+    case revert
+    /// Drop the skipped actions.
+    case sweep
+}
+
+/// Where `jump` goes.
+enum JumpTarget: Sendable {
+    case index(Int)
+    case forward(Int)
+    case backward(Int)
+    case end
+}
+
+extension CommandParser {
+    /// Parses the time-travel command that starts with `word`, or returns `nil` for other words.
+    static func timeTravel(_ word: String, _ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> TimeTravelCommand? {
+        let command: TimeTravelCommand
+        switch word {
+        case "history":
+            command = try history(&scanner, context: context)
+        case "jump":
+            let store = storeName(&scanner, context: context)
+            command = try jump(&scanner, store: store)
+        case "diff":
+            let store = storeName(&scanner, context: context)
+            var from: (Int, Range<Int>)?, to: (Int, Range<Int>)?
+            if scanner.atInteger {
+                from = try scanner.integer("a step number", command: word)
+                if scanner.atInteger { to = try scanner.integer("a step number", command: word) }
+            }
+            command = .diff(store: store, from: from, to: to)
+        case "skip", "unskip":
+            let store = storeName(&scanner, context: context)
+            let (index, range) = try scanner.integer("the action's number (see 'history')", command: word)
+            command = .skip(store: store, index: index, range: range, skipped: word == "skip")
+        case "blame":
+            let store = storeName(&scanner, context: context)
+            command = .blame(store: store, path: try path(&scanner, command: word))
+        case "find":
+            let store = storeName(&scanner, context: context)
+            command = .find(store: store, condition: try scanner.expression(command: word))
+        case "branch":
+            command = .branches(store: storeName(&scanner, context: context))
+        case "checkout":
+            let first = try scanner.requireName("the branch (see 'branch')", command: word)
+            if context.storeNames.contains(first.text), let (branch, range) = scanner.name() {
+                command = .checkout(store: first, branch: Name(text: branch, range: range))
+            } else {
+                command = .checkout(store: nil, branch: first)
+            }
+        default:
+            return nil
+        }
+        try expectEnd(&scanner, command: word)
+        return command
+    }
+
+    /// A store's name, when the next name is one followed by more of the command (or the end).
+    private static func storeName(_ scanner: inout CommandScanner, context: ParserContext) -> Name? {
+        var probe = scanner
+        guard let (name, range) = probe.name(), context.storeNames.contains(name) else { return nil }
+        // `find app.count > 1` reads a path of a node, not the store `app`.
+        if probe.offset < probe.bytes.count, [UInt8(ascii: "."), UInt8(ascii: "[")].contains(probe.bytes[probe.offset]) { return nil }
+        scanner = probe
+        return Name(text: name, range: range)
+    }
+
+    private static func history(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> TimeTravelCommand {
+        let word = "history"
+        if scanner.keyword("router") { return .routerHistory }
+        for rewrite in [HistoryRewrite.commit, .revert, .sweep] where scanner.keyword(rewrite.rawValue) {
+            return .rewrite(rewrite, store: storeName(&scanner, context: context))
+        }
+        let store = storeName(&scanner, context: context)
+        var filter = HistoryFilter()
+        while !scanner.isAtEnd {
+            guard let (option, range) = scanner.word() else { break }
+            switch option {
+            case "--last" where filter.last == nil:
+                let (count, countRange) = try scanner.integer("how many actions, after --last", command: word)
+                guard count >= 0 else { throw usage(word, "--last takes a count that is not negative", at: countRange) }
+                filter.last = count
+            case "--type" where filter.type == nil:
+                filter.type = try scanner.requireName("an action type, after --type", command: word).text
+            case "--path" where filter.path == nil:
+                filter.path = try path(&scanner, command: word)
+            default:
+                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --last N, --type T, --path P)", at: range)
+            }
+        }
+        return .history(store: store, filter: filter)
+    }
+
+    private static func jump(_ scanner: inout CommandScanner, store: Name?) throws(ShellError) -> TimeTravelCommand {
+        let word = "jump"
+        scanner.skipBlanks()
+        let start = scanner.offset
+        if scanner.keyword("end") { return .jump(store: store, to: .end, range: start..<scanner.offset) }
+        let forward = scanner.symbol("+")
+        let (number, range) = try scanner.integer("a step: N, +K, -K or end", command: word)
+        let whole = start..<range.upperBound
+        if forward {
+            guard number >= 0 else { throw usage(word, "write +K or -K, not both signs", at: whole) }
+            return .jump(store: store, to: .forward(number), range: whole)
+        }
+        if number < 0 { return .jump(store: store, to: .backward(-number), range: whole) }
+        // `-0` reads as a move of nothing back, like `+0`.
+        if scanner.bytes[start] == UInt8(ascii: "-") { return .jump(store: store, to: .backward(0), range: whole) }
+        return .jump(store: store, to: .index(number), range: whole)
+    }
+}

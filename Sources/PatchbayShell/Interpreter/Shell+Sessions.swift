@@ -1,0 +1,196 @@
+import Foundation
+import PatchbayCore
+import PatchbayRecorder
+
+extension Shell {
+    func run(_ command: SessionCommand, text: String, origin: SourceOrigin, output: inout [OutputLine]) throws(ShellError) -> CommandResult {
+        switch command {
+        case .record(let path, let range):
+            if let recording { throw ShellError(.session(path: path, detail: "already recording into \(recording.writer.path); 'record stop' first"), at: range) }
+            let writer: SessionWriter
+            do {
+                writer = try SessionWriter(path: path, created: options.now())
+            } catch {
+                throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
+            }
+            let recorder = SessionRecorder(graph: graph) { event throws(SessionError) in _ = try writer.write(event) }
+            recording = (recorder, writer)
+            return CommandResult(lines: ["recording into \(path)"], json: ["recording": .string(path)])
+        case .stopRecording:
+            guard let recording else { return CommandResult(lines: ["not recording"], json: ["recording": .null]) }
+            finish()
+            return CommandResult(lines: ["stopped recording into \(recording.writer.path) (\(recording.writer.lastSeq) events)"],
+                                 json: ["stopped": .string(recording.writer.path), "events": .int(recording.writer.lastSeq)])
+        case .recordingStatus:
+            guard let recording else { return CommandResult(lines: ["not recording (start with: record FILE)"], json: ["recording": .null]) }
+            var line = "recording into \(recording.writer.path): \(recording.writer.lastSeq) events"
+            if let failure = recording.recorder.failure { line += "; stopped by an error: \(failure)" }
+            return CommandResult(lines: [line], json: ["recording": .string(recording.writer.path), "events": .int(recording.writer.lastSeq)])
+        case .replay(let path, let range, let replayOptions):
+            let load = try readSession(ScriptFile.resolve(path, from: origin), at: range)
+            let steps = ReplayRun.steps(of: load)
+            guard !steps.isEmpty else {
+                throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
+            }
+            startOver()
+            let capture = replayOptions.verify ? CapturedEvents() : nil
+            if let capture {
+                capture.recorder = SessionRecorder(graph: graph) { [capture] event throws(SessionError) in capture.events.append(event) }
+            }
+            var run = ReplayRun(path: path, steps: steps, verify: replayOptions.verify, until: replayOptions.until, capture: capture)
+            if replayOptions.step || replayOptions.until == 0 {
+                replayRun = run
+                return CommandResult(lines: ["replay of \(path) paused before step 1 of \(steps.count): \(steps[0].text)"],
+                                     json: ["paused": .int(0), "steps": .int(steps.count)])
+            }
+            return try advance(&run, output: &output, damage: load.damage)
+        case .inspect(let path, let range):
+            let load = try readSession(ScriptFile.resolve(path, from: origin), at: range)
+            startOver()
+            let inspected = try inspect(load, path: path, at: range)
+            if let damage = load.damage {
+                output += renderer.success(inspected, command: text)
+                throw ShellError(.session(path: path, detail: "\(damage.description); everything before that line is loaded"), at: range)
+            }
+            return inspected
+        case .breakpoint(let store, let condition):
+            breakpoint = (store?.text, condition, false)
+            return CommandResult(lines: ["break when \(condition)" + (store.map { " in \($0.text)" } ?? "")],
+                                 json: ["break": .string(condition.description)])
+        case .step, .resume:
+            guard var run = replayRun else {
+                throw ShellError(.session(path: "replay", detail: "no replay is paused; start one with 'replay FILE --step'"), at: 0..<text.utf8.count)
+            }
+            replayRun = nil
+            if case .step = command { run.until = run.next + 1 } else { run.until = nil }
+            return try advance(&run, output: &output, damage: nil)
+        case .exportDevTools(let store, let path, let range):
+            let (name, history) = try travel(store, store.range) { () throws(TimeTravelError) in try histories.history(of: store.text) }
+            let entries = try travel(store, store.range) { () throws(TimeTravelError) in
+                do throws(HistoryError) { return history.count == 0 ? [] : try history.entries(1...history.count) } catch { throw .history(store: name, error) }
+            }
+            let file = DevToolsFile(actions: entries.map { $0.action }, preloadedState: history.initial)
+            do {
+                try Data(file.text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw ShellError(.cannotWrite(path: path, detail: error.localizedDescription), at: range)
+            }
+            return CommandResult(lines: ["exported \(entries.count) actions of \(name) to \(path)"],
+                                 json: ["store": .string(name), "file": .string(path), "actions": .int(entries.count)])
+        case .importDevTools(let path, let range, let store):
+            let bytes = try ScriptFile.read(ScriptFile.resolve(path, from: origin), at: range)
+            let file: DevToolsFile
+            do throws(DevToolsError) { file = try DevToolsFile(parsing: bytes) } catch {
+                throw ShellError(.session(path: path, detail: error.description), at: range)
+            }
+            return try importDevTools(file, into: store?.text ?? "app", path: path, range: store?.range ?? range)
+        }
+    }
+
+    /// Closes the recording, if one is on.
+    public func finish() {
+        recording?.recorder.stop()
+        recording?.writer.close()
+        recording = nil
+    }
+
+    private func readSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionLoad {
+        do {
+            return try SessionReader.read(contentsOf: path)
+        } catch {
+            throw ShellError(.session(path: path, detail: error.description), at: range)
+        }
+    }
+
+    /// Runs a replay's steps until it ends, reaches `until`, or its break holds.
+    private func advance(_ run: inout ReplayRun, output: inout [OutputLine], damage: SessionError?) throws(ShellError) -> CommandResult {
+        replayCapture = run.capture?.recorder.map { ($0, executeDepth) }
+        defer { replayCapture = nil }
+        while !run.isFinished {
+            if let until = run.until, run.next >= until { break }
+            let step = run.steps[run.next]
+            _ = run.capture?.take()
+            let outcome = execute(step.text, at: SourceOrigin(name: run.path, line: step.line))
+            output += outcome.lines
+            run.next += 1
+            if let capture = run.capture,
+               let divergence = ReplayDivergence.first(expected: step.expected, actual: capture.take(), step: run.next, of: step)
+            {
+                output += divergence.diffLines.map { OutputLine($0) }
+                throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+            }
+            if breakpointHolds() {
+                replayRun = run
+                return CommandResult(lines: ["break: the condition holds after step \(run.next) of \(run.steps.count) (\(Self.causeText(step.text)))"],
+                                     json: ["paused": .int(run.next), "steps": .int(run.steps.count)])
+            }
+        }
+        if !run.isFinished {
+            replayRun = run
+            let next = run.steps[run.next]
+            return CommandResult(lines: ["replay of \(run.path) paused after step \(run.next) of \(run.steps.count); next: \(Self.causeText(next.text))"],
+                                 json: ["paused": .int(run.next), "steps": .int(run.steps.count)])
+        }
+        if let damage {
+            throw ShellError(.session(path: run.path, detail: "\(damage.description); the steps before it ran"), at: 0..<0)
+        }
+        let summary = run.verify ? "verified \(run.steps.count) steps of \(run.path): every effect matches the recording"
+            : "replayed \(run.steps.count) steps of \(run.path)"
+        return CommandResult(lines: [summary], json: ["verified": .bool(run.verify), "steps": .int(run.steps.count), "divergence": .null])
+    }
+
+    /// Whether the break condition became true with the last step.
+    private func breakpointHolds() -> Bool {
+        guard let breakpoint else { return false }
+        var bindings = Bindings()
+        if let (name, history) = try? histories.history(of: breakpoint.store) {
+            bindings.state = try? graph.storeState(name)
+            bindings.action = history.current > 0 ? (try? history.entry(history.current))?.action : nil
+        }
+        let holds = (try? breakpoint.condition.evaluate(bindings, in: graph)) == .bool(true)
+        let became = holds && !breakpoint.held
+        self.breakpoint?.held = holds
+        return became
+    }
+
+    /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints.
+    private func inspect(_ load: SessionLoad, path: String, at range: Range<Int>) throws(ShellError) -> CommandResult {
+        var inspection = Inspection(graph: graph, histories: histories)
+        for recorded in load.events {
+            do throws(InspectionError) {
+                try inspection.apply(recorded.event)
+            } catch {
+                throw ShellError(.session(path: path, detail: "line \(recorded.line): \(error.message)"), at: range)
+            }
+        }
+        do throws(InspectionError) {
+            try inspection.finish()
+        } catch {
+            throw ShellError(.session(path: path, detail: error.message), at: range)
+        }
+        let stores = inspection.order.map { name in
+            let history = try? histories.history(of: name).history
+            return "\(name) (\(history?.count ?? 0) actions)"
+        }
+        let lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.joined(separator: ", "))]
+            + inspection.warnings.map { "warning: \($0)" }
+        return CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))])
+    }
+
+    private func importDevTools(_ file: DevToolsFile, into store: String, path: String, range: Range<Int>) throws(ShellError) -> CommandResult {
+        let initial = file.preloadedState ?? .emptyObject
+        if graph.storeNames.contains(store) {
+            histories.replace(store, with: History(initial: initial))
+            try call([], [], range) { () throws(GraphError) in try graph.travel(store, to: initial, index: 0) }
+        } else {
+            try call([], [], range) { () throws(GraphError) in try graph.createStore(store, state: initial) }
+        }
+        var failed = 0
+        for action in file.actions {
+            do throws(GraphError) { try graph.dispatch(store, action) } catch { failed += 1 }
+        }
+        _ = graph.takeEvents()
+        let line = "imported \(file.actions.count) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
+        return CommandResult(lines: [line], json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed)])
+    }
+}

@@ -1,0 +1,224 @@
+import PatchbayCore
+import PatchbayRecorder
+
+extension Shell {
+    /// How many actions `history` lists without `--last` before it shows only the newest.
+    static let historyPageSize = 200
+
+    func run(_ command: TimeTravelCommand, text: String) throws(ShellError) -> CommandResult {
+        let whole = 0..<text.utf8.count
+        switch command {
+        case .history(let store, let filter):
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            return try listHistory(history, of: name, filter: filter, at: whole)
+        case .routerHistory:
+            return routerHistoryResult()
+        case .rewrite(let rewrite, let store):
+            return try self.rewrite(rewrite, store: store, at: whole)
+        case .jump(let store, let target, let range):
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            let index: Int
+            switch target {
+            case .index(let number): index = number
+            case .forward(let count): index = history.current + count
+            case .backward(let count): index = history.current - count
+            case .end: index = history.count
+            }
+            let state = try travel(store, range) { () throws(TimeTravelError) in try histories.jump(name, to: index) }
+            return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(Self.brief(state))"],
+                                 json: ["store": .string(name), "index": .int(index), "count": .int(history.count), "state": state])
+        case .diff(let store, let from, let to):
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            let (a, b): (Int, Int)
+            switch (from, to) {
+            case (nil, _): (a, b) = (Swift.max(0, history.current - 1), history.current)
+            case (let from?, nil): (a, b) = (Swift.max(0, from.0 - 1), from.0)
+            case (let from?, let to?): (a, b) = (from.0, to.0)
+            }
+            let range = from.map { from in from.1.lowerBound..<(to?.1.upperBound ?? from.1.upperBound) } ?? whole
+            let changes = try travel(store, range) { () throws(TimeTravelError) in
+                let current: Value
+                do throws(GraphError) { current = try graph.storeState(name) } catch { throw .graph(error) }
+                do throws(HistoryError) { return try history.diff(from: a, to: b, current: current) } catch {
+                    throw .history(store: name, error)
+                }
+            }
+            let lines = changes.isEmpty ? ["#\(a) → #\(b): no differences"] : changes.map(Self.describeChange)
+            return CommandResult(lines: lines, json: Self.json(changes))
+        case .skip(let store, let index, let range, let skipped):
+            let recomputation = try travel(store, range) { () throws(TimeTravelError) in
+                try histories.setSkipped(store?.text, index, skipped)
+            }
+            let states = recomputation.changedStates == 1 ? "1 state changed" : "\(recomputation.changedStates) states changed"
+            return CommandResult(lines: ["\(skipped ? "skipped" : "unskipped") #\(index): \(states)"],
+                                 json: ["index": .int(index), "skipped": .bool(skipped), "changed": .int(recomputation.changedStates)])
+        case .blame(let store, let path):
+            let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            let blames = history.blame(path)
+            let pathText = ValueChange.pathText(path)
+            let lines = blames.isEmpty ? ["no action changed \(pathText)"] : blames.map { blame in
+                "#\(blame.index) \(Self.actionText(blame.action))  \(Self.brief(blame.old)) → \(Self.brief(blame.new))"
+            }
+            return CommandResult(lines: lines, json: .array(blames.map { blame in
+                ["index": .int(blame.index), "action": blame.action, "old": blame.old ?? .null, "new": blame.new ?? .null]
+            }))
+        case .find(let store, let condition):
+            let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            return try find(condition, in: history, text: text)
+        case .branches(let store):
+            let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            let branches = history.branches
+            return CommandResult(lines: branches.map { branch in
+                var line = "\(branch.isCurrent ? "*" : " ") \(branch.name)  \(branch.count) action\(branch.count == 1 ? "" : "s")"
+                if let from = branch.forkedFrom, let index = branch.forkIndex { line += ", from \(from) at #\(index)" }
+                return line
+            }, json: .array(branches.map { branch in
+                ["name": .string(branch.name), "count": .int(branch.count), "current": .bool(branch.isCurrent),
+                 "from": branch.forkedFrom.map(Value.string) ?? .null, "at": branch.forkIndex.map(Value.int) ?? .null]
+            }))
+        case .checkout(let store, let branch):
+            let state = try travel(store, branch.range) { () throws(TimeTravelError) in
+                try histories.checkout(store?.text, branch: branch.text)
+            }
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            return CommandResult(lines: ["\(name) on \(branch.text) at #\(history.current): \(Self.brief(state))"],
+                                 json: ["store": .string(name), "branch": .string(branch.text), "index": .int(history.current), "state": state])
+        }
+    }
+
+    private func listHistory(_ history: History, of store: String, filter: HistoryFilter, at range: Range<Int>) throws(ShellError) -> CommandResult {
+        let filtered = filter.type != nil || filter.path != nil
+        let limit = filter.last ?? (options.json ? nil : Self.historyPageSize)
+        // The newest first, in chunks, so that `--last 20` of a long history reads 20 entries.
+        var picked: [HistoryEntry] = []
+        var upper = history.count
+        while upper >= 1, limit.map({ picked.count < $0 }) ?? true {
+            let lower = Swift.max(1, upper - 1023)
+            let chunk = try travel(nil, range) { () throws(TimeTravelError) in
+                do throws(HistoryError) { return try history.entries(lower...upper) } catch { throw .history(store: store, error) }
+            }
+            for entry in chunk.reversed() where limit.map({ picked.count < $0 }) ?? true {
+                if let type = filter.type, entry.type != type { continue }
+                if let path = filter.path, !entry.touches(path) { continue }
+                picked.append(entry)
+            }
+            upper = lower - 1
+        }
+        picked.reverse()
+        var lines: [String] = []
+        if history.branches.count > 1, let branch = history.branches.first(where: \.isCurrent) {
+            var line = "on branch \(branch.name)"
+            if let from = branch.forkedFrom, let index = branch.forkIndex { line += " (from \(from) at #\(index))" }
+            lines.append(line)
+        }
+        let hidden = history.count - picked.count
+        if !filtered, filter.last == nil, hidden > 0 {
+            lines.append("(\(hidden) older actions not shown; use --last N)")
+        }
+        if !filtered, picked.first?.index ?? (history.count + 1) == 1 || history.count == 0 {
+            lines.append("\(history.current == 0 ? ">" : " ")  #0 (initial state)")
+        }
+        for entry in picked {
+            let mark = (entry.index == history.current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
+            lines.append("\(mark) #\(entry.index) \(Self.actionText(entry.action))  \(Self.effect(of: entry))")
+        }
+        if filtered, picked.isEmpty { lines.append("no action matches") }
+        return CommandResult(lines: lines, json: .array(picked.map { entry in
+            var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": Self.json(entry.changes),
+                               "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
+                               "current": .bool(entry.index == history.current)]
+            if let failure = entry.failure, case .object(var members) = json {
+                members["failure"] = .string(failure)
+                json = .object(members)
+            }
+            return json
+        }))
+    }
+
+    private func rewrite(_ rewrite: HistoryRewrite, store: Name?, at range: Range<Int>) throws(ShellError) -> CommandResult {
+        let target = store?.range ?? range
+        switch rewrite {
+        case .commit:
+            let dropped = try travel(store, target) { () throws(TimeTravelError) in try histories.commit(store?.text) }
+            return CommandResult(lines: ["committed: the current state is the initial state now (\(dropped) actions squashed)"],
+                                 json: ["committed": .int(dropped)])
+        case .revert:
+            let dropped = try travel(store, target) { () throws(TimeTravelError) in try histories.revert(store?.text) }
+            return CommandResult(lines: ["reverted to the initial state (\(dropped) actions dropped)"], json: ["reverted": .int(dropped)])
+        case .sweep:
+            let removed = try travel(store, target) { () throws(TimeTravelError) in try histories.sweep(store?.text) }
+            return CommandResult(lines: ["swept \(removed) skipped action\(removed == 1 ? "" : "s")"], json: ["swept": .int(removed)])
+        }
+    }
+
+    /// `history router`: every URL routed in this session.
+    private func routerHistoryResult() -> CommandResult {
+        let routes = graph.routeHistory
+        let lines = routes.isEmpty ? ["no URL routed yet"] : routes.enumerated().map { number, route in
+            let target = route.view.map { "→ \($0) (\(route.option.rawValue))" } ?? "(handler: no view)"
+            return "#\(number + 1) \(route.url)  \(route.pattern)  \(route.params)  \(target)"
+        }
+        return CommandResult(lines: lines, json: .array(routes.map(\.value)))
+    }
+
+    /// `find EXPR`: the states where EXPR holds. A step where it fails to evaluate does not
+    /// match; when it fails everywhere, the first error is the answer.
+    private func find(_ condition: Expression, in history: History, text: String) throws(ShellError) -> CommandResult {
+        var found: [(Int, HistoryEntry?)] = []
+        var firstError: ExpressionError?
+        var evaluated = 0
+        history.walk { index, entry, state in
+            do throws(ExpressionError) {
+                let result = try condition.evaluate(Bindings(state: state, action: entry?.action ?? .null), in: graph)
+                evaluated += 1
+                if case .bool(true) = result { found.append((index, entry)) }
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+            return true
+        }
+        if evaluated == 0, let firstError { throw ShellError(firstError, in: text) }
+        let lines = found.isEmpty ? ["no state matches"] : found.map { index, entry in
+            entry.map { "#\(index) \(Self.actionText($0.action))" } ?? "#0 (initial state)"
+        }
+        return CommandResult(lines: lines, json: .array(found.map { .int($0.0) }))
+    }
+
+    /// Runs a time-travel call, turning its error into the shell's, under `range` (or the
+    /// store's name when the error is about the store).
+    func travel<T>(_ store: Name?, _ range: Range<Int>, _ body: () throws(TimeTravelError) -> T) throws(ShellError) -> T {
+        do {
+            return try body()
+        } catch {
+            if case .graph(let graphError) = error {
+                throw ShellError(.graph(graphError), at: Self.range(of: graphError, names: store.map { [$0] } ?? [], targets: []) ?? range)
+            }
+            throw ShellError(.timeTravel(error), at: range)
+        }
+    }
+
+    /// `Increment {by: 2}`: the type, then the rest of the action, cut to fit a line.
+    static func actionText(_ action: Value) -> String {
+        guard case .object(var members) = action, case .string(let type)? = members["type"] else { return brief(action) }
+        members["type"] = nil
+        return members.isEmpty ? type : "\(type) \(brief(.object(members)))"
+    }
+
+    /// What an action did, for a history line: the paths it changed.
+    static func effect(of entry: HistoryEntry) -> String {
+        if entry.skipped { return "(skipped)" }
+        if let failure = entry.failure { return "failed: \(failure)" }
+        guard !entry.changes.isEmpty else { return "(no changes)" }
+        let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
+        return entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
+    }
+
+    /// `user.name: "unknown" → "Max"`, `items[2]: + {...}`, `items[0]: - {...}`
+    static func describeChange(_ change: ValueChange) -> String {
+        switch change.operation {
+        case .add: "\(change.pathText): + \(brief(change.new))"
+        case .remove: "\(change.pathText): - \(brief(change.old))"
+        case .replace: "\(change.pathText): \(brief(change.old)) → \(brief(change.new))"
+        }
+    }
+}

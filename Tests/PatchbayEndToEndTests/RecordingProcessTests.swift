@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@Suite("The binary recording, replaying and inspecting sessions")
+struct RecordingProcessTests {
+    private func temporaryDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "pb-record-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func aRecordingKilledMidSessionLoadsWithEveryCompletedCommand() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/killed.jsonl"
+        let process = Process()
+        process.executableURL = PatchbayProcess.binary
+        process.arguments = ["--record", path]
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let commands = "store app = {count: 0}\nreducer app on Add : state.count += 1\n"
+            + (1...20).map { _ in "dispatch app Add\n" }.joined()
+        try stdin.fileHandleForWriting.write(contentsOf: Data(commands.utf8))
+        // Wait until the last action is in the file, then kill without warning (the pipe stays open).
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains(#""index":20"#) {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let inspected = try PatchbayProcess.run(["inspect", path], script: "state\nhistory --last 1\n")
+        #expect(inspected.status == 0, "\(inspected.errors)")
+        #expect(inspected.outputLines == ["inspected \(path): app (20 actions)", "{count: 20}", ">  #20 Add  count"])
+    }
+
+    @Test func replayVerifyFromTheCommandLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/s.jsonl"
+        let recorded = try PatchbayProcess.run(["--record", path], script: "store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch app Inc\n")
+        #expect(recorded.status == 0, "\(recorded.errors)")
+        let replayed = try PatchbayProcess.run(["replay", path, "--verify"])
+        #expect(replayed.status == 0, "\(replayed.errors)")
+        #expect(replayed.outputLines.last == "verified 3 steps of \(path): every effect matches the recording")
+
+        // A changed recording fails with status 1 and names the step.
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "state.n += 1", with: "state.n += 2")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let diverged = try PatchbayProcess.run(["replay", path, "--verify"])
+        #expect(diverged.status == 1)
+        #expect(diverged.errors.contains("replay diverged at step 3"))
+    }
+}

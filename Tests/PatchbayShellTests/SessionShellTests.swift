@@ -1,0 +1,255 @@
+import Foundation
+import PatchbayCore
+import PatchbayRecorder
+import PatchbayShell
+import Testing
+
+// SPEC 8 through the shell: record, replay (--verify, --step, --until, break), inspect, damaged
+// files, DevTools files, and a typed store's Recorder file inspected by the shell.
+
+/// A shell whose recordings start at a fixed time.
+private func recordingShell(json: Bool = false) -> DataflowSession {
+    let session = DataflowSession(json: json)
+    session.shell.options.now = { Date(timeIntervalSince1970: 1_795_255_200) }   // 2026-11-21T10:00:00Z
+    return session
+}
+
+private func lines(of path: String) -> [String] {
+    (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+}
+
+/// A counter session recorded into `path`.
+private func recordCounter(into path: String) {
+    let session = recordingShell()
+    session.run("""
+        record \(path)
+        store app = {count: 0}
+        reducer app on Increment : state.count += action.by
+        dispatch app Increment {by: 2}
+        dispatch app Increment {by: 3}
+        record stop
+        """)
+}
+
+@Suite("Sessions: record")
+struct RecordShellTests {
+    @Test func aRecordingHasAHeaderThenEachCommandWithItsEffects() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/counter.jsonl"
+        recordCounter(into: path)
+        #expect(lines(of: path) == [
+            #"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"#,
+            #"{"seq":1,"kind":"command","text":"store app = {count: 0}"}"#,
+            #"{"seq":2,"kind":"store","store":"app","state":{"count":0}}"#,
+            #"{"seq":3,"kind":"command","text":"reducer app on Increment : state.count += action.by"}"#,
+            #"{"seq":4,"kind":"command","text":"dispatch app Increment {by: 2}"}"#,
+            #"{"seq":5,"kind":"action","store":"app","index":1,"action":{"type":"Increment","by":2},"patch":[{"op":"replace","path":"/count","value":2}],"hash":"\#(StateDigest(["count": 2]).text)"}"#,
+            #"{"seq":6,"kind":"command","text":"dispatch app Increment {by: 3}"}"#,
+            #"{"seq":7,"kind":"action","store":"app","index":2,"action":{"type":"Increment","by":3},"patch":[{"op":"replace","path":"/count","value":5}],"hash":"\#(StateDigest(["count": 5]).text)"}"#,
+        ])
+    }
+
+    @Test func recordShowsTheStatusAndStopSaysHowManyEvents() {
+        let directory = TemporaryDirectory()
+        let session = recordingShell()
+        #expect(session.run("record") == ["not recording (start with: record FILE)"])
+        #expect(session.run("record \(directory.path)/a.jsonl") == ["recording into \(directory.path)/a.jsonl"])
+        session.run("= 1")
+        #expect(session.run("record") == ["recording into \(directory.path)/a.jsonl: 1 events"])
+        #expect(session.error("record \(directory.path)/b.jsonl").contains("already recording"))
+        #expect(session.run("record stop") == ["stopped recording into \(directory.path)/a.jsonl (1 events)"])
+        #expect(session.run("record stop") == ["not recording"])
+    }
+
+    @Test func errorsProbesAndRoutesAreRecorded() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/effects.jsonl"
+        let session = recordingShell()
+        session.run("""
+            record \(path)
+            var x = 1
+            probe x --future
+            set x = 3
+            = nope
+            route add /message/:username view=message option=modal
+            route /message/Max
+            """)
+        let recorded = lines(of: path)
+        #expect(recorded.contains(#"{"seq":4,"kind":"publish","port":"x.value","value":3}"#))
+        #expect(recorded.contains { $0.contains(#""kind":"error","text":"= nope","message":"unknown name 'nope'"#) })
+        #expect(recorded.contains { $0.contains(#""kind":"route","url":"/message/Max","pattern":"/message/:username","params":{"username":"Max"}"#) })
+    }
+
+    @Test func anUnwritableFileIsAnError() {
+        let session = recordingShell()
+        #expect(session.error("record /nonexistent-dir/x.jsonl").hasPrefix("error: cannot write '/nonexistent-dir/x.jsonl'"))
+        #expect(session.run("record") == ["not recording (start with: record FILE)"])
+    }
+}
+
+@Suite("Sessions: replay")
+struct ReplayShellTests {
+    @Test func replayVerifyPassesOnAnUnchangedSession() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/counter.jsonl"
+        recordCounter(into: path)
+        let session = DataflowSession()
+        let output = session.run("replay \(path) --verify")
+        #expect(output.last == "verified 4 steps of \(path): every effect matches the recording")
+        #expect(session.run("state") == ["{count: 5}"])
+        #expect(session.run("history --last 1") == [">  #2 Increment {by: 3}  count"])
+    }
+
+    @Test func replayVerifyStopsAtTheFirstDivergenceWithTheStepAndADiff() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/counter.jsonl"
+        recordCounter(into: path)
+        // The reducer changes: the third step now adds twice as much.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(of: "state.count += action.by", with: "state.count += action.by * 2")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let session = DataflowSession()
+        let outcome = session.shell.execute("replay \(path) --verify")
+        #expect(outcome.status == .failure)
+        let printed = outcome.lines.map(\.text)
+        #expect(printed.contains { $0.hasPrefix("error: ") && $0.contains("replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): action #1 of app differs") })
+        #expect(printed.contains("  patch[0].value: 2 → 4"))
+    }
+
+    @Test func replayStepsUntilAndBreaks() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/counter.jsonl"
+        recordCounter(into: path)
+        let session = DataflowSession()
+        #expect(session.run("replay \(path) --step") == ["replay of \(path) paused before step 1 of 4: store app = {count: 0}"])
+        #expect(session.run("step").last == "replay of \(path) paused after step 1 of 4; next: reducer app on Increment : state.count += action.by")
+        #expect(session.run("break app when state.count > 1") == ["break when state.count > 1 in app"])
+        #expect(session.run("continue").last == "break: the condition holds after step 3 of 4 (dispatch app Increment {by: 2})")
+        #expect(session.run("state") == ["{count: 2}"])
+        #expect(session.run("continue").last == "replayed 4 steps of \(path)")
+        #expect(session.error("step").contains("no replay is paused"))
+        #expect(DataflowSession().run("replay \(path) --until 3").last == "replay of \(path) paused after step 3 of 4; next: dispatch app Increment {by: 3}")
+    }
+
+    @Test func aFileWithoutCommandsCannotBeReplayed() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("app.jsonl", """
+            {"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}
+            {"seq":1,"kind":"store","store":"app","state":{"count":0}}
+
+            """)
+        #expect(DataflowSession().error("replay \(path)").contains("no commands to replay"))
+    }
+}
+
+@Suite("Sessions: inspect and damaged files")
+struct InspectShellTests {
+    /// A recording as a Swift app's Recorder writes it: no command lines.
+    private func appRecording(_ directory: TemporaryDirectory, extra: String = "") -> String {
+        var state: Value = ["count": 0]
+        var digest = StateDigest(state)
+        var text = #"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"# + "\n"
+        text += #"{"seq":1,"kind":"store","store":"app","state":{"count":0}}"# + "\n"
+        for index in 1...3 {
+            let change = ValueChange(path: [.key("count")], operation: .replace, old: state["count"], new: .int(index * 10))
+            try! state.apply(change)
+            digest.apply([change], after: state)
+            text += #"{"seq":\#(index + 1),"kind":"action","store":"app","index":\#(index),"action":{"type":"Set","to":\#(index * 10)},"patch":[{"op":"replace","path":"/count","value":\#(index * 10)}],"hash":"\#(digest.text)"}"# + "\n"
+        }
+        return directory.write("app.jsonl", text + extra)
+    }
+
+    @Test func inspectRebuildsAHistoryWithoutCommandLines() {
+        let directory = TemporaryDirectory()
+        let path = appRecording(directory)
+        let session = DataflowSession()
+        #expect(session.run("inspect \(path)") == ["inspected \(path): app (3 actions)"])
+        #expect(session.run("state") == ["{count: 30}"])
+        #expect(session.run("jump 1") == ["app at #1 of 3: {count: 10}"])
+        #expect(session.run("diff 1 3") == ["count: 10 → 30"])
+        #expect(session.run("blame count") == ["#1 Set {to: 10}  0 → 10", "#2 Set {to: 20}  10 → 20", "#3 Set {to: 30}  20 → 30"])
+        #expect(session.error("skip 2").contains("no reducers"))
+    }
+
+    @Test func aTruncatedLastLineLoadsEverythingBeforeIt() {
+        let directory = TemporaryDirectory()
+        let path = appRecording(directory, extra: #"{"seq":5,"kind":"action","store":"app","ind"#)
+        let session = DataflowSession()
+        let outcome = session.shell.execute("inspect \(path)")
+        #expect(outcome.status == .failure)
+        #expect(outcome.lines.map(\.text).contains { $0.hasPrefix("error: ") && $0.contains("line 6") })
+        #expect(session.run("state") == ["{count: 30}"])
+    }
+
+    @Test func aGarbageLineStopsLoadingThere() {
+        let directory = TemporaryDirectory()
+        let path = appRecording(directory, extra: "garbage\n" + #"{"seq":9,"kind":"store","store":"late","state":{}}"# + "\n")
+        let session = DataflowSession()
+        #expect(session.shell.execute("inspect \(path)").lines.map(\.text).contains { $0.contains("line 6") })
+        #expect(session.run("history --last 1") == [">  #3 Set {to: 30}  count"])
+        #expect(session.error("state late").hasPrefix("error: "))
+    }
+
+    @Test func aNewerVersionIsRefused() {
+        let directory = TemporaryDirectory()
+        let path = directory.write("future.jsonl", #"{"patchbay":"session","version":2,"created":"2030-01-01T00:00:00Z"}"# + "\n")
+        let message = DataflowSession().error("inspect \(path)")
+        #expect(message.contains("line 1") && message.contains("version 2"))
+    }
+
+    @Test func unknownKindsAndFieldsAreIgnored() {
+        let directory = TemporaryDirectory()
+        let path = directory.write("extra.jsonl", """
+            {"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z","host":"x"}
+            {"seq":1,"kind":"telemetry","cpu":3}
+            {"seq":2,"kind":"store","store":"app","state":{"n":1},"color":"blue"}
+
+            """)
+        #expect(DataflowSession().run("inspect \(path)") == ["inspected \(path): app (0 actions)"])
+    }
+}
+
+@Suite("Sessions: Redux DevTools files and the typed Recorder")
+struct DevToolsShellTests {
+    @Test func exportThenImportRoundTripsTheStates() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.path + "/state.json"
+        let session = DataflowSession()
+        session.run("""
+            store app = {items: [], count: 0}
+            reducer app on Add : state.items = append(state.items, action.title); state.count += 1
+            dispatch app Add {title: "milk"}
+            dispatch app Add {title: "bread"}
+            """)
+        #expect(session.run("export devtools app \(file)") == ["exported 2 actions of app to \(file)"])
+        let exported = try JSONReader.parse(String(contentsOfFile: file, encoding: .utf8))
+        #expect(exported["preloadedState"] == .string(#"{"items":[],"count":0}"#))
+
+        let other = DataflowSession()
+        other.run("store app = {items: [], count: 0}")
+        other.run(#"reducer app on Add : state.items = append(state.items, action.title); state.count += 1"#)
+        #expect(other.run("import devtools \(file) app") == ["imported 2 actions into app"])
+        #expect(other.run("state") == session.run("state"))
+        #expect(other.run("diff 0 1") == session.run("diff 0 1"))
+    }
+
+    @Test func aTypedStoresRecordingOpensInTheShell() throws {
+        struct Counter: Codable { var count = 0 }
+        enum Action: Codable { case increment(by: Int) }
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/typed.jsonl"
+        let store = Store(initialState: Counter(), reducer: Reducer { (state: inout Counter, action: Action) in
+            switch action { case .increment(let by): state.count += by }
+        })
+        let recorder = try Recorder(store: store, path: path, storeName: "counter")
+        store.dispatch(.increment(by: 2))
+        store.dispatch(.increment(by: 5))
+        recorder.stop()
+        let session = DataflowSession()
+        #expect(session.run("inspect \(path)") == ["inspected \(path): counter (2 actions)"])
+        #expect(session.run("state") == ["{count: 7}"])
+        #expect(session.run("history") == [
+            "   #0 (initial state)", "   #1 increment {by: 2}  count", ">  #2 increment {by: 5}  count",
+        ])
+    }
+}

@@ -1,0 +1,164 @@
+import PatchbayShell
+import Testing
+
+// SPEC 7 through the shell: history, jump, diff, skip/unskip, blame, find, branch/checkout and
+// history commit/revert/sweep, with their edge cases.
+
+/// A counter store with three actions: count 0 → 2 → 5 → 4.
+private func counter() -> DataflowSession {
+    let session = DataflowSession()
+    session.run("""
+        store app = {count: 0, log: []}
+        reducer app on Add : state.count += action.by
+        reducer app on Add : state.log = append(state.log, action.by)
+        reducer app on Boom : state.count = 1 / 0
+        dispatch app Add {by: 2}
+        dispatch app Add {by: 3}
+        dispatch app Add {by: -1}
+        """)
+    return session
+}
+
+@Suite("Time travel: history and jump")
+struct HistoryJumpShellTests {
+    @Test func historyListsEveryActionWithItsChangedPathsAndMarksTheCurrentOne() {
+        let session = counter()
+        #expect(session.run("history") == [
+            "   #0 (initial state)",
+            "   #1 Add {by: 2}  count, log[0]",
+            "   #2 Add {by: 3}  count, log[1]",
+            ">  #3 Add {by: -1}  count, log[2]",
+        ])
+    }
+
+    @Test func historyMarksFailedAndSkippedActions() {
+        let session = counter()
+        session.run("dispatch app Boom")
+        session.run("skip 2")
+        #expect(session.run("history --last 3") == [
+            " ~ #2 Add {by: 3}  (skipped)",
+            "   #3 Add {by: -1}  count, log[1]",
+            ">! #4 Boom  failed: r3: division by zero in '1 / 0'",
+        ])
+    }
+
+    @Test func historyFiltersByTypeAndPath() {
+        let session = counter()
+        session.run("dispatch app Other")
+        #expect(session.run("history --type Other") == [">  #4 Other  (no changes)"])
+        #expect(session.run("history --path log[1]") == ["   #2 Add {by: 3}  count, log[1]"])
+        #expect(session.run("history --path user") == ["no action matches"])
+    }
+
+    @Test func jumpMakesAStateCurrentAndWiredNodesFollow() {
+        let session = counter()
+        session.run("derive doubled = app.state.count * 2")
+        #expect(session.run("jump 1") == ["app at #1 of 3: {count: 2, log: [2]}"])
+        #expect(session.run("= doubled") == ["4"])
+        #expect(session.run("state") == ["{count: 2, log: [2]}"])
+        #expect(session.run("jump +1") == ["app at #2 of 3: {count: 5, log: [2, 3]}"])
+        #expect(session.run("jump -2") == ["app at #0 of 3: {count: 0, log: []}"])
+        #expect(session.run("jump end") == ["app at #3 of 3: {count: 4, log: [2, 3, -1]}"])
+        #expect(session.run("= doubled") == ["8"])
+    }
+
+    @Test func aJumpOutOfRangeIsAnErrorAndMovesNothing() {
+        let session = counter()
+        #expect(session.error("jump 9").hasPrefix("error: "))
+        #expect(session.error("jump -4").hasPrefix("error: "))
+        #expect(session.run("state .count") == ["4"])
+        #expect(session.run("history --last 1") == [">  #3 Add {by: -1}  count, log[2]"])
+    }
+
+    @Test func diffShowsTheCurrentStepOrAnyTwoStates() {
+        let session = counter()
+        #expect(session.run("diff") == ["count: 5 → 4", "log[2]: + -1"])
+        #expect(session.run("diff 1") == ["count: 0 → 2", "log[0]: + 2"])
+        #expect(session.run("diff 0 3") == ["count: 0 → 4", "log[0]: + 2", "log[1]: + 3", "log[2]: + -1"])
+        #expect(session.run("diff 2 2") == ["#2 → #2: no differences"])
+    }
+}
+
+@Suite("Time travel: skip, blame, find")
+struct SkipBlameFindShellTests {
+    @Test func skipRecomputesLaterStatesAndReportsHowManyChanged() {
+        let session = counter()
+        #expect(session.run("skip 1") == ["skipped #1: 3 states changed"])
+        #expect(session.run("state") == ["{count: 2, log: [3, -1]}"])
+        #expect(session.run("unskip 1") == ["unskipped #1: 3 states changed"])
+        #expect(session.run("state") == ["{count: 4, log: [2, 3, -1]}"])
+    }
+
+    @Test func skippingAFailedActionChangesNoState() {
+        let session = counter()
+        session.run("dispatch app Boom")
+        #expect(session.run("skip 4") == ["skipped #4: 0 states changed"])
+        #expect(session.error("skip 4").contains("already"))
+        #expect(session.error("unskip 2").contains("not skipped"))
+    }
+
+    @Test func blameListsEveryActionThatChangedAPath() {
+        let session = counter()
+        #expect(session.run("blame count") == ["#1 Add {by: 2}  0 → 2", "#2 Add {by: 3}  2 → 5", "#3 Add {by: -1}  5 → 4"])
+        #expect(session.run("blame log[1]") == ["#2 Add {by: 3}  nothing → 3"])
+        #expect(session.run("blame user.name") == ["no action changed user.name"])
+    }
+
+    @Test func findListsTheStatesWhereAConditionHolds() {
+        let session = counter()
+        #expect(session.run("find state.count > 3") == ["#2 Add {by: 3}", "#3 Add {by: -1}"])
+        #expect(session.run("find action.by < 0") == ["#3 Add {by: -1}"])
+        #expect(session.run("find state.count == 0") == ["#0 (initial state)"])
+        #expect(session.run("find state.count > 100") == ["no state matches"])
+    }
+}
+
+@Suite("Time travel: branches and rewrites")
+struct BranchShellTests {
+    @Test func dispatchingAfterAJumpStartsABranchAndCheckoutGoesBack() {
+        let session = counter()
+        session.run("jump 1")
+        #expect(session.run("dispatch app Add {by: 10}") == ["#2 Add  count: 2 → 12; log[1]: + 10"])
+        #expect(session.run("branch") == ["  main  3 actions", "* b1  2 actions, from main at #1"])
+        #expect(session.run("checkout main") == ["app on main at #3: {count: 4, log: [2, 3, -1]}"])
+        #expect(session.run("history --last 1") == [
+            "on branch main", ">  #3 Add {by: -1}  count, log[2]",
+        ])
+        #expect(session.run("checkout b1") == ["app on b1 at #2: {count: 12, log: [2, 10]}"])
+        #expect(session.error("checkout nope").hasPrefix("error: "))
+    }
+
+    @Test func commitSquashesTheHistoryIntoTheInitialState() {
+        let session = counter()
+        session.run("jump 2")
+        #expect(session.run("history commit") == ["committed: the current state is the initial state now (3 actions squashed)"])
+        #expect(session.run("history") == [">  #0 (initial state)"])
+        #expect(session.run("state") == ["{count: 5, log: [2, 3]}"])
+        #expect(session.run("dispatch app Add {by: 1}") == ["#1 Add  count: 5 → 6; log[2]: + 1"])
+    }
+
+    @Test func revertDropsEveryAction() {
+        let session = counter()
+        #expect(session.run("history revert") == ["reverted to the initial state (3 actions dropped)"])
+        #expect(session.run("state") == ["{count: 0, log: []}"])
+        #expect(session.run("dispatch app Add {by: 1}") == ["#1 Add  count: 0 → 1; log[0]: + 1"])
+    }
+
+    @Test func sweepDropsSkippedActions() {
+        let session = counter()
+        session.run("skip 2")
+        #expect(session.run("history sweep") == ["swept 1 skipped action"])
+        #expect(session.run("history") == [
+            "   #0 (initial state)", "   #1 Add {by: 2}  count, log[0]", ">  #2 Add {by: -1}  count, log[1]",
+        ])
+        #expect(session.run("state") == ["{count: 1, log: [2, -1]}"])
+    }
+
+    @Test func aStoreMustBeNamedWhenThereAreSeveral() {
+        let session = counter()
+        session.run("store other = {n: 0}")
+        #expect(session.error("history").hasPrefix("error: "))
+        #expect(session.run("history other") == [">  #0 (initial state)"])
+        #expect(session.run("jump app 0") == ["app at #0 of 3: {count: 0, log: []}"])
+    }
+}
