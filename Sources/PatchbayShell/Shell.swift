@@ -44,6 +44,7 @@ public final class Shell {
         histories = StoreHistories(graph: graph)
         replayRun = nil
         recording?.recorder.attach(to: graph)
+        recording?.recorder.attach(to: histories)
     }
 
     var renderer: Renderer { Renderer(options: options) }

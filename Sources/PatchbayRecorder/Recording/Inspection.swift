@@ -7,6 +7,8 @@ public struct Inspection {
     private let histories: StoreHistories
     /// Each store's state as the events so far leave it, and its digest.
     private var states: [String: (state: Value, digest: StateDigest)] = [:]
+    /// What skipped actions had changed, by store and index, for when they are unskipped.
+    private var skippedChanges: [String: [Int: [ValueChange]]] = [:]
     /// The stores, in the order the recording created them.
     public private(set) var order: [String] = []
     /// Where the recording disagrees with itself (a digest or checkpoint that does not match).
@@ -67,12 +69,16 @@ public struct Inspection {
         case .skip(let store, let index, let skipped):
             let history = try history(store)
             guard let current = states[store] else { return }
-            // Without reducers, the actions after it keep their recorded changes; the
-            // checkpoint that follows the move gives the state.
+            if skipped, let entry = try? history.entry(index) { skippedChanges[store, default: [:]][index] = entry.changes }
+            let restored = skipped ? [] : skippedChanges[store]?[index] ?? []
+            // Without reducers, every action keeps its recorded changes (an unskipped one gets
+            // back those it had); the checkpoint that follows the move gives the state.
             do {
                 let recomputation = try history.setSkipped(index, skipped, current: current.state) { state, entry in
                     var changes: [ValueChange] = []
-                    for change in entry.changes where (try? state.apply(change)) != nil { changes.append(change) }
+                    for change in entry.index == index ? restored : entry.changes where (try? state.apply(change)) != nil {
+                        changes.append(change)
+                    }
                     return Reduction(changes: changes, failure: entry.failure)
                 }
                 states[store] = (recomputation.state, StateDigest(recomputation.state))
@@ -82,6 +88,17 @@ public struct Inspection {
         case .reset(let store, let state):
             histories.replace(store, with: History(initial: state))
             states[store] = (state, StateDigest(state))
+        case .checkout(let store, let branch):
+            let history = try history(store)
+            guard let current = states[store] else { return }
+            do {
+                let state = try history.checkout(branch, current: current.state)
+                states[store] = (state, StateDigest(state))
+            } catch {
+                throw InspectionError(message: error.description)
+            }
+        case .sweep(let store):
+            _ = try history(store).sweep()
         case .command, .publish, .route, .error:
             break
         }

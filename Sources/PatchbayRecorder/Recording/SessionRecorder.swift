@@ -39,6 +39,11 @@ public final class SessionRecorder {
         }
     }
 
+    /// Records the skips, checkouts, sweeps and replaced histories of `histories` too.
+    public func attach(to histories: StoreHistories) {
+        histories.observe { [weak self] event in self?.record(event) }
+    }
+
     /// Stops recording; nothing more goes to the sink.
     public func stop() {
         isRecording = false
@@ -85,6 +90,7 @@ public final class SessionRecorder {
             }
             stores[step.store] = track
         case .moved(let store, let index, let state):
+            // A jump and the state it leads to: enough for `inspect`, which runs no reducer.
             stores[store]?.digest = StateDigest(state)
             stores[store]?.sinceCheckpoint = 0
             record(.jump(store: store, index: index))

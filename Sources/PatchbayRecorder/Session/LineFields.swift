@@ -6,7 +6,7 @@ struct LineFields {
     /// The names of the fields that events and the header use.
     enum Name: Int, CaseIterable {
         case seq, kind, text, store, state, index, action, patch, hash, failed, cause, reducer
-        case port, value, url, pattern, params, view, option, message, skipped
+        case port, value, url, pattern, params, view, option, message, skipped, branch
 
         /// The name as written in a line.
         var text: StaticString {
@@ -32,6 +32,7 @@ struct LineFields {
             case .option: "option"
             case .message: "message"
             case .skipped: "skipped"
+            case .branch: "branch"
             }
         }
 

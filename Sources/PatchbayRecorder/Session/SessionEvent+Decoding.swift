@@ -30,6 +30,10 @@ extension SessionEvent {
             event = .skip(store: try fields.string(.store), index: try fields.int(.index), skipped: try fields.bool(.skipped))
         case "reset":
             event = .reset(store: try fields.string(.store), state: try fields.value(.state))
+        case "checkout":
+            event = .checkout(store: try fields.string(.store), branch: try fields.string(.branch))
+        case "sweep":
+            event = .sweep(store: try fields.string(.store))
         default:
             event = nil
         }

@@ -69,6 +69,14 @@ extension SessionEvent {
             out.appendRaw(#","index":"#)
             out.appendInteger(index)
             out.appendRaw(skipped ? #","skipped":true"# : #","skipped":false"#)
+        case .checkout(let store, let branch):
+            out.appendRaw(#","kind":"checkout","store":"#)
+            out.appendQuoted(store)
+            out.appendRaw(#","branch":"#)
+            out.appendQuoted(branch)
+        case .sweep(let store):
+            out.appendRaw(#","kind":"sweep","store":"#)
+            out.appendQuoted(store)
         case .reset(let store, let state):
             out.appendRaw(#","kind":"reset","store":"#)
             out.appendQuoted(store)

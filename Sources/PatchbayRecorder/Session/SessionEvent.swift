@@ -29,6 +29,11 @@ public enum SessionEvent: Sendable, Equatable {
     /// The store's history was replaced (commit, revert, import) by one that starts at
     /// `state`: `{"seq":11,"kind":"reset","store":"app","state":{...}}`.
     case reset(store: String, state: Value)
+    /// The store switched to another timeline of its history, at its last state:
+    /// `{"seq":12,"kind":"checkout","store":"app","branch":"main"}`.
+    case checkout(store: String, branch: String)
+    /// The store's skipped actions were dropped: `{"seq":13,"kind":"sweep","store":"app"}`.
+    case sweep(store: String)
 
     /// The `kind` written for the event.
     public var kind: String {
@@ -43,6 +48,8 @@ public enum SessionEvent: Sendable, Equatable {
         case .jump: "jump"
         case .skip: "skip"
         case .reset: "reset"
+        case .checkout: "checkout"
+        case .sweep: "sweep"
         }
     }
 }

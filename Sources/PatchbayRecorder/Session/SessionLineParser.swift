@@ -105,6 +105,7 @@ struct SessionLineParser {
         guard text.count >= 3 else { return nil }
         let candidate: LineFields.Name? = switch (text[0], text.count) {
         case (UInt8(ascii: "a"), 6): .action
+        case (UInt8(ascii: "b"), 6): .branch
         case (UInt8(ascii: "c"), 5): .cause
         case (UInt8(ascii: "f"), 6): .failed
         case (UInt8(ascii: "h"), 4): .hash

@@ -8,11 +8,24 @@ public import PatchbayCore
 public final class StoreHistories {
     private let graph: Graph
     private var histories: [String: History] = [:]
+    /// Who hears the changes to histories that a recording must carry besides moves: skips,
+    /// checkouts, sweeps and replaced histories.
+    private var observers: [(SessionEvent) -> Void] = []
 
     /// Starts keeping the history of every store `graph` creates from now on.
     public init(graph: Graph) {
         self.graph = graph
         graph.observeStores { [weak self] event in self?.hear(event) }
+    }
+
+    /// Calls `observer` with every skip, checkout, sweep and replaced history from now on, before
+    /// the store moves.
+    public func observe(_ observer: @escaping (SessionEvent) -> Void) {
+        observers.append(observer)
+    }
+
+    private func announce(_ event: SessionEvent) {
+        for observer in observers { observer(event) }
     }
 
     private func hear(_ event: StoreEvent) {
@@ -43,6 +56,7 @@ public final class StoreHistories {
     /// Puts a history in place of a store's (`inspect`, `import`).
     public func replace(_ store: String, with history: History) {
         histories[store] = history
+        announce(.reset(store: store, state: history.initial))
     }
 
     /// `jump`: makes state `index` the store's state.
@@ -67,6 +81,7 @@ public final class StoreHistories {
         } catch {
             throw .history(store: name, error)
         }
+        announce(.skip(store: name, index: index, skipped: skipped))
         try travel(name, to: recomputation.state, history: history)
         return recomputation
     }
@@ -76,6 +91,7 @@ public final class StoreHistories {
     public func checkout(_ store: String?, branch: String) throws(TimeTravelError) -> Value {
         let (name, history) = try self.history(of: store)
         let state = try historyCall(name) { () throws(HistoryError) in try history.checkout(branch, current: liveState(name)) }
+        announce(.checkout(store: name, branch: branch))
         try travel(name, to: state, history: history)
         return state
     }
@@ -86,6 +102,7 @@ public final class StoreHistories {
         let dropped = history.count
         let state = liveState(name)
         try historyCall(name) { () throws(HistoryError) in try history.commit(current: state) }
+        announce(.reset(store: name, state: state))
         try travel(name, to: state, history: history)
         return dropped
     }
@@ -94,7 +111,9 @@ public final class StoreHistories {
     public func revert(_ store: String?) throws(TimeTravelError) -> Int {
         let (name, history) = try self.history(of: store)
         let dropped = history.count
-        try travel(name, to: history.revert(), history: history)
+        let initial = history.revert()
+        announce(.reset(store: name, state: initial))
+        try travel(name, to: initial, history: history)
         return dropped
     }
 
@@ -102,6 +121,7 @@ public final class StoreHistories {
     public func sweep(_ store: String?) throws(TimeTravelError) -> Int {
         let (name, history) = try self.history(of: store)
         let removed = history.sweep()
+        announce(.sweep(store: name))
         try travel(name, to: liveState(name), history: history)
         return removed
     }

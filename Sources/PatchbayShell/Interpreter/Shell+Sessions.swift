@@ -14,6 +14,7 @@ extension Shell {
                 throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
             }
             let recorder = SessionRecorder(graph: graph) { event throws(SessionError) in _ = try writer.write(event) }
+            recorder.attach(to: histories)
             recording = (recorder, writer)
             return CommandResult(lines: ["recording into \(path)"], json: ["recording": .string(path)])
         case .stopRecording:
@@ -35,7 +36,9 @@ extension Shell {
             startOver()
             let capture = replayOptions.verify ? CapturedEvents() : nil
             if let capture {
-                capture.recorder = SessionRecorder(graph: graph) { [capture] event throws(SessionError) in capture.events.append(event) }
+                let recorder = SessionRecorder(graph: graph) { [capture] event throws(SessionError) in capture.events.append(event) }
+                recorder.attach(to: histories)
+                capture.recorder = recorder
             }
             var run = ReplayRun(path: path, steps: steps, verify: replayOptions.verify, until: replayOptions.until, capture: capture)
             if replayOptions.step || replayOptions.until == 0 {
