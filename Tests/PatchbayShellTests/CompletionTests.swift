@@ -74,3 +74,38 @@ struct CompletionTests {
         #expect(shell.complete("patch t", cursor: 7).candidates == ["types"])
     }
 }
+
+@Suite("Tab completion: time travel and sessions")
+struct TimeTravelCompletionTests {
+    private func shell() -> Shell {
+        let shell = Shell()
+        for command in ["store app = {n: 0}", "store cart = {items: []}", "reducer app on Inc : state.n += 1",
+                        "dispatch app Inc", "jump app 0", "dispatch app Inc"] {
+            _ = shell.execute(command)
+        }
+        return shell
+    }
+
+    @Test func timeTravelCommandsCompleteStoresAndOptions() {
+        let shell = shell()
+        #expect(shell.complete("jump c", cursor: 6).candidates == ["cart"])
+        #expect(shell.complete("jump app e", cursor: 10).candidates == ["end"])
+        #expect(shell.complete("history --t", cursor: 11).candidates == ["--type"])
+        #expect(shell.complete("history app --type I", cursor: 20).candidates == ["Inc"])
+        #expect(shell.complete("history s", cursor: 9).candidates == ["sweep"])
+        #expect(shell.complete("blame a", cursor: 7).candidates == ["app"])
+    }
+
+    @Test func checkoutCompletesBranchNames() {
+        #expect(shell().complete("checkout b", cursor: 10).candidates == ["b1"])
+        #expect(shell().complete("checkout app m", cursor: 14).candidates == ["main"])
+    }
+
+    @Test func sessionCommandsCompleteTheirWords() {
+        let shell = shell()
+        #expect(shell.complete("record s", cursor: 8).candidates.contains("stop"))
+        #expect(shell.complete("replay x.jsonl --v", cursor: 18).candidates == ["--verify"])
+        #expect(shell.complete("export d", cursor: 8).candidates == ["devtools"])
+        #expect(shell.complete("export devtools c", cursor: 17).candidates == ["cart"])
+    }
+}

@@ -26,4 +26,23 @@ struct RecordedSessionsTests {
         #expect(outcome.status == .success, "\(outcome.lines.map(\.text).joined(separator: "\n"))")
         #expect(outcome.lines.last?.text.hasPrefix("verified ") == true)
     }
+
+    @Test(arguments: Self.recordings)
+    func inspectingARecordingGivesTheStatesReplayingGives(name: String) throws {
+        let path = Self.directory.appendingPathComponent(name).path
+        let inspected = Shell()
+        let outcome = inspected.execute("inspect \"\(path)\"")
+        #expect(outcome.status == .success)
+        #expect(!outcome.lines.contains { $0.text.hasPrefix("warning:") }, "\(outcome.lines.map(\.text))")
+        let replayed = Shell()
+        _ = replayed.execute("replay \"\(path)\"")
+        let summary = try #require(outcome.lines.first?.text)
+        let stores = summary.split(separator: ": ", maxSplits: 1).last.map { list in
+            list.split(separator: ", ").compactMap { $0.split(separator: " ").first.map(String.init) }
+        } ?? []
+        for store in stores where store != "no" {
+            #expect(inspected.execute("state \(store)").lines.map(\.text) == replayed.execute("state \(store)").lines.map(\.text))
+            #expect(inspected.execute("history \(store)").lines.map(\.text) == replayed.execute("history \(store)").lines.map(\.text))
+        }
+    }
 }

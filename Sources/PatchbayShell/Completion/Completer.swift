@@ -14,7 +14,7 @@ struct Completer {
         let bytes = Array(line.utf8.prefix(cursor))
         // Paths, URLs and patterns are whole words; elsewhere operators and brackets end words too.
         let command = String(decoding: bytes.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self)
-        let wholeWords = ["load", "save", "route", "graph"].contains(command)
+        let wholeWords = ["load", "save", "route", "graph", "record", "replay", "inspect", "export", "import", "history"].contains(command)
         var wordStart = bytes.count
         while wordStart > 0, !(wholeWords ? Self.isBlank(bytes[wordStart - 1]) : Self.isWordBoundary(bytes[wordStart - 1])) {
             wordStart -= 1
@@ -39,6 +39,27 @@ struct Completer {
             return fileNames.names(matching: word)
         case "graph":
             return position == 1 ? ["--dot"] : fileNames.names(matching: word)
+        case "record" where position == 1:
+            return ["stop"] + fileNames.names(matching: word)
+        case "replay":
+            return position == 1 ? fileNames.names(matching: word) : ["--verify", "--step", "--until"]
+        case "inspect" where position == 1:
+            return fileNames.names(matching: word)
+        case "export", "import":
+            if position == 1 { return ["devtools"] }
+            if command == "export", position == 2 { return context.storeNames }
+            return position == (command == "export" ? 3 : 2) ? fileNames.names(matching: word) : context.storeNames
+        case "history":
+            if position == 1 { return ["commit", "revert", "sweep", "router", "--last", "--type", "--path"] + context.storeNames }
+            if earlier.last == "--type" { return context.actionTypes }
+            return ["--last", "--type", "--path"] + (["commit", "revert", "sweep"].contains(earlier[1]) ? context.storeNames : [])
+        case "jump":
+            return position == 1 ? ["end"] + context.storeNames : ["end"]
+        case "diff", "skip", "unskip", "blame", "branch", "find", "break":
+            return position == 1 ? context.storeNames + (command == "break" ? ["when"] : command == "find" ? expressionNames : [])
+                : command == "break" && position == 2 ? ["when"] : expressionNames
+        case "checkout":
+            return context.storeNames + context.branchNames
         case "patch" where position == 1:
             return ["types"]
         case "patch" where position == 2:
@@ -118,4 +139,6 @@ struct CompletionContext {
     var reducerIDs: [String] = []
     var routePatterns: [String] = []
     var viewNames: [String] = []
+    /// The branches of every store's history.
+    var branchNames: [String] = []
 }
