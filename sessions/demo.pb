@@ -7,3 +7,8 @@ reset
 load todos.pb
 reset
 load wireframe.pb
+reset
+
+# A recorded session, replayed and checked against its recording. Explore it with
+# history, jump, diff, blame, find, branch and checkout (see 'help history').
+replay timetravel.jsonl --verify
