@@ -162,3 +162,49 @@ struct BranchShellTests {
         #expect(session.run("jump app 0") == ["app at #0 of 3: {count: 0, log: []}"])
     }
 }
+
+@Suite("Time travel: JSON results and errors")
+struct TimeTravelJSONTests {
+    @Test func historyAndBlameResultsHaveTheSpecsFields() {
+        let session = DataflowSession(json: true)
+        session.run("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch app Inc")
+        #expect(session.run("history") == [
+            #"{"ok":true,"command":"history","result":[{"index":1,"action":{"type":"Inc"},"changes":[{"path":"n","op":"replace","old":0,"new":1}],"skipped":false,"failed":false,"current":true}]}"#,
+        ])
+        #expect(session.run("blame n") == [
+            #"{"ok":true,"command":"blame n","result":[{"index":1,"action":{"type":"Inc"},"old":0,"new":1}]}"#,
+        ])
+        #expect(session.run("diff 0 1") == [
+            #"{"ok":true,"command":"diff 0 1","result":[{"path":"n","op":"replace","old":0,"new":1}]}"#,
+        ])
+    }
+
+    @Test func badArgumentsAreOneLineErrorsWithACaret() {
+        let session = counter()
+        let outcome = session.outcome("jump abc")
+        #expect(outcome.status == .failure)
+        #expect(outcome.lines.map(\.text) == ["error: expected a step: N, +K, -K or end, found 'abc'; usage: jump [STORE] N | +K | -K | end (see 'help jump')\n  jump abc\n       ^~~"])
+        #expect(session.error("history --last -1").contains("--last takes a count"))
+        #expect(session.error("history --color red").contains("unexpected '--color'"))
+        #expect(session.error("find state.count >").hasPrefix("error: "))
+        #expect(session.run("state .count") == ["4"])
+    }
+}
+
+@Suite("Stores reduce in place")
+struct InPlaceReductionTests {
+    @Test func aStoresOwnStateCannotBeReadThroughItsPortWhileItReduces() {
+        let session = DataflowSession()
+        session.run("store app = {n: 1}\nreducer app on Copy : state.m = app.state.n")
+        #expect(session.error("dispatch app Copy").contains("app.state is being reduced: inside app's reducers, read `state`"))
+        #expect(session.run("state") == ["{n: 1}"])
+        #expect(session.run("= app.state.n") == ["1"])
+    }
+
+    @Test func aFailingLaterReducerPutsRemovedKeysBackInTheirPlace() {
+        let session = DataflowSession()
+        session.run("store app = {a: 1, b: 2, c: 3}\nreducer app on Go : delete state.b\nreducer app on Go : state.a = 1 / 0")
+        #expect(session.error("dispatch app Go").hasPrefix("error: "))
+        #expect(session.run("state") == ["{a: 1, b: 2, c: 3}"])
+    }
+}
