@@ -208,3 +208,19 @@ struct InPlaceReductionTests {
         #expect(session.run("state") == ["{a: 1, b: 2, c: 3}"])
     }
 }
+
+@Suite("Time travel: causes")
+struct HistoryCauseTests {
+    @Test func historyNamesTheActionThatDispatchedAnother() {
+        let session = DataflowSession()
+        session.run("""
+            store app = {log: []}
+            reducer app on * : state.log = append(state.log, action.type)
+            var relay = {type: "none"}
+            wire app.action -> relay.set
+            wire relay.value -> app.dispatch when $.type == "A" : {type: "B"}
+            dispatch app A
+            """)
+        #expect(session.run("history --last 2") == ["   #0 (initial state)", "   #1 A  log[0]", ">  #2 B  log[1]  (dispatched by #1)"])
+    }
+}

@@ -120,15 +120,17 @@ extension Shell {
         }
         for entry in picked {
             let mark = (entry.index == history.current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
-            lines.append("\(mark) #\(entry.index) \(Self.actionText(entry.action))  \(Self.effect(of: entry))")
+            let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
+            lines.append("\(mark) #\(entry.index) \(Self.actionText(entry.action))  \(Self.effect(of: entry))" + cause)
         }
         if filtered, picked.isEmpty { lines.append("no action matches") }
         return CommandResult(lines: lines, json: .array(picked.map { entry in
             var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": Self.json(entry.changes),
                                "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
                                "current": .bool(entry.index == history.current)]
-            if let failure = entry.failure, case .object(var members) = json {
-                members["failure"] = .string(failure)
+            if case .object(var members) = json {
+                if let failure = entry.failure { members["failure"] = .string(failure) }
+                if let cause = entry.cause { members["cause"] = .int(cause) }
                 json = .object(members)
             }
             return json
