@@ -77,13 +77,7 @@ extension Shell {
     /// `user.name: "unknown" → "Max"; items[2]: + {...}`
     static func describe(_ changes: [ValueChange]) -> String {
         guard !changes.isEmpty else { return "(no changes)" }
-        return changes.map { change in
-            switch change.operation {
-            case .add: "\(change.pathText): + \(brief(change.new))"
-            case .remove: "\(change.pathText): - \(brief(change.old))"
-            case .replace: "\(change.pathText): \(brief(change.old)) → \(brief(change.new))"
-            }
-        }.joined(separator: "; ")
+        return changes.map(describeChange).joined(separator: "; ")
     }
 
     /// A value as a literal, cut to fit a line.
