@@ -55,9 +55,10 @@ enum PatchApplier {
         let token = tokens[tokens.startIndex]
         let isLast = tokens.count == 1
         // Each case takes the container out of `value` (leaving null) before changing it, so
-        // that the container is uniquely referenced and changes in place.
-        switch value {
-        case .object(var members):
+        // that the container is uniquely referenced and changes in place. `if case`, not a
+        // `switch` over `value`, whose copy of `value` would make every edit copy the container
+        // (see `Value.set`).
+        if case .object(var members) = value {
             let key = Self.key(token)
             let found = members.index(forKey: key)
             if isLast {
@@ -94,7 +95,8 @@ enum PatchApplier {
             value = .null
             defer { value = .object(members) }
             return try edit(&members.values[found], tokens: tokens.dropFirst(), path: &path, operation: operation, new: new, keyPosition: keyPosition)
-        case .array(var elements):
+        }
+        if case .array(var elements) = value {
             let index = try Self.index(token, count: elements.count, isAdd: isLast && operation == .add, path: path)
             path.append(.index(index))
             value = .null
@@ -113,9 +115,8 @@ enum PatchApplier {
                 elements[index] = new!
                 return (.replace, old, nil)
             }
-        default:
-            throw PatchFailure(path: path, reason: .notAContainer(typeName: value.typeName))
         }
+        throw PatchFailure(path: path, reason: .notAContainer(typeName: value.typeName))
     }
 
     private static func key(_ token: ValueChange.PathComponent) -> String {
