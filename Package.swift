@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "PatchbayCore", targets: ["PatchbayCore"]),
         .library(name: "PatchbayRecorder", targets: ["PatchbayRecorder"]),
+        .library(name: "PatchbayShell", targets: ["PatchbayShell"]),
         .executable(name: "patchbay", targets: ["patchbay"]),
     ],
     dependencies: [

@@ -21,6 +21,7 @@ let package = Package(
             dependencies: [
                 .product(name: "PatchbayCore", package: "Patchbay"),
                 .product(name: "PatchbayRecorder", package: "Patchbay"),
+                .product(name: "PatchbayShell", package: "Patchbay"),
                 "CMallocInfo",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "RoutingKit", package: "routing-kit"),

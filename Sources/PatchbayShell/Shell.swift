@@ -173,9 +173,14 @@ public final class Shell {
 extension Shell {
     /// The command as the root of cause chains: its first line, trimmed.
     static func causeText(_ text: String) -> String {
-        let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
-        let trimmed = firstLine.trimmingCharacters(in: .whitespaces)
-        return trimmed.count > 60 ? String(trimmed.prefix(57)) + "..." : trimmed
+        // Read as bytes: this runs for every command, and Foundation's trimming goes through
+        // UTF-16 (a few microseconds a command).
+        var bytes = text.utf8.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }[...]
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+        let trimmed = String(decoding: bytes, as: UTF8.self)
+        guard bytes.count > 60, trimmed.count > 60 else { return trimmed }
+        return String(trimmed.prefix(57)) + "..."
     }
 }
 

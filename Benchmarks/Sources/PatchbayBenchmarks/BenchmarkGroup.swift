@@ -20,6 +20,13 @@ struct BenchmarkRow {
     /// A second reference measured in the same trials and shown with its own ratio, without a
     /// target: typically the floor of a row whose target is set against a peer.
     var secondReference: Reference? = nil
+    /// Lines printed under the group's table for a measured row, from the medians of ours, the
+    /// reference and the second reference: the row's figures in its own units (seconds in all,
+    /// actions per second).
+    var notes: ((_ ours: Double, _ reference: Double?, _ second: Double?) -> [String])? = nil
+    /// Called once after the row's last trial, whatever its outcome: removes the files its
+    /// trials wrote.
+    var cleanUp: (() -> Void)? = nil
 }
 
 /// What a row compares our code with.
@@ -32,6 +39,9 @@ struct Reference {
         case peer
         /// The straightforward way of doing the same job, to show what the design saves.
         case naive
+        /// Our own code doing the same job without the feature the row measures (dispatch with
+        /// recording off), to show what the feature costs.
+        case baseline
     }
 
     var kind: Kind
@@ -49,12 +59,19 @@ enum Target: CustomStringConvertible {
     /// Our median figure, in bytes per operation (a row whose `measurement` counts bytes), is
     /// below this.
     case bytesBelow(Double)
+    /// A trial of `operations` operations takes less than this many seconds in all (our median
+    /// time per operation times `operations`).
+    case secondsBelow(Double, operations: Int)
+    /// Our median time per operation allows at least this many operations per second.
+    case perSecondAtLeast(Double)
 
     /// Whether a row with these medians meets the target; `ratio` is ours / reference.
     func isMet(nanoseconds: Double, ratio: Double?) -> Bool {
         switch self {
         case .ratioAtMost(let limit): ratio.map { $0 <= limit } ?? false
         case .nanosecondsBelow(let limit), .bytesBelow(let limit): nanoseconds < limit
+        case .secondsBelow(let limit, let operations): nanoseconds * Double(operations) / 1e9 < limit
+        case .perSecondAtLeast(let limit): 1e9 / nanoseconds >= limit
         }
     }
 
@@ -63,6 +80,8 @@ enum Target: CustomStringConvertible {
         case .ratioAtMost(let limit): "ratio <= \(Self.shortest(limit))"
         case .nanosecondsBelow(let limit): "< \(Self.shortest(limit)) ns"
         case .bytesBelow(let limit): "< \(Self.shortest(limit)) B"
+        case .secondsBelow(let limit, _): "< \(Self.shortest(limit)) s in all"
+        case .perSecondAtLeast(let limit): ">= \(Self.shortest(limit)) op/s"
         }
     }
 

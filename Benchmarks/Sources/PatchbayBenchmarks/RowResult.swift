@@ -39,6 +39,12 @@ struct RowResult {
         .number("2nd ns/op"), .number("ours/2nd"), .text("target"), .text("result"),
     ]
 
+    /// The row's notes (`BenchmarkRow.notes`), each after the row's id; none unless measured.
+    var notes: [String] {
+        guard case .measured(let ours, let reference, let second) = outcome, let notes = row.notes else { return [] }
+        return notes(ours.median, reference?.median, second?.median).map { "\(row.id): \($0)" }
+    }
+
     /// The row's cells, in the order of `columns`.
     var cells: [String] {
         let referenceName = row.reference.map { "\($0.kind.rawValue): \($0.name)" } ?? "-"

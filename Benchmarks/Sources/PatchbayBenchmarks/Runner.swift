@@ -4,6 +4,7 @@ struct Runner {
     var options: Options
 
     func run(_ row: BenchmarkRow) -> RowResult {
+        defer { row.cleanUp?() }
         var side = "ours"
         do {
             var ours = Samples()

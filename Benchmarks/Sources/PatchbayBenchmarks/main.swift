@@ -11,6 +11,7 @@ let groups: [any BenchmarkGroup] = [
     StoreBenchmarks(),
     RoutingBenchmarks(),
     HistoryBenchmarks(),
+    SessionBenchmarks(),
 ]
 
 let options: Options
@@ -42,6 +43,8 @@ for group in groups {
     let groupResults = rows.map(runner.run)
     print("\n## \(group.name)\n")
     TablePrinter(columns: RowResult.columns).print(groupResults.map(\.cells))
+    let notes = groupResults.flatMap(\.notes)
+    if !notes.isEmpty { print("\n" + notes.joined(separator: "\n")) }
     results += groupResults
 }
 
