@@ -52,6 +52,25 @@ public final class Shell {
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
+        // A command's recorded lines go to the file together, when it ends.
+        guard executeDepth == 0, let recording else { return perform(text, at: origin) }
+        let stoppedBefore = recording.recorder.failure != nil
+        recording.writer.beginBatch()
+        var outcome = perform(text, at: origin)
+        do {
+            try recording.writer.endBatch()
+        } catch {
+            recording.recorder.stop(failure: error)
+        }
+        if !stoppedBefore, let failure = recording.recorder.failure {
+            // Said once, when it happens; `record` keeps saying it.
+            let error = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(failure.description)"), at: 0..<0)
+            outcome.lines += renderer.failure(error, command: text, origin: origin)
+        }
+        return outcome
+    }
+
+    private func perform(_ text: String, at origin: SourceOrigin) -> CommandOutcome {
         var lines: [OutputLine] = []
         var recorder: SessionRecorder?
         var parsed = false

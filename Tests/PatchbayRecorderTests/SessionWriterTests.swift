@@ -33,6 +33,40 @@ import Testing
         #expect(try SessionReader.read(contentsOf: path).events.count == 2)
     }
 
+    @Test func aBatchsLinesReachTheFileTogetherWhenItEnds() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        writer.beginBatch()
+        try writer.write(.command("dispatch app Increment"))
+        writer.beginBatch()
+        try writer.write(.publish(port: "x.value", value: 3))
+        try writer.endBatch()
+        #expect(try SessionReader.read(contentsOf: path).events.isEmpty, "an inner batch's end writes nothing")
+        try writer.endBatch()
+        #expect(try SessionReader.read(contentsOf: path).events.map(\.seq) == [1, 2])
+        try writer.write(.publish(port: "x.value", value: 4))
+        #expect(try SessionReader.read(contentsOf: path).events.count == 3, "after the batch, each line goes out at once")
+    }
+
+    @Test func aBatchOverItsLimitWritesWithoutWaitingForItsEnd() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        writer.beginBatch()
+        let text = String(repeating: "x", count: 1_000)
+        repeat {
+            try writer.write(.command(text))
+        } while try SessionReader.read(contentsOf: path).events.isEmpty && writer.lastSeq < 1_000
+        // Lines of about 1,040 bytes: the batch went out with the line that took it over its limit.
+        #expect(writer.lastSeq == SessionWriter.batchLimit / 1_040 + 1)
+        #expect(try SessionReader.read(contentsOf: path).events.count == writer.lastSeq)
+        try writer.write(.command(text))
+        #expect(try SessionReader.read(contentsOf: path).events.count == writer.lastSeq - 1)
+        writer.close()
+        #expect(try SessionReader.read(contentsOf: path).events.count == writer.lastSeq, "close writes what a batch holds")
+    }
+
     @Test func aDateIsWrittenAsUTCText() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -49,6 +49,13 @@ public final class SessionRecorder {
         isRecording = false
     }
 
+    /// Stops recording because of `failure` (a write of lines the sink held failed, say),
+    /// which `failure` then keeps, unless an earlier one stopped it.
+    public func stop(failure: SessionError) {
+        if isRecording { self.failure = failure }
+        isRecording = false
+    }
+
     /// Records an event, unless the recording has stopped.
     public func record(_ event: SessionEvent) {
         guard isRecording else { return }

@@ -11,6 +11,12 @@ public import Foundation
 /// the process, so a process that is killed loses at most the line it was writing, and the
 /// file can be read (`tail -f`, `jq`) while it grows. Lines are not forced to disk (`fsync`).
 ///
+/// Between `beginBatch()` and `endBatch()` the lines wait in memory and go to the file in one
+/// `write(2)` (or one per `batchLimit` bytes): the shell batches the lines of each command (its
+/// text and its effects), so a killed process loses at most the command it was running, and a
+/// file never holds a command without its effects. One call instead of one per line is most of
+/// what recording costs a command.
+///
 /// After a write fails, the file may end in a partial line, so the writer closes and refuses
 /// further events: the file stays readable up to the failure.
 public final class SessionWriter {
@@ -19,7 +25,12 @@ public final class SessionWriter {
     /// The `seq` of the last event written: 0 before the first.
     public private(set) var lastSeq = 0
     private var descriptor: Int32
-    private var line: [UInt8] = []
+    /// The lines not yet written: the last one only, unless a batch is open.
+    private var pending: [UInt8] = []
+    /// Open batches: `beginBatch()` calls not yet ended.
+    private var batchDepth = 0
+    /// The bytes a batch holds before it writes them without waiting for its end.
+    public static let batchLimit = 1 << 16
 
     /// Creates (or empties) the file at `path` and writes the header with `created`, the
     /// ISO 8601 time the recording started (`2026-11-21T10:00:00Z`).
@@ -27,8 +38,8 @@ public final class SessionWriter {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
-        line.reserveCapacity(256)
-        SessionHeader(created: created).encode(into: &line)
+        pending.reserveCapacity(256)
+        SessionHeader(created: created).encode(into: &pending)
         try flushLine()
     }
 
@@ -54,13 +65,33 @@ public final class SessionWriter {
     public func write(_ event: SessionEvent) throws(SessionError) -> Int {
         guard descriptor >= 0 else { throw SessionError(path: path, .closed) }
         lastSeq += 1
-        event.encode(seq: lastSeq, into: &line)
+        event.encode(seq: lastSeq, into: &pending)
         try flushLine()
         return lastSeq
     }
 
-    /// Closes the file. Calling it again does nothing.
+    /// Holds the lines written from now on in memory until the matching `endBatch()`.
+    /// Batches nest: the lines go out when the outermost one ends.
+    public func beginBatch() {
+        batchDepth += 1
+    }
+
+    /// Ends a batch: when it is the outermost one, writes the lines it held.
+    public func endBatch() throws(SessionError) {
+        guard batchDepth > 0 else { return }
+        batchDepth -= 1
+        if batchDepth == 0, descriptor >= 0, !pending.isEmpty { try flush() }
+    }
+
+    /// Closes the file, after writing the lines an open batch holds. Calling it again does
+    /// nothing.
     public func close() {
+        guard descriptor >= 0 else { return }
+        if !pending.isEmpty { try? flush() }
+        closeFile()
+    }
+
+    private func closeFile() {
         guard descriptor >= 0 else { return }
         _ = closeDescriptor(descriptor)
         descriptor = -1
@@ -68,11 +99,18 @@ public final class SessionWriter {
 
     deinit { close() }
 
-    /// Writes the line in `line` with its line break, and empties `line`.
+    /// Ends the line in `pending` with its line break and writes what `pending` holds, unless a
+    /// batch holds it (and is not over its limit).
     private func flushLine() throws(SessionError) {
-        line.append(0x0A)
-        defer { line.removeAll(keepingCapacity: true) }
-        let failure: Int32? = line.withUnsafeBytes { bytes in
+        pending.append(0x0A)
+        if batchDepth > 0, pending.count < Self.batchLimit { return }
+        try flush()
+    }
+
+    /// Writes what `pending` holds, and empties it.
+    private func flush() throws(SessionError) {
+        defer { pending.removeAll(keepingCapacity: true) }
+        let failure: Int32? = pending.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = writeBytes(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -85,7 +123,7 @@ public final class SessionWriter {
             return nil
         }
         if let failure {
-            close()
+            closeFile()
             throw SessionError(path: path, .cannotWrite(errno: failure))
         }
     }

@@ -94,8 +94,8 @@ extension Shell {
         case .commit:
             let applied = try call([], [], whole) { () throws(GraphError) in try graph.commit() }
             let depth = graph.engine.transactionDepth
-            return CommandResult(lines: applied ? [] : ["commit (still inside a transaction, depth \(depth))"],
-                                 json: ["applied": .bool(applied), "depth": .int(depth), "txn": .int(graph.engine.transactionID)])
+            let json: Value = ["applied": .bool(applied), "depth": .int(depth), "txn": .int(graph.engine.transactionID)]
+            return CommandResult(lines: applied ? [] : ["commit (still inside a transaction, depth \(depth))"], json: json)
         case .abort:
             try call([], [], whole) { () throws(GraphError) in try graph.abort() }
             return CommandResult(lines: ["aborted: the transaction's writes are dropped"])

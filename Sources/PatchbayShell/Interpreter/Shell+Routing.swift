@@ -109,7 +109,8 @@ extension Shell {
             if entry.content != .null { line += "  content \(entry.content)" }
             return line
         }
-        return CommandResult(lines: lines, json: graph.stack.value)
+        let stack = graph.stack.value
+        return CommandResult(lines: lines, json: stack)
     }
 
     /// A range within a token, moved to where the token stands in the command.

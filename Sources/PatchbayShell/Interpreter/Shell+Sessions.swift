@@ -124,22 +124,25 @@ extension Shell {
             }
             if breakpointHolds() {
                 replayRun = run
+                let json: Value = ["paused": .int(run.next), "steps": .int(run.steps.count)]
                 return CommandResult(lines: ["break: the condition holds after step \(run.next) of \(run.steps.count) (\(Self.causeText(step.text)))"],
-                                     json: ["paused": .int(run.next), "steps": .int(run.steps.count)])
+                                     json: json)
             }
         }
         if !run.isFinished {
             replayRun = run
             let next = run.steps[run.next]
+            let json: Value = ["paused": .int(run.next), "steps": .int(run.steps.count)]
             return CommandResult(lines: ["replay of \(run.path) paused after step \(run.next) of \(run.steps.count); next: \(Self.causeText(next.text))"],
-                                 json: ["paused": .int(run.next), "steps": .int(run.steps.count)])
+                                 json: json)
         }
         if let damage {
             throw ShellError(.session(path: run.path, detail: "\(damage.description); the steps before it ran"), at: 0..<0)
         }
         let summary = run.verify ? "verified \(run.steps.count) steps of \(run.path): every effect matches the recording"
             : "replayed \(run.steps.count) steps of \(run.path)"
-        return CommandResult(lines: [summary], json: ["verified": .bool(run.verify), "steps": .int(run.steps.count), "divergence": .null])
+        let json: Value = ["verified": .bool(run.verify), "steps": .int(run.steps.count), "divergence": .null]
+        return CommandResult(lines: [summary], json: json)
     }
 
     /// Whether the break condition became true with the last step.

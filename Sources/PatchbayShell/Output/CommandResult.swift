@@ -1,14 +1,21 @@
 import PatchbayCore
 
 /// What a successful command produced: lines for people and a value for `--json`.
+///
+/// The value is built only when it is read: most commands run with human output, where building
+/// it (a dispatch's changes as objects, say) would be wasted work on every command.
 struct CommandResult {
     var lines: [String]
-    var json: Value
+    private let makeJSON: () -> Value
 
-    init(lines: [String] = [], json: Value = .null) {
+    /// `json` is evaluated when `json` is read, not here.
+    init(lines: [String] = [], json: @autoclosure @escaping () -> Value = .null) {
         self.lines = lines
-        self.json = json
+        makeJSON = json
     }
+
+    /// The result as a value, for `--json`.
+    var json: Value { makeJSON() }
 
     /// A result that prints a value (literal form for people, JSON for machines).
     static func value(_ value: Value) -> CommandResult {
