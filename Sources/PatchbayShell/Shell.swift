@@ -53,10 +53,10 @@ public final class Shell {
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         // A command's recorded lines go to the file together, when it ends.
-        guard executeDepth == 0, let recording else { return perform(text, at: origin) }
+        guard executeDepth == 0, let recording else { return perform(text, at: origin, rendered: true) }
         let stoppedBefore = recording.recorder.failure != nil
         recording.writer.beginBatch()
-        var outcome = perform(text, at: origin)
+        var outcome = perform(text, at: origin, rendered: true)
         do {
             try recording.writer.endBatch()
         } catch {
@@ -70,7 +70,8 @@ public final class Shell {
         return outcome
     }
 
-    private func perform(_ text: String, at origin: SourceOrigin) -> CommandOutcome {
+    /// Runs one command; unless `rendered`, it prints nothing (a verifying replay's commands).
+    func perform(_ text: String, at origin: SourceOrigin, rendered: Bool) -> CommandOutcome {
         var lines: [OutputLine] = []
         var recorder: SessionRecorder?
         var parsed = false
@@ -92,11 +93,14 @@ public final class Shell {
             let result = try run(command, text: text, origin: origin, output: &lines)
             let events = graph.takeEvents()
             recorder?.deliveries(events)
-            lines += renderer.events(events)
             if let runaway = events.runaway {
+                guard rendered else { return CommandOutcome(status: .failure, lines: []) }
+                lines += renderer.events(events)
                 lines += renderer.failure(ShellError(.graph(.engine(runaway)), at: 0..<0), command: text, origin: origin)
                 return CommandOutcome(status: .failure, lines: lines)
             }
+            guard rendered else { return CommandOutcome(status: .success, lines: []) }
+            lines += renderer.events(events)
             lines += renderer.success(result, command: text)
             return CommandOutcome(status: .success, lines: lines)
         } catch {
@@ -108,6 +112,7 @@ public final class Shell {
             let events = graph.takeEvents()
             recorder?.deliveries(events)
             recorder?.record(.error(command: text, message: error.message))
+            guard rendered else { return CommandOutcome(status: .failure, lines: []) }
             lines += renderer.events(events)
             lines += renderer.failure(error, command: text, origin: origin)
             return CommandOutcome(status: .failure, lines: lines)

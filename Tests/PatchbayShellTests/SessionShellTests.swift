@@ -94,8 +94,8 @@ struct ReplayShellTests {
         let path = directory.path + "/counter.jsonl"
         recordCounter(into: path)
         let session = DataflowSession()
-        let output = session.run("replay \(path) --verify")
-        #expect(output.last == "verified 4 steps of \(path): every effect matches the recording")
+        // Like a test run, a verification prints its outcome only.
+        #expect(session.run("replay \(path) --verify") == ["verified 4 steps of \(path): every effect matches the recording"])
         #expect(session.run("state") == ["{count: 5}"])
         #expect(session.run("history --last 1") == [">  #2 Increment {by: 3}  count"])
     }
@@ -129,6 +129,21 @@ struct ReplayShellTests {
         #expect(session.run("continue").last == "replayed 4 steps of \(path)")
         #expect(session.error("step").contains("no replay is paused"))
         #expect(DataflowSession().run("replay \(path) --until 3").last == "replay of \(path) paused after step 3 of 4; next: dispatch app Increment {by: 3}")
+    }
+
+    @Test func aReplayPrintsWhatItsCommandsPrintAndAVerificationShowsItsSteps() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/counter.jsonl"
+        recordCounter(into: path)
+        let replayed = DataflowSession().run("replay \(path)")
+        #expect(replayed.contains("#1 Increment  count: 0 → 2"))
+        #expect(replayed.last == "replayed 4 steps of \(path)")
+        let session = DataflowSession()
+        session.run("replay \(path) --verify --step")
+        session.run("step")
+        session.run("step")
+        #expect(session.run("step") == ["#1 Increment  count: 0 → 2", "replay of \(path) paused after step 3 of 4; next: dispatch app Increment {by: 3}"])
+        #expect(session.run("continue") == ["verified 4 steps of \(path): every effect matches the recording"])
     }
 
     @Test func aFileWithoutCommandsCannotBeReplayed() throws {

@@ -113,7 +113,9 @@ extension Shell {
             if let until = run.until, run.next >= until { break }
             let step = run.steps[run.next]
             _ = run.capture?.take()
-            let outcome = execute(step.text, at: SourceOrigin(name: run.path, line: step.line))
+            // A verification prints its outcome only, like a test run; a step is shown.
+            let shown = !run.verify || run.until == run.next + 1
+            let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
             run.next += 1
             if let capture = run.capture,
@@ -124,25 +126,24 @@ extension Shell {
             }
             if breakpointHolds() {
                 replayRun = run
-                let json: Value = ["paused": .int(run.next), "steps": .int(run.steps.count)]
-                return CommandResult(lines: ["break: the condition holds after step \(run.next) of \(run.steps.count) (\(Self.causeText(step.text)))"],
-                                     json: json)
+                let (next, count) = (run.next, run.steps.count)
+                return CommandResult(lines: ["break: the condition holds after step \(next) of \(count) (\(Self.causeText(step.text)))"],
+                                     json: ["paused": .int(next), "steps": .int(count)])
             }
         }
         if !run.isFinished {
             replayRun = run
-            let next = run.steps[run.next]
-            let json: Value = ["paused": .int(run.next), "steps": .int(run.steps.count)]
-            return CommandResult(lines: ["replay of \(run.path) paused after step \(run.next) of \(run.steps.count); next: \(Self.causeText(next.text))"],
-                                 json: json)
+            let (path, done, count, next) = (run.path, run.next, run.steps.count, run.steps[run.next].text)
+            return CommandResult(lines: ["replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next))"],
+                                 json: ["paused": .int(done), "steps": .int(count)])
         }
         if let damage {
             throw ShellError(.session(path: run.path, detail: "\(damage.description); the steps before it ran"), at: 0..<0)
         }
         let summary = run.verify ? "verified \(run.steps.count) steps of \(run.path): every effect matches the recording"
             : "replayed \(run.steps.count) steps of \(run.path)"
-        let json: Value = ["verified": .bool(run.verify), "steps": .int(run.steps.count), "divergence": .null]
-        return CommandResult(lines: [summary], json: json)
+        let (verified, count) = (run.verify, run.steps.count)
+        return CommandResult(lines: [summary], json: ["verified": .bool(verified), "steps": .int(count), "divergence": .null])
     }
 
     /// Whether the break condition became true with the last step.

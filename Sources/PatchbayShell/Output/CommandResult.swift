@@ -2,16 +2,23 @@ import PatchbayCore
 
 /// What a successful command produced: lines for people and a value for `--json`.
 ///
-/// The value is built only when it is read: most commands run with human output, where building
-/// it (a dispatch's changes as objects, say) would be wasted work on every command.
+/// Both are built only when read: the shell renders one of them, and a verifying replay
+/// neither, so building them up front (a dispatch's changes as text and as objects, say)
+/// would be wasted work on every command.
 struct CommandResult {
-    var lines: [String]
+    private var makeLines: () -> [String]
     private let makeJSON: () -> Value
 
-    /// `json` is evaluated when `json` is read, not here.
-    init(lines: [String] = [], json: @autoclosure @escaping () -> Value = .null) {
-        self.lines = lines
+    /// `lines` and `json` are evaluated when read, not here.
+    init(lines: @autoclosure @escaping () -> [String] = [], json: @autoclosure @escaping () -> Value = .null) {
+        makeLines = lines
         makeJSON = json
+    }
+
+    /// The result for people, a line each.
+    var lines: [String] {
+        get { makeLines() }
+        set { makeLines = { newValue } }
     }
 
     /// The result as a value, for `--json`.
