@@ -64,6 +64,8 @@ enum Target: CustomStringConvertible {
     case secondsBelow(Double, operations: Int)
     /// Our median time per operation allows at least this many operations per second.
     case perSecondAtLeast(Double)
+    /// No target: the row reports a figure that explains another row's (its notes say why).
+    case reported
 
     /// Whether a row with these medians meets the target; `ratio` is ours / reference.
     func isMet(nanoseconds: Double, ratio: Double?) -> Bool {
@@ -72,6 +74,7 @@ enum Target: CustomStringConvertible {
         case .nanosecondsBelow(let limit), .bytesBelow(let limit): nanoseconds < limit
         case .secondsBelow(let limit, let operations): nanoseconds * Double(operations) / 1e9 < limit
         case .perSecondAtLeast(let limit): 1e9 / nanoseconds >= limit
+        case .reported: true
         }
     }
 
@@ -82,6 +85,7 @@ enum Target: CustomStringConvertible {
         case .bytesBelow(let limit): "< \(Self.shortest(limit)) B"
         case .secondsBelow(let limit, _): "< \(Self.shortest(limit)) s in all"
         case .perSecondAtLeast(let limit): ">= \(Self.shortest(limit)) op/s"
+        case .reported: "(reported)"
         }
     }
 

@@ -65,9 +65,14 @@ struct RowResult {
                 secondName,
                 second.map { formatted($0.median, digits: 1) } ?? "-",
                 secondRatio.map(formattedRatio) ?? "-",
-                row.target.description, metTarget ? "PASS" : "MISS",
+                row.target.description, Self.verdict(row.target, metTarget: metTarget),
             ]
         }
+    }
+
+    private static func verdict(_ target: Target, metTarget: Bool) -> String {
+        if case .reported = target { return "-" }
+        return metTarget ? "PASS" : "MISS"
     }
 
     private static func range(_ samples: Samples) -> String {
