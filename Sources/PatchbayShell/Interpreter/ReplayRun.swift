@@ -48,8 +48,10 @@ final class CapturedEvents {
 
     /// Takes the events gathered so far.
     func take() -> [SessionEvent] {
-        defer { events.removeAll() }
-        return events.filter { if case .command = $0 { false } else { true } }
+        var taken: [SessionEvent] = []
+        swap(&taken, &events)
+        taken.removeAll { if case .command = $0 { true } else { false } }
+        return taken
     }
 }
 
