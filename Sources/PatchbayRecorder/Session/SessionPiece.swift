@@ -80,11 +80,10 @@ struct SessionPiece: Sendable {
         guard !Self.isBlank(line) else { return }
         do {
             try parser.parse(line)
-            let (seq, event) = try SessionEvent.decode(parser.fields)
-            if let event {
-                events.append(RecordedEvent(line: lineCount, seq: seq, event: event))
-            } else {
-                unknownKindCount += 1
+            let seq = try parser.fields.int(.seq)
+            switch try SessionEvent.decode(&parser.fields) {
+            case let event?: events.append(RecordedEvent(line: lineCount, seq: seq, event: event))
+            case nil: unknownKindCount += 1
             }
         } catch {
             var reason = error
