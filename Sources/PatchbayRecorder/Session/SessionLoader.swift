@@ -19,6 +19,8 @@ struct SessionLoader {
     private var damage: SessionError?
     /// How many lines were taken, the header included.
     private var lineCount = 0
+    /// The pieces of the last lines taken, emptied by joining them; kept to read into again.
+    private var pieces: [SessionPiece] = []
 
     /// A loader for the file at `path` (if any) of `size` bytes, about, that splits the lines it
     /// takes as `splitting` says.
@@ -54,9 +56,10 @@ struct SessionLoader {
         if !atEnd {
             while end > start, bytes[end - 1] != 0x0A { end -= 1 }
         }
-        var pieces = SessionPiece.read(splitting.pieces(of: start..<end, in: bytes), of: bytes)
-        for index in pieces.indices {
-            join(&pieces[index])
+        let ranges = splitting.pieces(of: start..<end, in: bytes)
+        SessionPiece.read(ranges, of: bytes, into: &pieces)
+        for index in ranges.indices {
+            join(index)
             guard wantsMore else { break }
         }
         return end
@@ -68,13 +71,14 @@ struct SessionLoader {
         return SessionLoad(header: header, events: events, unknownKindCount: unknownKindCount, damage: damage)
     }
 
-    /// Adds the next piece's events and counts, with its lines moved past those before it.
-    private mutating func join(_ piece: inout SessionPiece) {
+    /// Adds the events and counts of piece `index`, the next one, with its lines moved past
+    /// those before it.
+    private mutating func join(_ index: Int) {
         let offset = lineCount
-        piece.moveEvents(to: &events, lineOffset: offset)
-        unknownKindCount += piece.unknownKindCount
-        lineCount += piece.lineCount
-        if let (line, reason) = piece.damage {
+        pieces[index].moveEvents(to: &events, lineOffset: offset)
+        unknownKindCount += pieces[index].unknownKindCount
+        lineCount += pieces[index].lineCount
+        if let (line, reason) = pieces[index].damage {
             damage = SessionError(path: path, line: offset + line, reason)
         }
     }

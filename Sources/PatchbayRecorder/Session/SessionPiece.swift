@@ -25,9 +25,14 @@ struct SessionPiece: Sendable {
     /// A piece of no lines.
     init() {}
 
-    /// Reads `lines`, whole lines each ended by `\n`, except perhaps the last one, which is then
-    /// the last line of the file.
-    init(reading lines: UnsafeBufferPointer<UInt8>) {
+    /// Reads `lines` into the piece, in place of what it held (keeping the storage of its
+    /// list): whole lines each ended by `\n`, except perhaps the last one, which is then the last
+    /// line of the file.
+    mutating func read(_ lines: UnsafeBufferPointer<UInt8>) {
+        events.removeAll(keepingCapacity: true)
+        unknownKindCount = 0
+        damage = nil
+        lineCount = 0
         guard let base = lines.baseAddress else { return }
         // Action lines take about 150 bytes: room for all the events at once, where most are
         // actions, saves growing (and copying) the list as it fills.
@@ -55,23 +60,27 @@ struct SessionPiece: Sendable {
     /// reference to every string, array and object in them, and letting the piece go would
     /// count them down again, which costs about as much as the rest of joining large files.
     mutating func moveEvents(to list: inout [RecordedEvent], lineOffset: Int) {
-        list.reserveCapacity(list.count + events.count)
-        while var event = events.popLast() {
+        while !events.isEmpty {
+            var event = events.removeLast()
             event.line += lineOffset
-            list.append(event)
+            list.append(consume event)
         }
     }
 
-    /// Reads the pieces `ranges` of `bytes` (in order, each of whole lines as `init(reading:)`
-    /// wants) at once, one thread each while there are cores for them.
-    static func read(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>) -> [SessionPiece] {
-        guard ranges.count > 1 else { return ranges.map { SessionPiece(reading: UnsafeBufferPointer(rebasing: bytes[$0])) } }
-        var pieces = [SessionPiece](repeating: SessionPiece(), count: ranges.count)
+    /// Reads the pieces `ranges` of `bytes` (in order, each of whole lines as `read(_:)` wants)
+    /// into `pieces`, at once, one thread each while there are cores for them. The pieces
+    /// already there are read into again, so that their storage serves more than once.
+    static func read(_ ranges: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, into pieces: inout [SessionPiece]) {
+        if pieces.count > ranges.count { pieces.removeLast(pieces.count - ranges.count) }
+        while pieces.count < ranges.count { pieces.append(SessionPiece()) }
+        guard ranges.count > 1 else {
+            if let range = ranges.first { pieces[0].read(UnsafeBufferPointer(rebasing: bytes[range])) }
+            return
+        }
         pieces.withUnsafeMutableBufferPointer { slots in
             let work = PieceWork(bytes: bytes, ranges: ranges, slots: slots)
             DispatchQueue.concurrentPerform(iterations: ranges.count) { index in work.read(index) }
         }
-        return pieces
     }
 
     /// Reads one line: `line` is without its `\n`; `isTerminated` says whether it had one.
@@ -100,7 +109,7 @@ struct SessionPiece: Sendable {
     }
 }
 
-/// The pieces that `SessionPiece.read(_:of:)` hands to its threads.
+/// The pieces that `SessionPiece.read(_:of:into:)` hands to its threads.
 ///
 /// It is `@unchecked Sendable` because it holds pointers, which are not, yet sharing them is
 /// safe: the bytes are only read, and nothing writes them while the threads run; each thread
@@ -114,6 +123,6 @@ private struct PieceWork: @unchecked Sendable {
 
     /// Reads piece `index` into its slot.
     func read(_ index: Int) {
-        slots[index] = SessionPiece(reading: UnsafeBufferPointer(rebasing: bytes[ranges[index]]))
+        slots[index].read(UnsafeBufferPointer(rebasing: bytes[ranges[index]]))
     }
 }
