@@ -68,42 +68,50 @@ struct LineFields {
         }
     }
 
-    func int(_ name: Name) throws(SessionError.Reason) -> Int {
-        guard case .int(let int)? = self[name] else { throw Self.problem(self[name], field: name.string, expected: "an integer") }
+    // The accessors below move the field's value out (each field is read once): the event
+    // gets it without counting a reference to it, which `reset()` would only count back.
+
+    mutating func int(_ name: Name) throws(SessionError.Reason) -> Int {
+        let value = take(name)
+        guard case .int(let int)? = value else { throw Self.problem(value, field: name.string, expected: "an integer") }
         return int
     }
 
-    func optionalInt(_ name: Name) throws(SessionError.Reason) -> Int? {
+    mutating func optionalInt(_ name: Name) throws(SessionError.Reason) -> Int? {
         self[name] == nil ? nil : try int(name)
     }
 
-    func string(_ name: Name) throws(SessionError.Reason) -> String {
-        guard case .string(let string)? = self[name] else { throw Self.problem(self[name], field: name.string, expected: "a string") }
-        return string
+    mutating func string(_ name: Name) throws(SessionError.Reason) -> String {
+        switch take(name) {
+        case .string(let string)?: string
+        case let value: throw Self.problem(value, field: name.string, expected: "a string")
+        }
     }
 
-    func optionalString(_ name: Name) throws(SessionError.Reason) -> String? {
+    mutating func optionalString(_ name: Name) throws(SessionError.Reason) -> String? {
         self[name] == nil ? nil : try string(name)
     }
 
-    func bool(_ name: Name) throws(SessionError.Reason) -> Bool {
-        guard case .bool(let bool)? = self[name] else { throw Self.problem(self[name], field: name.string, expected: "true or false") }
+    mutating func bool(_ name: Name) throws(SessionError.Reason) -> Bool {
+        let value = take(name)
+        guard case .bool(let bool)? = value else { throw Self.problem(value, field: name.string, expected: "true or false") }
         return bool
     }
 
-    func object(_ name: Name) throws(SessionError.Reason) -> Value {
-        guard case .object? = self[name] else { throw Self.problem(self[name], field: name.string, expected: "an object") }
-        return self[name]!
+    mutating func object(_ name: Name) throws(SessionError.Reason) -> Value {
+        let value = take(name)
+        guard case .object? = value, let value else { throw Self.problem(value, field: name.string, expected: "an object") }
+        return value
     }
 
-    func value(_ name: Name) throws(SessionError.Reason) -> Value {
-        guard let value = self[name] else { throw .missingField(name.string, expected: "any JSON value") }
+    mutating func value(_ name: Name) throws(SessionError.Reason) -> Value {
+        guard let value = take(name) else { throw .missingField(name.string, expected: "any JSON value") }
         return value
     }
 
     /// The action line's `patch` as operations.
-    func operations() throws(SessionError.Reason) -> [JSONPatch.Operation] {
-        if let patch { return patch }
+    mutating func operations() throws(SessionError.Reason) -> [JSONPatch.Operation] {
+        if let patch = patch.take() { return patch }
         guard case .array(let operations)? = self[.patch] else {
             throw Self.problem(self[.patch], field: "patch", expected: "an array of JSON Patch operations")
         }
@@ -116,11 +124,16 @@ struct LineFields {
     }
 
     /// The action line's `hash`, if it has one.
-    func digest() throws(SessionError.Reason) -> StateDigest? {
+    mutating func digest() throws(SessionError.Reason) -> StateDigest? {
         if let hash { return hash }
         guard let text = try optionalString(.hash) else { return nil }
         guard let digest = StateDigest(text: text) else { throw .invalidField("hash", "must be 16 hexadecimal digits") }
         return digest
+    }
+
+    /// Moves the value of `name` out, leaving the field empty.
+    private mutating func take(_ name: Name) -> Value? {
+        values[name.rawValue].take()
     }
 
     /// The error for `value`, found where `expected` was wanted: missing or of the wrong type.

@@ -1,43 +1,40 @@
 import PatchbayCore
 
 extension SessionEvent {
-    /// The event of a line's fields. Returns `nil` for the event when its kind is unknown (a
-    /// newer writer's), which readers skip.
-    static func decode(_ fields: LineFields) throws(SessionError.Reason) -> (seq: Int, event: SessionEvent?) {
-        let seq = try fields.int(.seq)
-        let event: SessionEvent?
+    /// The event of a line's fields (other than `seq`), moved out of them. Returns `nil` when its
+    /// kind is unknown (a newer writer's), which readers skip.
+    static func decode(_ fields: inout LineFields) throws(SessionError.Reason) -> SessionEvent? {
         switch try fields.string(.kind) {
         case "command":
-            event = .command(try fields.string(.text))
+            return .command(try fields.string(.text))
         case "store":
-            event = .store(name: try fields.string(.store), state: try fields.value(.state))
+            return .store(name: try fields.string(.store), state: try fields.value(.state))
         case "action":
-            event = .action(try SessionAction(fields))
+            return .action(try .decode(&fields))
         case "checkpoint":
-            event = .checkpoint(store: try fields.string(.store), index: try fields.int(.index), state: try fields.value(.state))
+            return .checkpoint(store: try fields.string(.store), index: try fields.int(.index), state: try fields.value(.state))
         case "publish":
-            event = .publish(port: try fields.string(.port), value: try fields.value(.value))
+            return .publish(port: try fields.string(.port), value: try fields.value(.value))
         case "route":
             let route = SessionRoute(
                 url: try fields.string(.url), pattern: try fields.string(.pattern), params: try fields.object(.params),
                 view: try fields.optionalString(.view), option: try fields.optionalString(.option))
-            event = .route(route)
+            return .route(route)
         case "error":
-            event = .error(command: try fields.string(.text), message: try fields.string(.message))
+            return .error(command: try fields.string(.text), message: try fields.string(.message))
         case "jump":
-            event = .jump(store: try fields.string(.store), index: try fields.int(.index))
+            return .jump(store: try fields.string(.store), index: try fields.int(.index))
         case "skip":
-            event = .skip(store: try fields.string(.store), index: try fields.int(.index), skipped: try fields.bool(.skipped))
+            return .skip(store: try fields.string(.store), index: try fields.int(.index), skipped: try fields.bool(.skipped))
         case "reset":
-            event = .reset(store: try fields.string(.store), state: try fields.value(.state))
+            return .reset(store: try fields.string(.store), state: try fields.value(.state))
         case "checkout":
-            event = .checkout(store: try fields.string(.store), branch: try fields.string(.branch))
+            return .checkout(store: try fields.string(.store), branch: try fields.string(.branch))
         case "sweep":
-            event = .sweep(store: try fields.string(.store))
+            return .sweep(store: try fields.string(.store))
         default:
-            event = nil
+            return nil
         }
-        return (seq, event)
     }
 }
 
@@ -63,9 +60,9 @@ extension SessionHeader {
 }
 
 extension SessionAction {
-    /// Reads an action line's fields.
-    init(_ fields: LineFields) throws(SessionError.Reason) {
-        self.init(
+    /// Reads an action line's fields, moving them out.
+    static func decode(_ fields: inout LineFields) throws(SessionError.Reason) -> SessionAction {
+        SessionAction(
             store: try fields.string(.store), index: try fields.int(.index), action: try fields.value(.action),
             patch: try fields.operations(), hash: try fields.digest(), failure: try fields.optionalString(.failed),
             cause: try fields.optionalInt(.cause), delayedReducer: try fields.optionalString(.reducer))

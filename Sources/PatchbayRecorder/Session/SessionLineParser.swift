@@ -16,8 +16,8 @@ struct SessionLineParser {
     private var reader = JSONReader()
     private var line = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var position = 0
-    /// The fields of the line read last.
-    private(set) var fields = LineFields()
+    /// The fields of the line read last, for `SessionEvent.decode(_:)` to take.
+    var fields = LineFields()
 
     /// Reads `line`, which must be one JSON object, into `fields`.
     mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(SessionError.Reason) {

@@ -1,16 +1,32 @@
-/// Builds a `SessionLoad` from a session's lines, given one at a time in file order.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds a `SessionLoad` from a session's bytes, given a run of lines at a time in file order.
+///
+/// The header is read first, alone; the lines after it are split into pieces (see
+/// `SessionSplitting`) that are read at once, then joined in order: their line numbers moved
+/// past the lines before them, and nothing kept after the first damaged line, even what a
+/// later piece read.
 struct SessionLoader {
     private let path: String?
+    private let splitting: SessionSplitting
     private var header: SessionHeader?
     private var events: [RecordedEvent] = []
     private var unknownKindCount = 0
     private var damage: SessionError?
-    private var lineNumber = 0
-    private var parser = SessionLineParser()
+    /// How many lines were taken, the header included.
+    private var lineCount = 0
+    /// The pieces of the last lines taken, emptied by joining them; kept to read into again.
+    private var pieces: [SessionPiece] = []
 
-    /// A loader for the file at `path` (if any) of `size` bytes, about.
-    init(path: String?, size: Int) {
+    /// A loader for the file at `path` (if any) of `size` bytes, about, that splits the lines it
+    /// takes as `splitting` says.
+    init(path: String?, size: Int, splitting: SessionSplitting) {
         self.path = path
+        self.splitting = splitting
         // Action lines take about 150 bytes: room for all the events at once, where most are
         // actions, saves growing (and copying) the list as it fills.
         events.reserveCapacity(size / 160)
@@ -19,34 +35,34 @@ struct SessionLoader {
     /// Whether more lines are wanted: not after damage.
     var wantsMore: Bool { damage == nil }
 
-    /// Reads the next line (without its `\n`; `isTerminated` says whether it had one).
-    /// Throws for a bad header; damage later is kept for the load.
-    mutating func take(_ line: UnsafeBufferPointer<UInt8>, isTerminated: Bool) throws(SessionError) {
-        lineNumber += 1
-        guard header != nil else {
+    /// Reads the whole lines of `bytes` (and, `atEnd`, the unterminated last one); returns how
+    /// many bytes that used. Throws for a bad header; damage later is kept for the load.
+    mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool) throws(SessionError) -> Int {
+        guard let base = bytes.baseAddress, !bytes.isEmpty, wantsMore else { return 0 }
+        var start = 0
+        if header == nil {
+            let newline = memchr(base, 0x0A, bytes.count)
+            guard newline != nil || atEnd else { return 0 }
+            let end = newline.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+            lineCount = 1
             do {
-                header = try SessionHeader.decode(line)
+                header = try SessionHeader.decode(UnsafeBufferPointer(rebasing: bytes[..<end]))
             } catch {
-                throw SessionError(path: path, line: lineNumber, error)
+                throw SessionError(path: path, line: 1, error)
             }
-            return
+            start = min(end + 1, bytes.count)
         }
-        guard damage == nil, !Self.isBlank(line) else { return }
-        do {
-            try parser.parse(line)
-            let (seq, event) = try SessionEvent.decode(parser.fields)
-            if let event {
-                events.append(RecordedEvent(line: lineNumber, seq: seq, event: event))
-            } else {
-                unknownKindCount += 1
-            }
-        } catch {
-            var reason = error
-            if case .notJSON(let jsonError) = error, !isTerminated, jsonError.offset >= line.count {
-                reason = .cutShort
-            }
-            damage = SessionError(path: path, line: lineNumber, reason)
+        var end = bytes.count
+        if !atEnd {
+            while end > start, bytes[end - 1] != 0x0A { end -= 1 }
         }
+        let ranges = splitting.pieces(of: start..<end, in: bytes)
+        SessionPiece.read(ranges, of: bytes, into: &pieces)
+        for index in ranges.indices {
+            join(index)
+            guard wantsMore else { break }
+        }
+        return end
     }
 
     /// The load of the lines taken; throws when there was not even a header.
@@ -55,8 +71,15 @@ struct SessionLoader {
         return SessionLoad(header: header, events: events, unknownKindCount: unknownKindCount, damage: damage)
     }
 
-    /// Whether `line` holds nothing but white space.
-    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    /// Adds the events and counts of piece `index`, the next one, with its lines moved past
+    /// those before it.
+    private mutating func join(_ index: Int) {
+        let offset = lineCount
+        pieces[index].moveEvents(to: &events, lineOffset: offset)
+        unknownKindCount += pieces[index].unknownKindCount
+        lineCount += pieces[index].lineCount
+        if let (line, reason) = pieces[index].damage {
+            damage = SessionError(path: path, line: offset + line, reason)
+        }
     }
 }

@@ -15,17 +15,31 @@ import Darwin
 /// - The first damaged line (not JSON, cut short, or missing a field its kind needs) stops
 ///   reading: what came before it is returned, and `SessionLoad.damage` says what is wrong
 ///   with which line.
+///
+/// A large file is read on all the cores at once, in pieces of whole lines; the load is the
+/// same as a line-by-line read gives.
 public enum SessionReader {
     /// Reads the session file at `path`, a piece at a time. Throws when the file cannot be read
     /// or does not start with a header this reader accepts; damage after the header is
     /// reported in the load.
     public static func read(contentsOf path: String) throws(SessionError) -> SessionLoad {
+        try read(contentsOf: path, splitting: .automatic)
+    }
+
+    /// Reads a session from `bytes`; `path`, when given, names the file in errors.
+    public static func read(_ bytes: [UInt8], path: String? = nil) throws(SessionError) -> SessionLoad {
+        try read(bytes, path: path, splitting: .automatic)
+    }
+
+    /// `read(contentsOf:)`, splitting as `splitting` says.
+    static func read(contentsOf path: String, splitting: SessionSplitting) throws(SessionError) -> SessionLoad {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
         defer { close(descriptor) }
         var status = stat()
-        var loader = SessionLoader(path: path, size: fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        var loader = SessionLoader(path: path, size: size, splitting: splitting)
+        var buffer = [UInt8](repeating: 0, count: max(1, min(splitting.chunkBytes, size + 1)))
         var filled = 0
         while loader.wantsMore {
             if filled == buffer.count {
@@ -38,8 +52,9 @@ public enum SessionReader {
             }
             let atEnd = count == 0
             filled += count
+            if !atEnd, filled < buffer.count { continue }
             let used = try buffer.withUnsafeBufferPointer { bytes throws(SessionError) in
-                try take(lines: UnsafeBufferPointer(rebasing: bytes[..<filled]), into: &loader, atEnd: atEnd)
+                try loader.take(UnsafeBufferPointer(rebasing: bytes[..<filled]), atEnd: atEnd)
             }
             buffer.withUnsafeMutableBytes { bytes in
                 _ = memmove(bytes.baseAddress!, bytes.baseAddress! + used, filled - used)
@@ -50,29 +65,11 @@ public enum SessionReader {
         return try loader.finish()
     }
 
-    /// Reads a session from `bytes`; `path`, when given, names the file in errors.
-    public static func read(_ bytes: [UInt8], path: String? = nil) throws(SessionError) -> SessionLoad {
-        var loader = SessionLoader(path: path, size: bytes.count)
-        _ = try bytes.withUnsafeBufferPointer { bytes throws(SessionError) in try take(lines: bytes, into: &loader, atEnd: true) }
+    /// `read(_:path:)`, splitting as `splitting` says.
+    static func read(_ bytes: [UInt8], path: String? = nil, splitting: SessionSplitting) throws(SessionError) -> SessionLoad {
+        var loader = SessionLoader(path: path, size: bytes.count, splitting: splitting)
+        _ = try bytes.withUnsafeBufferPointer { bytes throws(SessionError) in try loader.take(bytes, atEnd: true) }
         return try loader.finish()
-    }
-
-    /// Gives `loader` the complete lines of `bytes` (and, `atEnd`, the unterminated last one);
-    /// returns how many bytes that used.
-    private static func take(lines bytes: UnsafeBufferPointer<UInt8>, into loader: inout SessionLoader, atEnd: Bool) throws(SessionError) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        var start = 0
-        while start < bytes.count, loader.wantsMore {
-            guard let newline = memchr(base + start, 0x0A, bytes.count - start) else {
-                guard atEnd else { return start }
-                try loader.take(UnsafeBufferPointer(rebasing: bytes[start...]), isTerminated: false)
-                return bytes.count
-            }
-            let end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-            try loader.take(UnsafeBufferPointer(rebasing: bytes[start..<end]), isTerminated: true)
-            start = end + 1
-        }
-        return start
     }
 }
 

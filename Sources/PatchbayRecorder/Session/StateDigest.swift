@@ -27,17 +27,19 @@ public struct StateDigest: Sendable, Hashable, CustomStringConvertible {
     /// Reads 16 hexadecimal digits given as UTF-8 bytes.
     init?(hexDigits: some Collection<UInt8>) {
         guard hexDigits.count == 16 else { return nil }
+        // Without branches on the digits, which are random: a branch for each would be
+        // mispredicted about every other digit.
         var sum: UInt64 = 0
+        var invalid: UInt8 = 0
         for byte in hexDigits {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            sum = sum << 4 | UInt64(digit)
+            let decimal = byte &- UInt8(ascii: "0")
+            let letter = (byte | 0x20) &- UInt8(ascii: "a")  // a...f and A...F alike
+            let isDecimal: UInt8 = decimal < 10 ? 0xFF : 0
+            let isLetter: UInt8 = letter < 6 ? 0xFF : 0
+            invalid |= ~(isDecimal | isLetter)
+            sum = sum << 4 | UInt64(decimal & isDecimal | (letter &+ 10) & isLetter)
         }
+        guard invalid == 0 else { return nil }
         self.sum = sum
     }
 
