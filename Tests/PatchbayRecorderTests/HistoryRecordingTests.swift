@@ -123,6 +123,17 @@ private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History,
         #expect(history.statistics.checkpointInterval == 1_002)
     }
 
+    @Test func nestedLeavesCountTowardTheCheckpointInterval() throws {
+        // 10 + 10 elements, an empty array, 20 members, an empty object and a short string.
+        let inner = Value.object(Value.Members(uniqueKeysWithValues: (0..<20).map { ("m\($0)", Value.int($0)) }))
+        let state: Value = [
+            "lists": [.array((0..<10).map { .int($0) }), .array((10..<20).map { .int($0) }), []],
+            "objects": ["inner": inner, "empty": [:]],
+            "name": "short",
+        ]
+        #expect(History(initial: state).statistics.checkpointInterval == 43)
+    }
+
     @Test func aStepTakesTensOfBytesWhateverTheStateSize() throws {
         let (small, _) = try setHistory(keys: 10, count: 2_000, seed: 6)
         let (large, _) = try setHistory(keys: 2_000, count: 2_000, seed: 6)

@@ -20,6 +20,11 @@ struct ByteWriter {
 
     /// An unsigned LEB128 integer: seven bits a byte, low bits first.
     mutating func writeVarint(_ value: UInt64) {
+        // Counts, lengths and small numbers, most of what a step writes, take one byte.
+        if value < 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+            return
+        }
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -34,6 +39,12 @@ struct ByteWriter {
     }
 
     mutating func writeString(_ string: String) {
+        // Native strings, small ones included, lend their UTF-8 bytes in place.
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            writeVarint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+        guard written == nil else { return }
         var string = string
         string.makeContiguousUTF8()
         writeVarint(UInt64(string.utf8.count))

@@ -17,22 +17,36 @@ struct Checkpoint {
 
     /// The scalars and empty containers in `value`, a long string counting as one per 32 bytes
     /// (what a leaf costs), so that a few large strings also space the checkpoints out.
-    /// Iterative, so that depth does not matter.
+    /// Iterative, so that depth does not matter; only containers wait on the stack, so that a
+    /// flat state of many keys is counted without copying its values.
     static func leafCount(of value: Value) -> Int {
         var leaves = 0
-        var pending = [value]
-        while let next = pending.popLast() {
+        var containers: [Value] = []
+        count(value, leaves: &leaves, containers: &containers)
+        while let next = containers.popLast() {
             switch next {
-            case .array(let elements) where !elements.isEmpty:
-                pending.append(contentsOf: elements)
-            case .object(let members) where !members.isEmpty:
-                pending.append(contentsOf: members.values)
-            case .string(let string):
-                leaves += 1 + string.utf8.count / 32
+            case .array(let elements):
+                for element in elements { count(element, leaves: &leaves, containers: &containers) }
+            case .object(let members):
+                for member in members.values { count(member, leaves: &leaves, containers: &containers) }
             default:
-                leaves += 1
+                break
             }
         }
         return leaves
+    }
+
+    /// Counts `value` if it is a leaf, or puts it on `containers` to count its elements later.
+    private static func count(_ value: Value, leaves: inout Int, containers: inout [Value]) {
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            containers.append(value)
+        case .object(let members) where !members.isEmpty:
+            containers.append(value)
+        case .string(let string):
+            leaves += 1 + string.utf8.count / 32
+        default:
+            leaves += 1
+        }
     }
 }

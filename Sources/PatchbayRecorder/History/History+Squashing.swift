@@ -41,7 +41,7 @@ extension History {
                 }
                 // Known positions are kept; an unknown one stays unknown, after the last
                 // checkpoint as before.
-                if swept.steps.append(record), swept.firstUnresolved == nil { swept.firstUnresolved = swept.steps.count }
+                if swept.steps.append({ record.write(to: &$0) }), swept.firstUnresolved == nil { swept.firstUnresolved = swept.steps.count }
             }
             newIndex.append(index - dropped)
         }

@@ -50,8 +50,32 @@ public final class History {
     /// place without copying it.
     @discardableResult
     public func record(_ entry: HistoryEntry, after state: Value) throws(HistoryError) -> String? {
-        guard entry.index == current + 1 else {
-            throw .outOfOrder(store: store, expected: current + 1, got: entry.index)
+        try record(index: entry.index, after: state) { writer in
+            StepRecord.write(changes: entry.changes, positions: nil, action: entry.action, skipped: entry.skipped,
+                             failure: entry.failure, cause: entry.cause, delayedReducer: entry.delayedReducer, to: &writer)
+        }
+    }
+
+    /// Records a step a store reports, as recording its entry (the step's index, action, changes,
+    /// failure, cause and delayed reducer, not skipped) would: the store hook's path, on every
+    /// dispatch, which writes the step's bytes straight from it without copying it into an entry.
+    @discardableResult
+    func record(_ step: borrowing StoreStep, after state: Value) throws(HistoryError) -> String? {
+        try record(index: step.index, after: state) { writer in
+            StepRecord.write(changes: step.changes, positions: nil, action: step.action, skipped: false,
+                             failure: step.failure, cause: step.cause, delayedReducer: step.reducer, to: &writer)
+        }
+    }
+
+    /// Records the action handled at `index`, whose record `write` writes (see `StepLog.append`).
+    ///
+    /// Always inlined, as are the appends it calls, so that `write` is inlined too and reads the
+    /// parts of the step in place: a closure passed on is specialized with a copy of what it
+    /// captures, which for a step costs as much as writing it.
+    @inline(__always)
+    private func record(index: Int, after state: Value, _ write: (inout ByteWriter) -> Bool) throws(HistoryError) -> String? {
+        guard index == current + 1 else {
+            throw .outOfOrder(store: store, expected: current + 1, got: index)
         }
         var forkName: String?
         if current < count {
@@ -61,8 +85,8 @@ public final class History {
             selected = timelines.count - 1
             forkName = name
         }
-        timelines[selected].append(StepRecord(entry), after: state)
-        current = entry.index
+        timelines[selected].append(after: state, write)
+        current = index
         return forkName
     }
 

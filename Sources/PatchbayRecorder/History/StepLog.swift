@@ -15,8 +15,11 @@ struct StepLog {
     /// How many steps the log holds; step `index` (1-based) is its `index - 1`th record.
     private(set) var count = 0
 
-    /// Appends the next step; returns whether it removes a key whose position is not known.
-    mutating func append(_ record: StepRecord) -> Bool {
+    /// Appends the next step, whose record `write` writes (as `StepRecord.write` does); returns
+    /// what `write` returns: whether the step removes a key whose position is not known.
+    /// Always inlined into `History.record` (see there).
+    @inline(__always)
+    mutating func append(_ write: (inout ByteWriter) -> Bool) -> Bool {
         if count % Self.stepsPerChunk == 0 {
             if !chunks.isEmpty { chunks[chunks.count - 1].bytes.shrinkToFit() }
             var chunk = Chunk()
@@ -26,7 +29,7 @@ struct StepLog {
         let last = chunks.count - 1
         chunks[last].starts.append(UInt32(chunks[last].bytes.count))
         count += 1
-        return record.write(to: &chunks[last].bytes)
+        return write(&chunks[last].bytes)
     }
 
     /// A reader at the start of step `index` (1...count).

@@ -46,22 +46,29 @@ struct StepRecord {
                      delayedReducer: delayedReducer)
     }
 
-    var flags: Flags {
+    /// Writes the record; returns whether it removes a key whose position is not known.
+    func write(to writer: inout ByteWriter) -> Bool {
+        Self.write(changes: changes, positions: positions, action: action, skipped: skipped, failure: failure,
+                   cause: cause, delayedReducer: delayedReducer, to: &writer)
+    }
+
+    /// Writes a record from its parts, which are borrowed where a `StepRecord` would copy them:
+    /// the way a new step is recorded, on every dispatch. `positions` is `nil` when no position
+    /// is known, as for a new step. Returns whether the record removes a key whose position is
+    /// not known.
+    static func write(changes: [ValueChange], positions: [Int?]?, action: Value, skipped: Bool, failure: String?,
+                      cause: Int?, delayedReducer: String?, to writer: inout ByteWriter) -> Bool {
         var flags: Flags = []
         if skipped { flags.insert(.skipped) }
         if failure != nil { flags.insert(.failed) }
         if cause != nil { flags.insert(.caused) }
         if delayedReducer != nil { flags.insert(.delayed) }
-        return flags
-    }
-
-    /// Writes the record; returns whether it removes a key whose position is not known.
-    func write(to writer: inout ByteWriter) -> Bool {
         var hasUnknownPosition = false
         writer.writeByte(flags.rawValue)
         writer.writeVarint(UInt64(changes.count))
-        for (change, position) in zip(changes, positions) {
-            writer.writeByte(Self.operationCode(change.operation))
+        for offset in changes.indices {
+            let change = changes[offset]
+            writer.writeByte(operationCode(change.operation))
             writer.writeVarint(UInt64(change.path.count))
             for component in change.path {
                 switch component {
@@ -73,9 +80,10 @@ struct StepRecord {
                     writer.writeSigned(index)
                 }
             }
-            if Self.removesKey(change) {
+            if removesKey(change) {
+                let position = positions?[offset]
                 hasUnknownPosition = hasUnknownPosition || position == nil
-                writer.writeFixed32(position.map { UInt32(truncatingIfNeeded: $0) } ?? Self.unknownPosition)
+                writer.writeFixed32(position.map { UInt32(truncatingIfNeeded: $0) } ?? unknownPosition)
             }
             if change.operation != .add { writer.writeValue(change.old ?? .null) }
             if change.operation != .remove { writer.writeValue(change.new ?? .null) }

@@ -28,7 +28,15 @@ struct Timeline {
 
     /// Appends the next step, whose state is `state`; keeps that state when a checkpoint is due.
     mutating func append(_ record: StepRecord, after state: Value) {
-        let unresolved = steps.append(record)
+        append(after: state) { record.write(to: &$0) }
+    }
+
+    /// Appends the next step, whose record `write` writes (see `StepLog.append`), and whose state
+    /// is `state`; keeps that state when a checkpoint is due.
+    /// Always inlined into `History.record` (see there).
+    @inline(__always)
+    mutating func append(after state: Value, _ write: (inout ByteWriter) -> Bool) {
+        let unresolved = steps.append(write)
         let index = steps.count
         if unresolved, firstUnresolved == nil { firstUnresolved = index }
         if index - checkpoints[checkpoints.count - 1].index >= interval {

@@ -7,7 +7,12 @@ public import PatchbayCore
 /// is wired to a store follows it. Like its graph, it is used from one thread.
 public final class StoreHistories {
     private let graph: Graph
-    private var histories: [String: History] = [:]
+    private var histories: [String: History] = [:] {
+        didSet { lastRecorded = nil }
+    }
+    /// The history that `hear` recorded into last, with its store's name: the next action of the
+    /// same store finds it without hashing the name. Any change to `histories` forgets it.
+    private var lastRecorded: (store: String, history: History)?
     /// Who hears the changes to histories that a recording must carry besides moves: skips,
     /// checkouts, sweeps and replaced histories.
     private var observers: [(SessionEvent) -> Void] = []
@@ -28,19 +33,27 @@ public final class StoreHistories {
         for observer in observers { observer(event) }
     }
 
-    private func hear(_ event: StoreEvent) {
+    private func hear(_ event: borrowing StoreEvent) {
         switch event {
         case .created(let store, let state):
             histories[store] = History(initial: state)
         case .step(let step, let state):
             // The store numbers its actions from the history's current state, so the step is
             // always the next one; a failure here would be a bug, and the step is dropped.
-            _ = try? histories[step.store]?.record(HistoryEntry(step), after: state)
+            _ = try? recordingHistory(of: step.store)?.record(step, after: state)
         case .removed(let store):
             histories[store] = nil
         case .moved:
             break
         }
+    }
+
+    /// The history that the actions of `store` are recorded into, if it has one.
+    private func recordingHistory(of store: String) -> History? {
+        if let lastRecorded, lastRecorded.store == store { return lastRecorded.history }
+        let history = histories[store]
+        lastRecorded = history.map { (store, $0) }
+        return history
     }
 
     /// The history of `store` (the only store when `nil`), with the store's name.
@@ -151,13 +164,5 @@ public final class StoreHistories {
 
     private func historyCall<T>(_ store: String, _ body: () throws(HistoryError) -> T) throws(TimeTravelError) -> T {
         do { return try body() } catch { throw .history(store: store, error) }
-    }
-}
-
-extension HistoryEntry {
-    /// The entry of a step a store reports.
-    init(_ step: StoreStep) {
-        self.init(index: step.index, action: step.action, changes: step.changes, failure: step.failure,
-                  cause: step.cause, delayedReducer: step.reducer)
     }
 }

@@ -42,7 +42,7 @@ extension Graph {
         engine.unregister(node)
         recomputeRanks()
         if node is StoreNode {
-            for observer in storeObservers { observer(.removed(store: name)) }
+            tellStoreObservers(.removed(store: name))
         }
         for input in reverted { revert(input) }
     }

@@ -19,12 +19,20 @@ extension Graph {
         let node = StoreNode(graph: self, name: name, initial: state)
         node.state.cause = Cause(node.state.addressText, after: rootCause)
         nodes[name] = node
-        for observer in storeObservers { observer(.created(store: name, state: state)) }
+        tellStoreObservers(.created(store: name, state: state))
     }
 
     /// Calls `observer` for every store created, action handled and store removed from now on.
     public func observeStores(_ observer: @escaping (StoreEvent) -> Void) {
         storeObservers.append(observer)
+    }
+
+    /// Calls every store observer with `event`, which is made once, and only when someone
+    /// listens: making a step's event copies the step and retains the state.
+    func tellStoreObservers(_ event: @autoclosure () -> StoreEvent) {
+        guard !storeObservers.isEmpty else { return }
+        let event = event()
+        for observer in storeObservers { observer(event) }
     }
 
     /// The names of the stores, in creation order.
@@ -172,7 +180,7 @@ extension Graph {
             let step = StoreStep(store: store.name, index: index, action: action, changes: [],
                                  failure: "\(failure.reducer.id): \(failure.message)", cause: cause)
             if announce { report(.dispatched(step)) }
-            for observer in storeObservers { observer(.step(step, state: store.state.value ?? .null)) }
+            tellStoreObservers(.step(step, state: store.state.value ?? .null))
             throw .reducerFailed(store: store.name, index: index, type: type, reducer: failure.reducer.id, message: failure.message)
         }
         // The action moves out of the evaluator into the step.
@@ -191,7 +199,7 @@ extension Graph {
     /// the history must hear this step before theirs.
     private func publish(_ step: StoreStep, state: consuming Value, in store: StoreNode) {
         store.restoreState(state)
-        for observer in storeObservers { observer(.step(step, state: store.state.value ?? .null)) }
+        tellStoreObservers(.step(step, state: store.state.value ?? .null))
         let root = rootCause
         store.currentIndex = step.index
         // A step with changes goes out as an event: comparing whole states would cost as much as the
@@ -229,7 +237,7 @@ extension Graph {
             if let failure {
                 store.restoreState(state)
                 engine.report(.nodeFailed(node: store.name, message: failure))
-                for observer in storeObservers { observer(.step(step, state: store.state.value ?? .null)) }
+                tellStoreObservers(.step(step, state: store.state.value ?? .null))
             } else {
                 publish(step, state: state, in: store)
             }
@@ -293,7 +301,7 @@ extension Graph {
     public func travel(_ storeName: String, to state: Value, index: Int) throws(GraphError) {
         let store = try store(storeName)
         store.actionCount = index
-        for observer in storeObservers { observer(.moved(store: store.name, index: index, state: state)) }
+        tellStoreObservers(.moved(store: store.name, index: index, state: state))
         let root = rootCause
         transaction { store.publish(store.state, state, cause: root, .change) }
     }
