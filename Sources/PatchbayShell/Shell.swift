@@ -59,7 +59,7 @@ public final class Shell {
         graph.cause = Self.causeText(text)
         defer { graph.cause = savedCause }
         do {
-            let context = ParserContext(storeNames: Set(graph.storeNames))
+            let context = ParserContext(storeNames: graph.storeNameSet)
             guard let command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
             parsed = true
             if executeDepth == 0 {
