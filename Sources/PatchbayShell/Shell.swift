@@ -79,7 +79,7 @@ public final class Shell {
         graph.cause = Self.causeText(text)
         defer { graph.cause = savedCause }
         do {
-            let context = ParserContext(storeNames: Set(graph.storeNames))
+            let context = ParserContext(storeNames: graph.storeNameSet)
             guard let command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
             parsed = true
             if executeDepth == 0 {
@@ -199,12 +199,27 @@ extension Shell {
     static func causeText(_ text: String) -> String {
         // Read as bytes: this runs for every command, and Foundation's trimming goes through
         // UTF-16 (a few microseconds a command).
-        var bytes = text.utf8.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }[...]
-        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
-        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
-        let trimmed = String(decoding: bytes, as: UTF8.self)
-        guard bytes.count > 60, trimmed.count > 60 else { return trimmed }
+        let utf8 = text.utf8
+        let bounds = utf8.withContiguousStorageIfAvailable(firstLineBounds) ?? Array(utf8).withUnsafeBufferPointer(firstLineBounds)
+        let trimmed: String
+        if bounds == 0..<utf8.count {
+            // The usual command: one line with nothing to trim. Share its storage, do not copy it.
+            trimmed = text
+        } else {
+            let start = utf8.index(utf8.startIndex, offsetBy: bounds.lowerBound)
+            trimmed = String(decoding: utf8[start..<utf8.index(start, offsetBy: bounds.count)], as: UTF8.self)
+        }
+        guard bounds.count > 60, trimmed.count > 60 else { return trimmed }
         return String(trimmed.prefix(57)) + "..."
+    }
+
+    /// The offsets of the first line of `bytes`, without the spaces and tabs around it.
+    private static func firstLineBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var end = bytes.firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") } ?? bytes.count
+        var start = 0
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        return start..<end
     }
 }
 

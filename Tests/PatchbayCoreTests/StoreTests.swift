@@ -752,3 +752,21 @@ struct GraphStoreStepTests {
         #expect(try graph.dispatch("app", ["type": "B"])?.index == 1)
     }
 }
+
+@Suite("Graph stores: names")
+struct GraphStoreNameTests {
+    @Test func theSetOfStoreNamesFollowsStoresAsTheyComeAndGo() throws {
+        let graph = Graph()
+        #expect(graph.storeNameSet.isEmpty)
+        try graph.createStore("app", state: [:])
+        try graph.createVariable("count", value: 0)
+        try graph.createStore("archive", state: [:])
+        #expect(graph.storeNameSet == ["app", "archive"])
+        // A name that failed to become a store is not one.
+        #expect(throws: GraphError.self) { try graph.createStore("count", state: [:]) }
+        try graph.remove("count")
+        try graph.remove("app")
+        #expect(graph.storeNameSet == ["archive"])
+        #expect(graph.storeNameSet == Set(graph.storeNames))
+    }
+}

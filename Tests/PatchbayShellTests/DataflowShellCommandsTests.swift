@@ -213,6 +213,24 @@ struct DataflowShellObservingTests {
         #expect(session.run("why s") == ["s has no value yet"])
     }
 
+    @Test func theCauseIsTheCommandsFirstLineTrimmedAndShortened() {
+        let session = DataflowSession()
+        session.run("var a = 1")
+        #expect(session.outcome(" \t set a = 2 \t").status == .success)
+        #expect(session.run("why a") == ["set a = 2 → a.value"])
+        #expect(session.outcome("set a = [1,\n 2]").status == .success)
+        #expect(session.run("why a") == ["set a = [1, → a.value"])
+        #expect(session.outcome("set a = [3,\r\n 4]").status == .success)
+        #expect(session.run("why a") == ["set a = [3, → a.value"])
+        // Longer than 60 characters: cut to 57 and "...". Counted in characters, not bytes.
+        let digits = String(repeating: "0123456789", count: 7)
+        #expect(session.outcome("set a = \"\(digits)\"").status == .success)
+        #expect(session.run("why a") == ["set a = \"\(digits.prefix(48))... → a.value"])
+        let accents = String(repeating: "é", count: 50)
+        #expect(session.outcome("set a = \"\(accents)\"").status == .success)
+        #expect(session.run("why a") == ["set a = \"\(accents)\" → a.value"])
+    }
+
     @Test func showDescribesEveryPortOfANode() {
         let session = DataflowSession()
         session.run("var a = 1\npatch m map fn=\"$ * 2\"\nwire a.value -> m.in\nprobe m.out\nvar u = 0\nwire m.out ~> u.set")

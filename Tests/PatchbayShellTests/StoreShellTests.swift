@@ -232,6 +232,21 @@ struct StoreShellDispatchTests {
         #expect(session.run("dispatch app Inc\ndispatch other Inc") == ["#1 Inc  count: 0 → 1", "#1 Inc  (no changes)"])
     }
 
+    @Test func aRemovedStoreNoLongerNamesTheStoreOfADispatch() {
+        // With `app` gone, `dispatch app Go` is the action `app` with the payload `Go`.
+        let session = DataflowSession()
+        session.run("store app = {n: 0}\nstore other = {n: 0}")
+        #expect(session.run("dispatch app Go") == ["#1 Go  (no changes)"])
+        session.run("rm app")
+        #expect(session.failure("dispatch app Go") == """
+            error: unknown name 'Go'
+              dispatch app Go
+                           ^~
+            """)
+        session.run("store app = {n: 0}")
+        #expect(session.run("dispatch app Go") == ["#1 Go  (no changes)"])
+    }
+
     @Test func withoutAStoreDispatchSaysHowToMakeOne() {
         let session = DataflowSession()
         #expect(session.failure("dispatch Inc") == """

@@ -32,10 +32,15 @@ public struct Expression: Sendable, CustomStringConvertible {
     /// first token that cannot continue it; `end` is that token's offset (or the end of input).
     /// Commands use this to read an expression followed by more syntax (`when ...`, `: ...`).
     public static func parse(_ source: String, from start: Int) throws(ExpressionError) -> (expression: Expression, end: Int) {
-        let bytes = Array(source.utf8)
+        try parse(source, utf8: Array(source.utf8), from: start)
+    }
+
+    /// `parse(_:from:)` for a caller that holds the UTF-8 bytes of `source` already (the shell's
+    /// command scanner), so that they are not copied again for every command.
+    package static func parse(_ source: String, utf8 bytes: [UInt8], from start: Int) throws(ExpressionError) -> (expression: Expression, end: Int) {
         var parser = try Parser(source: bytes, range: start..<bytes.count)
         let parsed = try parser.parseExpression()
-        let end = parser.current.kind == .end ? bytes.count : parser.current.range.lowerBound
+        let end = parser.isAtEnd ? bytes.count : parser.current.range.lowerBound
         let expression = Expression(node: parsed.node, localSlots: parser.localSlotCount, source: source,
                                     range: start..<Swift.max(start, parsed.node.range.upperBound))
         return (expression, end)
@@ -54,7 +59,7 @@ public struct Expression: Sendable, CustomStringConvertible {
         case .newline:
             // Keeps the message on one line.
             return ExpressionError(.unexpectedToken(found: "the end of the line", expected: "the end of the expression"), at: range)
-        case .string:
+        case .string, .interpolatedString:
             // A string may span lines or be megabytes long: do not quote it.
             return ExpressionError(.unexpectedToken(found: "a string", expected: "an operator or the end of the expression"), at: range)
         default:

@@ -65,12 +65,37 @@ struct Lexer {
     }
 
     private func text(_ range: Range<Int>) -> String {
-        String(decoding: source[range], as: UTF8.self)
+        // Through a buffer pointer: an `ArraySlice` of `source` would retain and release it.
+        source.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// The one-byte symbols that start no two-byte symbol: they need no look at the next byte.
+    private static func punctuation(_ byte: UInt8) -> Symbol? {
+        switch byte {
+        case UInt8(ascii: "("): .leftParen
+        case UInt8(ascii: ")"): .rightParen
+        case UInt8(ascii: "["): .leftBracket
+        case UInt8(ascii: "]"): .rightBracket
+        case UInt8(ascii: "{"): .leftBrace
+        case UInt8(ascii: "}"): .rightBrace
+        case UInt8(ascii: ","): .comma
+        case UInt8(ascii: ":"): .colon
+        case UInt8(ascii: ";"): .semicolon
+        case UInt8(ascii: "."): .dot
+        case UInt8(ascii: "*"): .star
+        case UInt8(ascii: "/"): .slash
+        case UInt8(ascii: "%"): .percent
+        default: nil
+        }
     }
 
     private mutating func lexSymbol() throws(ExpressionError) -> Token {
         let start = position
         let byte = source[position]
+        if let symbol = Self.punctuation(byte) {
+            position += 1
+            return Token(kind: .symbol(symbol), range: start..<position)
+        }
         let following: UInt8 = position + 1 < end ? source[position + 1] : 0
         let symbol: Symbol
         var length = 2
@@ -92,24 +117,11 @@ struct Lexer {
         default:
             length = 1
             switch byte {
-            case UInt8(ascii: "("): symbol = .leftParen
-            case UInt8(ascii: ")"): symbol = .rightParen
-            case UInt8(ascii: "["): symbol = .leftBracket
-            case UInt8(ascii: "]"): symbol = .rightBracket
-            case UInt8(ascii: "{"): symbol = .leftBrace
-            case UInt8(ascii: "}"): symbol = .rightBrace
-            case UInt8(ascii: ","): symbol = .comma
-            case UInt8(ascii: ":"): symbol = .colon
-            case UInt8(ascii: ";"): symbol = .semicolon
-            case UInt8(ascii: "."): symbol = .dot
             case UInt8(ascii: "?"): symbol = .question
             case UInt8(ascii: "<"): symbol = .less
             case UInt8(ascii: ">"): symbol = .greater
             case UInt8(ascii: "+"): symbol = .plus
             case UInt8(ascii: "-"): symbol = .minus
-            case UInt8(ascii: "*"): symbol = .star
-            case UInt8(ascii: "/"): symbol = .slash
-            case UInt8(ascii: "%"): symbol = .percent
             case UInt8(ascii: "!"): symbol = .bang
             case UInt8(ascii: "="): symbol = .assign
             default:
@@ -174,25 +186,41 @@ struct Lexer {
             throw ExpressionError(.invalidNumber(text(start..<position)), at: start..<position)
         }
         let range = start..<position
-        let literal = text(range)
-        if literal.count > 1, source[start] == UInt8(ascii: "0"), source[start + 1].isDigit {
-            throw ExpressionError(.invalidNumber(literal), at: range)
+        if range.count > 1, source[start] == UInt8(ascii: "0"), source[start + 1].isDigit {
+            throw ExpressionError(.invalidNumber(text(range)), at: range)
         }
         if isDecimal {
+            let literal = text(range)
             guard let value = Double(literal), value.isFinite else {
                 throw ExpressionError(.invalidNumber(literal), at: range)
             }
             return Token(kind: .decimal(value), range: range)
         }
-        guard let value = UInt64(literal), value <= UInt64(Int.max) + 1 else {
-            throw ExpressionError(.integerLiteralTooLarge(literal), at: range)
+        // Only digits: read them from the bytes, without making a string of them first.
+        var value: UInt64 = 0
+        for index in range {
+            let (tens, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = tens.addingReportingOverflow(UInt64(source[index] &- UInt8(ascii: "0")))
+            guard !overflow, !carry else { throw ExpressionError(.integerLiteralTooLarge(text(range)), at: range) }
+            value = sum
+        }
+        guard value <= UInt64(Int.max) + 1 else {
+            throw ExpressionError(.integerLiteralTooLarge(text(range)), at: range)
         }
         return Token(kind: .integer(value), range: range)
     }
 
     private mutating func lexString(quote: UInt8) throws(ExpressionError) -> Token {
         let start = position
+        // Most strings have no escape: take their text straight from the source.
+        var probe = start + 1
+        while probe < end, source[probe] != quote, source[probe] != UInt8(ascii: "\\") { probe += 1 }
+        if probe < end, source[probe] == quote {
+            position = probe + 1
+            return Token(kind: .string(text(start + 1..<probe)), range: start..<position)
+        }
         position += 1
+        // The text and interpolations read so far: empty until the first interpolation.
         var parts: [Token.StringPart] = []
         var buffer: [UInt8] = []
         func flush() {
@@ -243,9 +271,11 @@ struct Lexer {
                 throw ExpressionError(.invalidEscape(shown), at: escapeStart..<position)
             }
         }
+        if parts.isEmpty {
+            return Token(kind: .string(String(decoding: buffer, as: UTF8.self)), range: start..<position)
+        }
         flush()
-        if parts.isEmpty { parts.append(.text("")) }
-        return Token(kind: .string(parts), range: start..<position)
+        return Token(kind: .interpolatedString(parts), range: start..<position)
     }
 
     /// Reads `XXXX` (with a following `\uXXXX` for a surrogate pair) or `{X...}` after `\u`.

@@ -5,13 +5,13 @@ extension Parser {
         var statements: [StatementNode] = []
         while true {
             try skipSeparators()
-            if current.kind == .end {
+            if isAtEnd {
                 if closingBrace { throw unexpected(expected: "'}' to close the block") }
                 return statements
             }
             if closingBrace, isSymbol(.rightBrace) { return statements }
             statements.append(try parseStatement())
-            guard current.kind == .newline || isSymbol(.semicolon) || current.kind == .end
+            guard isAtNewline || isSymbol(.semicolon) || isAtEnd
                 || (closingBrace && isSymbol(.rightBrace))
             else {
                 throw unexpected(expected: "';' or a new line between statements")
@@ -77,7 +77,7 @@ extension Parser {
     }
 
     private mutating func skipNewlines() throws(ExpressionError) {
-        while current.kind == .newline { try advance() }
+        while isAtNewline { try advance() }
     }
 
     private mutating func parseBlock() throws(ExpressionError) -> (statements: [StatementNode], end: Int) {

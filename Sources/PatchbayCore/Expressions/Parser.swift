@@ -29,12 +29,31 @@ struct Parser {
 
     mutating func advance() throws(ExpressionError) {
         current = try lexer.next()
-        while bracketDepth > 0, current.kind == .newline { current = try lexer.next() }
+        while bracketDepth > 0, case .newline = current.kind { current = try lexer.next() }
     }
 
-    func isSymbol(_ symbol: Symbol) -> Bool { current.kind == .symbol(symbol) }
+    // These match the token's kind rather than compare it with `==`, which would build a second
+    // kind and copy the token's payload on every check.
 
-    func isName(_ name: String) -> Bool { current.kind == .name(name) }
+    func isSymbol(_ symbol: Symbol) -> Bool {
+        if case .symbol(let found) = current.kind { return found == symbol }
+        return false
+    }
+
+    func isName(_ name: String) -> Bool {
+        if case .name(let found) = current.kind { return found == name }
+        return false
+    }
+
+    var isAtEnd: Bool {
+        if case .end = current.kind { return true }
+        return false
+    }
+
+    var isAtNewline: Bool {
+        if case .newline = current.kind { return true }
+        return false
+    }
 
     mutating func expect(_ symbol: Symbol, _ what: String) throws(ExpressionError) -> Range<Int> {
         guard isSymbol(symbol) else { throw unexpected(expected: what) }
@@ -45,14 +64,14 @@ struct Parser {
 
     func unexpected(expected: String) -> ExpressionError {
         // `x => ...` where no function takes a lambda: say so rather than "expected ..., found '=>'".
-        if current.kind == .symbol(.arrow) { return ExpressionError(.lambdaOutsideCall, at: current.range) }
-        if current.kind == .end { return ExpressionError(.unexpectedEnd(expected: expected), at: current.range) }
+        if isSymbol(.arrow) { return ExpressionError(.lambdaOutsideCall, at: current.range) }
+        if isAtEnd { return ExpressionError(.unexpectedEnd(expected: expected), at: current.range) }
         return ExpressionError(.unexpectedToken(found: current.display, expected: expected), at: current.range)
     }
 
     /// Skips newlines and semicolons between statements.
     mutating func skipSeparators() throws(ExpressionError) {
-        while current.kind == .newline || isSymbol(.semicolon) { try advance() }
+        while isAtNewline || isSymbol(.semicolon) { try advance() }
     }
 
     mutating func enter(_ range: Range<Int>) throws(ExpressionError) {
@@ -73,18 +92,26 @@ struct Parser {
     /// Parses an expression. The constructs that nest (brackets, calls, unary operators, the
     /// operands of `?:` and `??`, statement blocks) each count one level with `enter`.
     mutating func parseExpression() throws(ExpressionError) -> Parsed {
-        try parseConditional()
+        try parseConditional(startingWith: parseUnary())
     }
 
     /// A branch of `?:`, one level deeper.
     private mutating func parseBranch() throws(ExpressionError) -> Parsed {
         try enter(current.range)
         defer { leave() }
-        return try parseConditional()
+        return try parseConditional(startingWith: parseUnary())
     }
 
-    private mutating func parseConditional() throws(ExpressionError) -> Parsed {
-        let condition = try parseCoalesce()
+    /// Whether `symbol` after an operand continues the expression: a binary operator, `??` or `?`.
+    private static func continuesOperand(_ symbol: Symbol) -> Bool {
+        symbol == .question || symbol == .coalesce || precedence(of: symbol) != nil
+    }
+
+    /// Each level of precedence takes the operand read first, so that most operands, which stand
+    /// alone (the values of `{key: "k1", value: 42}`), skip the levels altogether.
+    private mutating func parseConditional(startingWith first: consuming Parsed) throws(ExpressionError) -> Parsed {
+        guard case .symbol(let symbol) = current.kind, Self.continuesOperand(symbol) else { return first }
+        let condition = try parseCoalesce(startingWith: first)
         guard isSymbol(.question) else { return condition }
         try advance()
         let whenTrue = try parseBranch()
@@ -94,8 +121,8 @@ struct Parser {
         return try combine(.conditional(condition.node, whenTrue.node, whenFalse.node, range), condition, whenTrue, whenFalse)
     }
 
-    private mutating func parseCoalesce() throws(ExpressionError) -> Parsed {
-        let left = try parseBinary(minimumPrecedence: 0)
+    private mutating func parseCoalesce(startingWith first: consuming Parsed) throws(ExpressionError) -> Parsed {
+        let left = try parseBinary(minimumPrecedence: 0, startingWith: first)
         guard isSymbol(.coalesce) else { return left }
         try advance()
         let right = try parseExpressionWithoutConditional()
@@ -106,7 +133,7 @@ struct Parser {
     private mutating func parseExpressionWithoutConditional() throws(ExpressionError) -> Parsed {
         try enter(current.range)
         defer { leave() }
-        return try parseCoalesce()
+        return try parseCoalesce(startingWith: parseUnary())
     }
 
     private static func precedence(of symbol: Symbol) -> Int? {
@@ -121,13 +148,12 @@ struct Parser {
         }
     }
 
-    private mutating func parseBinary(minimumPrecedence: Int) throws(ExpressionError) -> Parsed {
-        var left = try parseUnary()
+    private mutating func parseBinary(minimumPrecedence: Int, startingWith left: consuming Parsed) throws(ExpressionError) -> Parsed {
         while case .symbol(let symbol) = current.kind, let precedence = Self.precedence(of: symbol),
             precedence >= minimumPrecedence
         {
             try advance()
-            let right = try parseBinary(minimumPrecedence: precedence + 1)
+            let right = try parseBinary(minimumPrecedence: precedence + 1, startingWith: parseUnary())
             let range = span(left, right)
             let node: ExpressionNode =
                 switch symbol {
@@ -187,8 +213,9 @@ struct Parser {
         return try parsePostfix(continuing: primary, from: start)
     }
 
-    private mutating func parsePostfix(continuing base: Parsed, from start: Range<Int>) throws(ExpressionError) -> Parsed {
-        var result = base
+    /// The value continued is consumed: the usual one, with nothing after it, is passed through
+    /// without a copy.
+    private mutating func parsePostfix(continuing result: consuming Parsed, from start: Range<Int>) throws(ExpressionError) -> Parsed {
         while true {
             switch current.kind {
             case .symbol(.dot), .symbol(.optionalDot):
@@ -229,9 +256,12 @@ struct Parser {
         case .decimal(let d):
             try advance()
             return Parsed(node: .literal(.decimal(d), token.range), height: 1)
-        case .string(let parts):
+        case .string(let text):
             try advance()
-            return try parseString(parts, range: token.range)
+            return Parsed(node: .literal(.string(text), token.range), height: 1)
+        case .interpolatedString(let parts):
+            try advance()
+            return try parseTemplate(parts, range: token.range)
         case .dollar:
             try advance()
             return Parsed(node: .variable(.input, token.range), height: 1)
@@ -280,8 +310,7 @@ struct Parser {
         }
     }
 
-    private mutating func parseString(_ parts: [Token.StringPart], range: Range<Int>) throws(ExpressionError) -> Parsed {
-        if parts.count == 1, case .text(let text) = parts[0] { return Parsed(node: .literal(.string(text), range), height: 1) }
+    private mutating func parseTemplate(_ parts: [Token.StringPart], range: Range<Int>) throws(ExpressionError) -> Parsed {
         var pieces: [TemplatePiece] = []
         var height = 1
         for part in parts {
@@ -295,9 +324,9 @@ struct Parser {
                 sub.depth = depth
                 sub.bracketDepth = 1
                 // The initializer has read the first token already; inside `\( )` a newline is white space.
-                if sub.current.kind == .newline { try sub.advance() }
+                if sub.isAtNewline { try sub.advance() }
                 let parsed = try sub.parseExpression()
-                guard sub.current.kind == .end else { throw sub.unexpected(expected: "')' to close the interpolation") }
+                guard sub.isAtEnd else { throw sub.unexpected(expected: "')' to close the interpolation") }
                 localSlotCount = Swift.max(localSlotCount, sub.localSlotCount)
                 leave()
                 pieces.append(.expression(parsed.node))
@@ -338,17 +367,19 @@ struct Parser {
             let key: String
             switch current.kind {
             case .name(let name): key = name
-            case .string(let parts):
-                guard parts.count == 1, case .text(let text) = parts[0] else {
-                    throw ExpressionError(.unexpectedToken(found: "an interpolated string", expected: "a key"), at: current.range)
-                }
-                key = text
+            case .string(let text): key = text
+            case .interpolatedString:
+                throw ExpressionError(.unexpectedToken(found: "an interpolated string", expected: "a key"), at: current.range)
             default:
                 throw unexpected(expected: "a key or '}'")
             }
             try advance()
-            _ = try expect(.colon, "':' after the key '\(key)'")
+            // The message names the key: build it only when the ':' is missing.
+            guard isSymbol(.colon) else { throw unexpected(expected: "':' after the key '\(key)'") }
+            try advance()
             let value = try parseExpression()
+            // Objects are mostly small: one allocation for up to four members, not one per doubling.
+            if members.isEmpty { members.reserveCapacity(4) }
             members.append(ObjectMember(key: key, value: value.node))
             height = Swift.max(height, value.height + 1)
             if isSymbol(.comma) { try advance() } else if !isSymbol(.rightBrace) { throw unexpected(expected: "',' or '}'") }
@@ -443,8 +474,18 @@ struct Parser {
         return Swift.min(l.lowerBound, r.lowerBound)..<Swift.max(l.upperBound, r.upperBound)
     }
 
-    private func combine(_ node: ExpressionNode, _ children: Parsed...) throws(ExpressionError) -> Parsed {
-        try checked(Parsed(node: node, height: (children.map(\.height).max() ?? 0) + 1))
+    // One overload per number of children: a variadic parameter would allocate an array per node.
+
+    private func combine(_ node: ExpressionNode, _ child: Parsed) throws(ExpressionError) -> Parsed {
+        try checked(Parsed(node: node, height: child.height + 1))
+    }
+
+    private func combine(_ node: ExpressionNode, _ a: Parsed, _ b: Parsed) throws(ExpressionError) -> Parsed {
+        try checked(Parsed(node: node, height: Swift.max(a.height, b.height) + 1))
+    }
+
+    private func combine(_ node: ExpressionNode, _ a: Parsed, _ b: Parsed, _ c: Parsed) throws(ExpressionError) -> Parsed {
+        try checked(Parsed(node: node, height: Swift.max(a.height, b.height, c.height) + 1))
     }
 
     private func checked(_ parsed: Parsed) throws(ExpressionError) -> Parsed {

@@ -28,7 +28,12 @@ public struct StatementBlock: Sendable, CustomStringConvertible {
     /// Parses the statements from the UTF-8 offset `start` of `source` to its end. A block wrapped
     /// in `{ ... }` is accepted too.
     public static func parse(_ source: String, from start: Int) throws(ExpressionError) -> StatementBlock {
-        let bytes = Array(source.utf8)
+        try parse(source, utf8: Array(source.utf8), from: start)
+    }
+
+    /// `parse(_:from:)` for a caller that holds the UTF-8 bytes of `source` already (the shell's
+    /// command scanner), so that they are not copied again.
+    package static func parse(_ source: String, utf8 bytes: [UInt8], from start: Int) throws(ExpressionError) -> StatementBlock {
         var parser = try Parser(source: bytes, range: start..<bytes.count)
         try parser.skipSeparators()
         var statements: [StatementNode]
@@ -38,7 +43,7 @@ public struct StatementBlock: Sendable, CustomStringConvertible {
             statements = try parser.parseStatements(closingBrace: true)
             _ = try parser.expect(.rightBrace, "'}'")
             try parser.skipSeparators()
-            guard parser.current.kind == .end else { throw parser.unexpected(expected: "the end of the statements") }
+            guard parser.isAtEnd else { throw parser.unexpected(expected: "the end of the statements") }
         } else {
             statements = try parser.parseStatements(closingBrace: false)
         }

@@ -3,7 +3,10 @@ struct Token: Sendable {
     enum Kind: Sendable, Equatable {
         case integer(UInt64)
         case decimal(Double)
-        case string([StringPart])
+        /// A string literal without interpolation, its escapes resolved.
+        case string(String)
+        /// A string literal with at least one interpolation `\( ... )`.
+        case interpolatedString([StringPart])
         case name(String)
         case dollar
         case symbol(Symbol)
@@ -26,7 +29,7 @@ struct Token: Sendable {
         switch kind {
         case .integer(let n): "'\(n)'"
         case .decimal(let d): "'\(d)'"
-        case .string: "a string"
+        case .string, .interpolatedString: "a string"
         case .name(let n): "'\(n)'"
         case .dollar: "'$'"
         case .symbol(let s): "'\(s.rawValue)'"

@@ -42,7 +42,7 @@ extension CommandScanner {
             offset += 1
             let start = offset
             while offset < bytes.count, bytes[offset].isNameByte { offset += 1 }
-            target.port = Name(text: String(decoding: bytes[start..<offset], as: UTF8.self), range: start..<offset)
+            target.port = Name(text: string(start..<offset), range: start..<offset)
         }
         return target
     }
@@ -78,9 +78,11 @@ extension CommandScanner {
 
     /// Consumes the word `keyword` if it comes next as a whole word.
     mutating func keyword(_ keyword: String) -> Bool {
-        var probe = self
-        guard let (word, _) = probe.name(), word == keyword else { return false }
-        self = probe
+        let start = offset
+        guard let (word, _) = name(), word == keyword else {
+            offset = start
+            return false
+        }
         return true
     }
 
@@ -89,7 +91,7 @@ extension CommandScanner {
         skipBlanks()
         guard offset < bytes.count else { throw missing("an expression", command: command) }
         do throws(ExpressionError) {
-            let (expression, end) = try Expression.parse(text, from: offset)
+            let (expression, end) = try Expression.parse(text, utf8: bytes, from: offset)
             offset = end
             return expression
         } catch {
@@ -102,7 +104,7 @@ extension CommandScanner {
         skipBlanks()
         guard offset < bytes.count else { throw missing("statements", command: command) }
         do throws(ExpressionError) {
-            let block = try StatementBlock.parse(text, from: offset)
+            let block = try StatementBlock.parse(text, utf8: bytes, from: offset)
             offset = bytes.count
             return block
         } catch {

@@ -8,12 +8,15 @@ enum CommandParser {
         scanner.skipBlanks()
         guard scanner.offset < scanner.bytes.count else { return nil }
         if scanner.bytes[scanner.offset] == UInt8(ascii: "=") {
-            return .evaluate(try expression(in: text, from: scanner.offset + 1, command: "="))
+            return .evaluate(try expression(in: scanner, from: scanner.offset + 1))
         }
         guard let (word, wordRange) = scanner.name() else {
             let (word, range) = scanner.word() ?? ("", scanner.restRange)
             throw unknownCommand(word, at: range)
         }
+        // Each family knows its own words, which are tried one by one. Stores come first:
+        // replays run `dispatch` more than any other command.
+        if let command = try store(word, &scanner, context: context) { return .store(command) }
         switch word {
         case "help":
             let topic = scanner.word()
@@ -45,7 +48,6 @@ enum CommandParser {
             return .quit
         default:
             if let command = try dataflow(word, &scanner) { return .dataflow(command) }
-            if let command = try store(word, &scanner, context: context) { return .store(command) }
             if let command = try route(word, &scanner) { return .route(command) }
             if let command = try timeTravel(word, &scanner, context: context) { return .timeTravel(command) }
             if let command = try session(word, &scanner, context: context) { return .session(command) }
@@ -54,10 +56,11 @@ enum CommandParser {
     }
 
     /// Parses an expression that must run to the end of the command.
-    static func expression(in text: String, from offset: Int, command: String) throws(ShellError) -> Expression {
+    static func expression(in scanner: CommandScanner, from offset: Int) throws(ShellError) -> Expression {
+        let text = scanner.text
         do throws(ExpressionError) {
-            let (expression, end) = try Expression.parse(text, from: offset)
-            guard end >= text.utf8.count else { throw Expression.trailingInput(in: text, at: end) }
+            let (expression, end) = try Expression.parse(text, utf8: scanner.bytes, from: offset)
+            guard end >= scanner.bytes.count else { throw Expression.trailingInput(in: text, at: end) }
             return expression
         } catch {
             throw ShellError(error, in: text)

@@ -11,24 +11,28 @@ struct CommandScanner {
         self.bytes = Array(text.utf8)
     }
 
-    var isAtEnd: Bool {
-        var probe = self
-        probe.skipBlanks()
-        return probe.offset >= bytes.count
-    }
+    var isAtEnd: Bool { offsetAfterBlanks >= bytes.count }
 
     /// Skips white space, including a backslash that continues the line.
     mutating func skipBlanks() {
-        while offset < bytes.count {
-            switch bytes[offset] {
+        offset = offsetAfterBlanks
+    }
+
+    /// Where the next non-blank byte is. Checks read this rather than move a copy of the scanner,
+    /// which would retain and release its text and bytes.
+    private var offsetAfterBlanks: Int {
+        var index = offset
+        while index < bytes.count {
+            switch bytes[index] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                offset += 1
-            case UInt8(ascii: "\\") where offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "\n"):
-                offset += 2
+                index += 1
+            case UInt8(ascii: "\\") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n"):
+                index += 2
             default:
-                return
+                return index
             }
         }
+        return index
     }
 
     /// A name `[A-Za-z_][A-Za-z0-9_]*`, if one starts here.
@@ -37,7 +41,7 @@ struct CommandScanner {
         guard offset < bytes.count, bytes[offset].isNameStartByte else { return nil }
         let start = offset
         while offset < bytes.count, bytes[offset].isNameByte { offset += 1 }
-        return (String(decoding: bytes[start..<offset], as: UTF8.self), start..<offset)
+        return (string(start..<offset), start..<offset)
     }
 
     /// The next word: a double- or single-quoted string, or a run of characters up to white space.
@@ -60,14 +64,19 @@ struct CommandScanner {
         while offset < bytes.count, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[offset]) {
             offset += 1
         }
-        return (String(decoding: bytes[start..<offset], as: UTF8.self), start..<offset)
+        return (string(start..<offset), start..<offset)
+    }
+
+    /// The text of `range`.
+    func string(_ range: Range<Int>) -> String {
+        // Through a buffer pointer: an `ArraySlice` of `bytes` would retain and release them.
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
     /// The range of what is left, trimmed, for error carets.
     var restRange: Range<Int> {
-        var probe = self
-        probe.skipBlanks()
-        return probe.offset..<Swift.max(probe.offset, bytes.count)
+        let start = offsetAfterBlanks
+        return start..<Swift.max(start, bytes.count)
     }
 }
 

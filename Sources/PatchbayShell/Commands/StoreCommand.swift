@@ -22,6 +22,17 @@ extension CommandParser {
     static func store(_ word: String, _ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> StoreCommand? {
         let command: StoreCommand
         switch word {
+        case "dispatch":  // First: the command that replays run most.
+            let first = try scanner.requireName("the action type", command: word)
+            // Look ahead by remembering the offset, not by copying the scanner (its text and bytes).
+            let afterFirst = scanner.offset
+            if context.storeNames.contains(first.text), let (second, range) = scanner.name() {
+                let type = Name(text: second, range: range)
+                command = .dispatch(store: first, type: type, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+            } else {
+                scanner.offset = afterFirst
+                command = .dispatch(store: nil, type: first, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+            }
         case "store":
             let name = try scanner.requireNewName(command: word)
             try scanner.requireSymbol("=", command: word)
@@ -33,16 +44,6 @@ extension CommandParser {
                 command = .removeReducer(try scanner.requireName("the reducer's id (r1, r2, ...)", command: word))
             } else {
                 command = try reducer(&scanner)
-            }
-        case "dispatch":
-            let first = try scanner.requireName("the action type", command: word)
-            var probe = scanner
-            if context.storeNames.contains(first.text), let (second, range) = probe.name() {
-                scanner = probe
-                let type = Name(text: second, range: range)
-                command = .dispatch(store: first, type: type, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
-            } else {
-                command = .dispatch(store: nil, type: first, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
             }
         case "state":
             command = try state(&scanner, context: context)

@@ -42,6 +42,7 @@ extension Graph {
         engine.unregister(node)
         recomputeRanks()
         if node is StoreNode {
+            storeNameSet.remove(name)
             tellStoreObservers(.removed(store: name))
         }
         for input in reverted { revert(input) }

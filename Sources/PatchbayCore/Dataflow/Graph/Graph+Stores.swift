@@ -19,6 +19,7 @@ extension Graph {
         let node = StoreNode(graph: self, name: name, initial: state)
         node.state.cause = Cause(node.state.addressText, after: rootCause)
         nodes[name] = node
+        storeNameSet.insert(name)
         tellStoreObservers(.created(store: name, state: state))
     }
 

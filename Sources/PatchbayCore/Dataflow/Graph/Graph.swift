@@ -25,6 +25,9 @@ public final class Graph {
     }
     /// `cause` as the first link of cause chains.
     @exclusivity(unchecked) var rootCause = Cause("")
+    /// The names of the stores, kept up to date as stores are created and removed: the shell
+    /// looks a name up in it for every command it parses.
+    public internal(set) var storeNameSet: Set<String> = []
     var nextDelayOrder = 0
     var nextReducerID = 0
     /// Who hears what the stores do (the history).
