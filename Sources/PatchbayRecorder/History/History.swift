@@ -58,7 +58,8 @@ public final class History {
 
     /// Records a step a store reports, as recording its entry (the step's index, action, changes,
     /// failure, cause and delayed reducer, not skipped) would: the store hook's path, on every
-    /// dispatch, which writes the step's bytes straight from it without copying it into an entry.
+    /// dispatch, which writes the step's bytes straight from it without copying it into an entry
+    /// (borrowed, so that the code cannot copy it without saying so).
     @discardableResult
     func record(_ step: borrowing StoreStep, after state: Value) throws(HistoryError) -> String? {
         try record(index: step.index, after: state) { writer in
