@@ -57,7 +57,7 @@ struct SessionLoader {
             while end > start, bytes[end - 1] != 0x0A { end -= 1 }
         }
         let ranges = splitting.pieces(of: start..<end, in: bytes)
-        SessionPiece.read(ranges, of: bytes, into: &pieces)
+        SessionPiece.read(ranges, of: bytes, into: &events, lineOffset: lineCount, pieces: &pieces)
         for index in ranges.indices {
             join(index)
             guard wantsMore else { break }
@@ -71,11 +71,13 @@ struct SessionLoader {
         return SessionLoad(header: header, events: events, unknownKindCount: unknownKindCount, damage: damage)
     }
 
-    /// Adds the events and counts of piece `index`, the next one, with its lines moved past
-    /// those before it.
+    /// Adds the events (but those of the first piece, already there) and counts of piece
+    /// `index`, the next one, with its lines moved past those before it.
     private mutating func join(_ index: Int) {
         let offset = lineCount
-        pieces[index].moveEvents(to: &events, lineOffset: offset)
+        if index > 0 {
+            pieces[index].moveEvents(to: &events, lineOffset: offset)
+        }
         unknownKindCount += pieces[index].unknownKindCount
         lineCount += pieces[index].lineCount
         if let (line, reason) = pieces[index].damage {

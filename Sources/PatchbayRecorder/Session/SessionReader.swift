@@ -39,7 +39,9 @@ public enum SessionReader {
         var status = stat()
         let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
         var loader = SessionLoader(path: path, size: size, splitting: splitting)
-        var buffer = [UInt8](repeating: 0, count: max(1, min(splitting.chunkBytes, size + 1)))
+        // Room for the whole file when it is small (and 64 KiB at least, for a file whose size
+        // is not known); otherwise a chunk, to split.
+        var buffer = [UInt8](repeating: 0, count: min(splitting.chunkBytes, max(size + 1, 1 << 16)))
         var filled = 0
         while loader.wantsMore {
             if filled == buffer.count {
