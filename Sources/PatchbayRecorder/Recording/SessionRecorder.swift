@@ -84,18 +84,18 @@ public final class SessionRecorder {
             stores[store] = StoreTrack(digest: StateDigest(state), checkpointInterval: Self.checkpointInterval(for: state))
             record(.store(name: store, state: state))
         case .step(let step, let state):
-            guard var track = stores[step.store] else { return }
-            if step.failure == nil { track.digest.apply(step.changes, after: state) }
+            // The track is changed in place: one lookup of the store's name, no copy.
+            guard let position = stores.index(forKey: step.store) else { return }
+            if step.failure == nil { stores.values[position].digest.apply(step.changes, after: state) }
             record(.action(SessionAction(store: step.store, index: step.index, action: step.action,
-                                         patch: JSONPatch.operations(step.changes), hash: track.digest,
+                                         patch: JSONPatch.operations(step.changes), hash: stores.values[position].digest,
                                          failure: step.failure, cause: step.cause, delayedReducer: step.reducer)))
-            track.sinceCheckpoint += 1
-            if track.sinceCheckpoint >= track.checkpointInterval {
+            stores.values[position].sinceCheckpoint += 1
+            if stores.values[position].sinceCheckpoint >= stores.values[position].checkpointInterval {
                 record(.checkpoint(store: step.store, index: step.index, state: state))
-                track.sinceCheckpoint = 0
-                track.checkpointInterval = Self.checkpointInterval(for: state)
+                stores.values[position].sinceCheckpoint = 0
+                stores.values[position].checkpointInterval = Self.checkpointInterval(for: state)
             }
-            stores[step.store] = track
         case .moved(let store, let index, let state):
             // A jump and the state it leads to: enough for `inspect`, which runs no reducer.
             stores[store]?.digest = StateDigest(state)
