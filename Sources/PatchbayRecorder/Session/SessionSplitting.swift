@@ -14,12 +14,14 @@ struct SessionSplitting: Sendable {
     /// How many bytes a file reader reads at a time, to split (more when a line is longer).
     var chunkBytes: Int
 
-    /// One piece per online core, of 512 KiB at least, read 8 MiB per core at a time.
+    /// One piece per online core, of 512 KiB at least, read 8 MiB per core (64 MiB at most)
+    /// at a time.
     static let automatic = SessionSplitting(cores: activeProcessorCount())
 
-    /// Pieces for `cores` threads, of 512 KiB at least, read 8 MiB per core at a time.
+    /// Pieces for `cores` threads, of 512 KiB at least, read 8 MiB per core (64 MiB at most)
+    /// at a time.
     init(cores: Int) {
-        self.init(maximumPieces: max(1, cores), minimumPieceBytes: 512 << 10, chunkBytes: max(1, cores) * 8 << 20)
+        self.init(maximumPieces: max(1, cores), minimumPieceBytes: 512 << 10, chunkBytes: min(max(1, cores) * 8 << 20, 64 << 20))
     }
 
     /// Splitting with the given limits (all at least 1).
