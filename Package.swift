@@ -34,9 +34,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The keeper process of a session file (fork, pipe, shared memory): C, because the
+        // forked child of a multithreaded process may only make system calls.
+        .target(name: "CSessionKeeper"),
         .target(
             name: "PatchbayRecorder",
-            dependencies: ["PatchbayCore"],
+            dependencies: ["PatchbayCore", "CSessionKeeper"],
             swiftSettings: strictSettings
         ),
         .target(

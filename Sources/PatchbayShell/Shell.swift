@@ -64,10 +64,28 @@ public final class Shell {
         }
         if !stoppedBefore, let failure = recording.recorder.failure {
             // Said once, when it happens; `record` keeps saying it.
-            let error = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(failure.description)"), at: 0..<0)
-            outcome.lines += renderer.failure(error, command: text, origin: origin)
+            outcome.lines += recordingStopped(by: failure, in: recording.writer, command: text, origin: origin)
         }
         return outcome
+    }
+
+    /// Writes the lines the recording keeps in memory to its file, so that the file holds
+    /// every command run so far; the executable calls it whenever it waits for input.
+    /// - Returns: the error to print, when this write failed and stopped the recording.
+    public func flushRecording() -> [OutputLine] {
+        guard let recording, recording.recorder.failure == nil else { return [] }
+        do {
+            try recording.writer.flush()
+            return []
+        } catch {
+            recording.recorder.stop(failure: error)
+            return recordingStopped(by: error, in: recording.writer, command: "", origin: .interactive)
+        }
+    }
+
+    private func recordingStopped(by failure: SessionError, in writer: SessionWriter, command: String, origin: SourceOrigin) -> [OutputLine] {
+        let error = ShellError(.session(path: writer.path, detail: "the recording stopped: \(failure.description)"), at: 0..<0)
+        return renderer.failure(error, command: command, origin: origin)
     }
 
     /// Runs one command; unless `rendered`, it prints nothing (a verifying replay's commands).

@@ -38,6 +38,51 @@ struct RecordingProcessTests {
         #expect(inspected.outputLines == ["inspected \(path): app (20 actions)", "{count: 20}", ">  #20 Add  count"])
     }
 
+    @Test func aRecordingKilledWhileBusyKeepsEveryCommandItPrinted() throws {
+        // Killed in the middle of a long script, with lines still in memory: the keeper process
+        // writes them, and holds standard output open until it has.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/busy.jsonl"
+        let process = Process()
+        process.executableURL = PatchbayProcess.binary
+        process.arguments = ["--record", path]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let commands = "store app = {count: 0}\nreducer app on Add : state.count += 1\n"
+            + String(repeating: "dispatch app Add\n", count: 50_000)
+        // The feeding thread's write fails once the process is killed: EPIPE, not SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let writer = Thread {
+            try? stdin.fileHandleForWriting.write(contentsOf: Data(commands.utf8))
+        }
+        writer.start()
+        var output = Data()
+        while output.count(where: { $0 == 0x0A }) < 3_000 {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            output += chunk
+        }
+        kill(process.processIdentifier, SIGKILL)
+        output += stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? stdin.fileHandleForWriting.close()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let printed = String(decoding: output, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("#") }
+        let lastPrinted = try #require(printed.last.flatMap { Int($0.dropFirst().prefix { $0.isNumber }) })
+        #expect(lastPrinted >= 2_998 && lastPrinted < 50_000, "the kill came mid-script")
+        let inspected = try PatchbayProcess.run(["inspect", path], script: "state\n")
+        #expect(inspected.status == 0, "\(inspected.errors)")
+        let line = try #require(inspected.outputLines.first)
+        let recorded = try #require(Int(line.split(separator: "(").last?.prefix { $0.isNumber } ?? ""))
+        #expect(recorded >= lastPrinted)
+        #expect(inspected.outputLines.last == "{count: \(recorded)}")
+    }
+
     @Test func replayVerifyFromTheCommandLine() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

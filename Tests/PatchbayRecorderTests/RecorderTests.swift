@@ -85,12 +85,14 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         #expect(load.events.map(\.seq) == Array(1...5))
     }
 
-    @Test func theFileIsWrittenAsActionsHappen() throws {
+    @Test func theFileHoldsTheActionsSoFarAfterAFlush() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Counter(), reducer: counterReducer)
         let recorder = try Recorder(store: store, path: path, storeName: "counter")
         store.dispatch(.increment(by: 1))
+        recorder.flush()
+        #expect(recorder.isRecording)
         let load = try SessionReader.read(contentsOf: path)
         #expect(load.events.count == 2)
         guard case .action(let action)? = load.events.last?.event else {

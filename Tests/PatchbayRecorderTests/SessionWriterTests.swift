@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayCore
-import PatchbayRecorder
+@testable import PatchbayRecorder
+import PatchbayTestSupport
 import Testing
 
 @Suite struct SessionWriterTests {
@@ -22,10 +23,76 @@ import Testing
                 """)
     }
 
-    @Test func eachLineIsInTheFileAsSoonAsItIsWritten() throws {
+    @Test func aKeptWritersLinesReachTheFileWhenItFlushes() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        #expect(writer.delivery == .kept)
+        try writer.write(.publish(port: "x.value", value: 3))
+        try writer.write(.publish(port: "x.value", value: 4))
+        try writer.flush()
+        #expect(try SessionReader.read(contentsOf: path).events.map(\.event) == [
+            .publish(port: "x.value", value: 3), .publish(port: "x.value", value: 4),
+        ])
+        try writer.write(.publish(port: "x.value", value: 5))
+        writer.close()
+        #expect(try SessionReader.read(contentsOf: path).events.count == 3, "close writes what is kept")
+    }
+
+    @Test func whenItsProcessEndsTheKeeperWritesEveryCommittedLineButNotAnOpenBatch() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        for value in 1...1_000 { try writer.write(.publish(port: "x.value", value: .int(value))) }
+        writer.beginBatch()
+        try writer.write(.command("dispatch app Increment"))
+        writer.abandon()
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.damage == nil)
+        #expect(load.events.map(\.seq) == Array(1...1_000))
+    }
+
+    @Test func whenItsKeeperIsGoneAWriterWritesTheFileItself() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        try writer.write(.publish(port: "x.value", value: 3))
+        let keeper = try #require(writer.keeperProcess)
+        #expect(kill(keeper, SIGKILL) == 0)
+        try writer.write(.publish(port: "x.value", value: 4))
+        try writer.flush()
+        #expect(try SessionReader.read(contentsOf: path).events.count == 2)
+        for value in 5...5_000 { try writer.write(.publish(port: "x.value", value: .int(value))) }
+        writer.close()
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.damage == nil)
+        #expect(load.events.map(\.seq) == Array(1...4_998))
+    }
+
+    @Test func keptAndDirectWritersWriteTheSameBytes() throws {
+        // Lines of every size, past the kept memory several times, one larger than all of it.
+        let kept = temporaryPath(), direct = temporaryPath()
+        defer { for path in [kept, direct] { try? FileManager.default.removeItem(atPath: path) } }
+        let writers = [try SessionWriter(path: kept, created: "2026-11-21T10:00:00Z"),
+                       try SessionWriter(path: direct, created: "2026-11-21T10:00:00Z", delivery: .direct)]
+        #expect(writers.map(\.delivery) == [.kept, .direct])
+        var random = SplitMix64(seed: 7)
+        for round in 0..<3_000 {
+            let length = round == 1_500 ? SessionWriter.keptCapacity + 10 : Int(random.next() % 2_000)
+            let event = SessionEvent.command(String(repeating: "x", count: length))
+            for writer in writers { try writer.write(event) }
+            if round % 700 == 0 { try writers[0].flush() }
+        }
+        for writer in writers { writer.close() }
+        let bytes = try [kept, direct].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(bytes[0].count > 6 * SessionWriter.keptCapacity)
+        #expect(bytes[0] == bytes[1])
+    }
+
+    @Test func aDirectWritersLinesAreInTheFileAsSoonAsTheyAreWritten() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z", delivery: .direct)
         try writer.write(.publish(port: "x.value", value: 3))
         let load = try SessionReader.read(contentsOf: path)
         #expect(load.events == [RecordedEvent(line: 2, seq: 1, event: .publish(port: "x.value", value: 3))])
@@ -33,10 +100,10 @@ import Testing
         #expect(try SessionReader.read(contentsOf: path).events.count == 2)
     }
 
-    @Test func aBatchsLinesReachTheFileTogetherWhenItEnds() throws {
+    @Test func aBatchsLinesAreCommittedTogetherWhenItEnds() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z", delivery: .direct)
         writer.beginBatch()
         try writer.write(.command("dispatch app Increment"))
         writer.beginBatch()
@@ -49,10 +116,10 @@ import Testing
         #expect(try SessionReader.read(contentsOf: path).events.count == 3, "after the batch, each line goes out at once")
     }
 
-    @Test func aBatchOverItsLimitWritesWithoutWaitingForItsEnd() throws {
+    @Test func aBatchOverItsLimitIsCommittedWithoutWaitingForItsEnd() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z", delivery: .direct)
         writer.beginBatch()
         let text = String(repeating: "x", count: 1_000)
         repeat {

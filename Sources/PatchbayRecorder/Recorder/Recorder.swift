@@ -6,7 +6,7 @@ public import PatchbayCore
 ///
 /// ```swift
 /// let recorder = try Recorder(store: store, path: "app.pbsession")
-/// store.dispatch(.increment(by: 2))      // an action line, written at once
+/// store.dispatch(.increment(by: 2))      // an action line
 /// recorder.stop()
 /// ```
 ///
@@ -24,6 +24,10 @@ public import PatchbayCore
 ///   `{"type":"increment","by":2}`; a case without labels keeps Swift's names
 ///   (`{"type":"set","_0":3}`), and a case without payload is `{"type":"reset"}`;
 /// - anything else becomes `{"type":"<the Action type's name>","value":<the encoded action>}`.
+///
+/// Lines are written as `SessionWriter` writes them: kept in memory shared with a small keeper
+/// process, and in the file after `flush()`, `stop()`, a quarter of the kept memory or 50 ms
+/// of steady recording, and when the app's process ends in any way, a crash included.
 ///
 /// Recording never stops the app: the first error (an action or state that cannot be encoded,
 /// a full disk) is kept in `error` and ends the recording; the file stays readable up to it.
@@ -89,6 +93,17 @@ public final class Recorder<State: Codable, Action: Codable>: StoreObserver {
 
     /// Whether actions are still being recorded (no `stop()`, no error).
     public var isRecording: Bool { writer != nil }
+
+    /// Writes the actions recorded so far to the file (they wait in memory shared with the
+    /// writer's keeper process otherwise; see `SessionWriter`). A failed write ends the
+    /// recording and is kept in `error`.
+    public func flush() {
+        guard let writer else { return }
+        do throws(SessionError) { try writer.flush() } catch {
+            self.error = .session(error)
+            stop()
+        }
+    }
 
     /// Ends the recording and closes the file. Calling it again does nothing.
     public func stop() {

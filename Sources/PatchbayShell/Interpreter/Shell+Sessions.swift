@@ -81,6 +81,7 @@ extension Shell {
             return CommandResult(lines: ["exported \(entries.count) actions of \(name) to \(path)"],
                                  json: ["store": .string(name), "file": .string(path), "actions": .int(entries.count)])
         case .importDevTools(let path, let range, let store):
+            writeRecordingOut()
             let bytes = try ScriptFile.read(ScriptFile.resolve(path, from: origin), at: range)
             let file: DevToolsFile
             do throws(DevToolsError) { file = try DevToolsFile(parsing: bytes) } catch {
@@ -88,6 +89,13 @@ extension Shell {
             }
             return try importDevTools(file, into: store?.text ?? "app", path: path, range: store?.range ?? range)
         }
+    }
+
+    /// Writes the recording's kept lines before a file is read (it may be the one recorded); a
+    /// failure stops the recording, and the command running reports it.
+    func writeRecordingOut() {
+        guard let recording else { return }
+        do throws(SessionError) { try recording.writer.flush() } catch { recording.recorder.stop(failure: error) }
     }
 
     /// Closes the recording, if one is on.
@@ -98,6 +106,7 @@ extension Shell {
     }
 
     private func readSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionLoad {
+        writeRecordingOut()
         do {
             return try SessionReader.read(contentsOf: path)
         } catch {
