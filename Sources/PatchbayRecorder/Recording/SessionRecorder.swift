@@ -4,13 +4,21 @@ public import PatchbayCore
 /// actions with their JSON Patch and state digest, checkpoints, routes, moves through time;
 /// the shell adds its commands, probe deliveries and errors.
 ///
-/// The events go to a sink: a `SessionWriter` for `record FILE`, or a list in memory for
-/// `replay --verify`. The first error the sink throws stops the recording and is kept.
+/// The events go to a `SessionWriter` for `record FILE`, or to a sink (a list in memory for
+/// `replay --verify`). The first error the writer or the sink throws stops the recording and
+/// is kept.
 public final class SessionRecorder {
     /// Where the events go.
     public typealias Sink = (SessionEvent) throws(SessionError) -> Void
 
-    private let sink: Sink
+    /// Where the events go: a sink, or a writer that is given each action's line straight from
+    /// its step (no `SessionAction` is made).
+    private enum Destination {
+        case sink(Sink)
+        case writer(SessionWriter)
+    }
+
+    private let destination: Destination
     private var stores: [String: StoreTrack] = [:]
     /// The error that stopped the recording, if one did.
     public private(set) var failure: SessionError?
@@ -26,7 +34,13 @@ public final class SessionRecorder {
 
     /// Starts recording what `graph` does into `sink`.
     public init(graph: Graph, sink: @escaping Sink) {
-        self.sink = sink
+        destination = .sink(sink)
+        attach(to: graph)
+    }
+
+    /// Starts recording what `graph` does into `writer`.
+    public init(graph: Graph, writer: SessionWriter) {
+        destination = .writer(writer)
         attach(to: graph)
     }
 
@@ -59,8 +73,18 @@ public final class SessionRecorder {
     /// Records an event, unless the recording has stopped.
     public func record(_ event: SessionEvent) {
         guard isRecording else { return }
+        deliver { () throws(SessionError) in
+            switch destination {
+            case .sink(let sink): try sink(event)
+            case .writer(let writer): try writer.write(event)
+            }
+        }
+    }
+
+    /// Runs a delivery to the destination; the first error stops the recording.
+    private func deliver(_ delivery: () throws(SessionError) -> Void) {
         do {
-            try sink(event)
+            try delivery()
         } catch {
             failure = error
             isRecording = false
@@ -87,9 +111,15 @@ public final class SessionRecorder {
             // The track is changed in place: one lookup of the store's name, no copy.
             guard let position = stores.index(forKey: step.store) else { return }
             if step.failure == nil { stores.values[position].digest.apply(step.changes, after: state) }
-            record(.action(SessionAction(store: step.store, index: step.index, action: step.action,
-                                         patch: JSONPatch.operations(step.changes), hash: stores.values[position].digest,
-                                         failure: step.failure, cause: step.cause, delayedReducer: step.reducer)))
+            let hash = stores.values[position].digest
+            switch destination {
+            case .writer(let writer):
+                deliver { () throws(SessionError) in try writer.writeAction(step, hash: hash) }
+            case .sink:
+                record(.action(SessionAction(store: step.store, index: step.index, action: step.action,
+                                             patch: JSONPatch.operations(step.changes), hash: hash,
+                                             failure: step.failure, cause: step.cause, delayedReducer: step.reducer)))
+            }
             stores.values[position].sinceCheckpoint += 1
             if stores.values[position].sinceCheckpoint >= stores.values[position].checkpointInterval {
                 record(.checkpoint(store: step.store, index: step.index, state: state))

@@ -71,6 +71,11 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends the pointer text, escaped for a JSON string (without the quotes).
     func appendEscaped(to out: inout [UInt8]) {
+        Self.appendEscaped(components, to: &out)
+    }
+
+    /// Appends the text of the pointer to `components`, escaped for a JSON string.
+    static func appendEscaped(_ components: [ValueChange.PathComponent], to out: inout [UInt8]) {
         for component in components {
             out.append(UInt8(ascii: "/"))
             switch component {

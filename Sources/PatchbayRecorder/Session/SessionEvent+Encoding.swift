@@ -90,6 +90,29 @@ extension SessionEvent {
 extension SessionAction {
     /// Appends the action line's fields after `seq`.
     func encode(into out: inout [UInt8]) {
+        Self.encode(store: store, index: index, action: action, hash: hash, failure: failure, cause: cause,
+                    delayedReducer: delayedReducer, into: &out) { out in
+            for (position, operation) in patch.enumerated() {
+                if position > 0 { out.appendRaw(",") }
+                JSONPatch.Operation.encode(operation.op, path: operation.path.components, value: operation.value, into: &out)
+            }
+        }
+    }
+
+    /// Appends the fields of the action line of `step`, whose state after has digest `hash`,
+    /// without making its `SessionAction` first: what a recording writes for each action.
+    static func encode(_ step: StoreStep, hash: StateDigest, into out: inout [UInt8]) {
+        encode(store: step.store, index: step.index, action: step.action, hash: hash, failure: step.failure, cause: step.cause,
+               delayedReducer: step.reducer, into: &out) { out in
+            for (position, change) in step.changes.enumerated() {
+                if position > 0 { out.appendRaw(",") }
+                JSONPatch.Operation.encode(change.operation, path: change.path, value: change.new, into: &out)
+            }
+        }
+    }
+
+    private static func encode(store: String, index: Int, action: Value, hash: StateDigest?, failure: String?, cause: Int?,
+                               delayedReducer: String?, into out: inout [UInt8], patch: (inout [UInt8]) -> Void) {
         out.appendRaw(#","kind":"action","store":"#)
         out.appendQuoted(store)
         out.appendRaw(#","index":"#)
@@ -97,10 +120,7 @@ extension SessionAction {
         out.appendRaw(#","action":"#)
         out.appendJSON(action)
         out.appendRaw(#","patch":["#)
-        for (position, operation) in patch.enumerated() {
-            if position > 0 { out.appendRaw(",") }
-            operation.encode(into: &out)
-        }
+        patch(&out)
         out.appendRaw("]")
         if let hash {
             out.appendRaw(#","hash":""#)
@@ -124,13 +144,13 @@ extension SessionAction {
 
 extension JSONPatch.Operation {
     /// Appends `{"op":...,"path":...,"value":...}`.
-    func encode(into out: inout [UInt8]) {
+    static func encode(_ op: ValueChange.Operation, path: [ValueChange.PathComponent], value: Value?, into out: inout [UInt8]) {
         switch op {
         case .add: out.appendRaw(#"{"op":"add","path":""#)
         case .remove: out.appendRaw(#"{"op":"remove","path":""#)
         case .replace: out.appendRaw(#"{"op":"replace","path":""#)
         }
-        path.appendEscaped(to: &out)
+        JSONPointer.appendEscaped(path, to: &out)
         out.appendRaw(#"""#)
         if op != .remove, let value {
             out.appendRaw(#","value":"#)

@@ -5,6 +5,7 @@ import Darwin
 #endif
 public import Foundation
 import CSessionKeeper
+import PatchbayCore
 
 /// Writes a session file: the header, then one line per event, numbered 1, 2, ...
 ///
@@ -103,6 +104,24 @@ public final class SessionWriter {
         guard descriptor >= 0 else { throw SessionError(path: path, .closed) }
         lastSeq += 1
         event.encode(seq: lastSeq, into: &pending)
+        return try endLine()
+    }
+
+    /// Writes the action line of `step`, whose state after has digest `hash`: the line
+    /// `write(.action(...))` writes, without making the `SessionAction`.
+    @discardableResult
+    func writeAction(_ step: StoreStep, hash: StateDigest) throws(SessionError) -> Int {
+        guard descriptor >= 0 else { throw SessionError(path: path, .closed) }
+        lastSeq += 1
+        pending.appendRaw(#"{"seq":"#)
+        pending.appendInteger(lastSeq)
+        SessionAction.encode(step, hash: hash, into: &pending)
+        pending.appendRaw("}")
+        return try endLine()
+    }
+
+    /// Ends the line just encoded, commits it unless a batch holds it, and returns its `seq`.
+    private func endLine() throws(SessionError) -> Int {
         pending.append(0x0A)
         if batchDepth == 0 || pending.count >= Self.batchLimit { try commit() }
         return lastSeq

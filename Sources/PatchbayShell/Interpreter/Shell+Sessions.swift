@@ -13,7 +13,7 @@ extension Shell {
             } catch {
                 throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
             }
-            let recorder = SessionRecorder(graph: graph) { event throws(SessionError) in _ = try writer.write(event) }
+            let recorder = SessionRecorder(graph: graph, writer: writer)
             recorder.attach(to: histories)
             recording = (recorder, writer)
             return CommandResult(lines: ["recording into \(path)"], json: ["recording": .string(path)])
