@@ -13,11 +13,67 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
 #if !defined(MSG_NOSIGNAL)
 #define MSG_NOSIGNAL 0
+#endif
+
+// On Linux (x86-64 and arm64) the keeper is a process that shares the writer's memory
+// (`clone` with `CLONE_VM`): starting it copies nothing, and the writer's pages do not become
+// copy-on-write, as a `fork` would make them (each first write to one would then copy it).
+// Sharing the writer's thread-local storage, the keeper may not touch `errno`: it makes its
+// system calls itself. Elsewhere it is forked.
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#define KEEPER_SHARES_MEMORY 1
+#else
+#define KEEPER_SHARES_MEMORY 0
+#endif
+
+#if KEEPER_SHARES_MEMORY
+/// A system call: its result, or minus its error number.
+__attribute__((no_stack_protector))
+static long raw_call(long number, long a, long b, long c, long d, long e) {
+#if defined(__x86_64__)
+    long result;
+    register long r10 __asm__("r10") = d;
+    register long r8 __asm__("r8") = e;
+    __asm__ volatile("syscall"
+                     : "=a"(result)
+                     : "a"(number), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+                     : "rcx", "r11", "memory");
+    return result;
+#else
+    register long x8 __asm__("x8") = number;
+    register long x0 __asm__("x0") = a;
+    register long x1 __asm__("x1") = b;
+    register long x2 __asm__("x2") = c;
+    register long x3 __asm__("x3") = d;
+    register long x4 __asm__("x4") = e;
+    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4) : "memory");
+    return x0;
+#endif
+}
+#define CALL(number, a, b, c, d, e) raw_call((number), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e))
+#define RESULT(expression) (expression)
+#else
+#define CALL(number, a, b, c, d, e) (-1)
+#define RESULT(expression) ((expression) < 0 ? -(long)errno : (long)(expression))
+#endif
+
+// The calls the keeper makes: results, or minus error numbers.
+#if KEEPER_SHARES_MEMORY
+#define KEEPER_PWRITE(file, bytes, count, offset) CALL(SYS_pwrite64, file, bytes, count, offset, 0)
+#define KEEPER_RECV(socket, bytes, count) CALL(SYS_recvfrom, socket, bytes, count, 0, 0)
+#define KEEPER_SEND(socket, bytes, count, flags) CALL(SYS_sendto, socket, bytes, count, flags, 0)
+#define KEEPER_CLOSE(descriptor) CALL(SYS_close, descriptor, 0, 0, 0, 0)
+#else
+#define KEEPER_PWRITE(file, bytes, count, offset) RESULT(pwrite(file, bytes, count, (off_t)(offset)))
+#define KEEPER_RECV(socket, bytes, count) RESULT(recv(socket, bytes, count, 0))
+#define KEEPER_SEND(socket, bytes, count, flags) RESULT(send(socket, bytes, count, flags))
+#define KEEPER_CLOSE(descriptor) RESULT(close(descriptor))
 #endif
 
 /// The memory both processes see. Offsets are the file's: the byte at offset `x` is kept at
@@ -41,19 +97,22 @@ struct pb_keeper {
     /// byte when it is done; closing it (or dying) ends the keeper.
     int socket;
     pid_t pid;
+    /// The keeper's stack, when it shares the writer's memory.
+    void *stack;
+    size_t stack_size;
     /// `committed` when the writer last asked for a write-out.
     uint64_t requested;
     /// Whether the keeper is gone, so that the writer writes the file itself.
     int gone;
 };
 
+/// Writes all of `bytes` at `offset`: 0, or the error number.
+__attribute__((no_stack_protector))
 static int pwrite_all(int file, const unsigned char *bytes, size_t count, uint64_t offset) {
     while (count > 0) {
-        ssize_t done = pwrite(file, bytes, count, (off_t)offset);
-        if (done < 0) {
-            if (errno == EINTR) continue;
-            return errno;
-        }
+        long done = KEEPER_PWRITE(file, bytes, count, offset);
+        if (done == -EINTR) continue;
+        if (done < 0) return (int)-done;
         if (done == 0) return EIO;
         bytes += done;
         count -= (size_t)done;
@@ -62,7 +121,8 @@ static int pwrite_all(int file, const unsigned char *bytes, size_t count, uint64
     return 0;
 }
 
-/// Writes `[written, committed)` from the ring. Async-signal-safe, as the keeper needs.
+/// Writes `[written, committed)` from the ring. It makes only system calls, as the keeper must.
+__attribute__((no_stack_protector))
 static int write_out(shared_tail *tail, int file) {
     uint64_t to = atomic_load_explicit(&tail->committed, memory_order_acquire);
     uint64_t from = atomic_load_explicit(&tail->written, memory_order_acquire);
@@ -78,63 +138,109 @@ static int write_out(shared_tail *tail, int file) {
     return 0;
 }
 
+/// Closes the descriptors from `first` to `last`.
+__attribute__((no_stack_protector))
 static void close_range_of(int first, int last) {
     if (first > last) return;
 #if defined(__linux__) && defined(SYS_close_range)
+#if KEEPER_SHARES_MEMORY
+    if (CALL(SYS_close_range, first, last, 0, 0, 0) == 0) return;
+#else
     if (syscall(SYS_close_range, (unsigned)first, (unsigned)last, 0u) == 0) return;
 #endif
-    struct rlimit limit;
-    int end = last;
-    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && (rlim_t)end >= limit.rlim_cur) {
-        end = (int)limit.rlim_cur - 1;
-    }
-    if (end > 65535) end = 65535;
-    for (int descriptor = first; descriptor <= end; descriptor++) close(descriptor);
+#endif
+    // Without close_range(2): the usual limit of open descriptors.
+    if (last > 1023) last = 1023;
+    for (int descriptor = first; descriptor <= last; descriptor++) KEEPER_CLOSE(descriptor);
 }
 
 /// Closes every descriptor but standard output and error, the file and the socket.
+__attribute__((no_stack_protector))
 static void close_all_but(int file, int socket) {
     int kept[] = {STDOUT_FILENO, STDERR_FILENO, file, socket};
-    for (size_t i = 1; i < 4; i++) {
-        for (size_t j = i; j > 0 && kept[j - 1] > kept[j]; j--) {
+    for (int i = 1; i < 4; i++) {
+        for (int j = i; j > 0 && kept[j - 1] > kept[j]; j--) {
             int swap = kept[j];
             kept[j] = kept[j - 1];
             kept[j - 1] = swap;
         }
     }
     int next = 0;
-    for (size_t i = 0; i < 4; i++) {
+    for (int i = 0; i < 4; i++) {
         close_range_of(next, kept[i] - 1);
         if (kept[i] + 1 > next) next = kept[i] + 1;
     }
     close_range_of(next, 0x7fffffff);
 }
 
-/// The keeper: writes out when asked, and once more when the writer is gone, then exits.
-static void keep(shared_tail *tail, int file, int socket) {
-    setsid();
-#if defined(__linux__)
-    prctl(PR_SET_NAME, "patchbay-keeper", 0, 0, 0);
-#endif
-    struct sigaction ignore;
-    memset(&ignore, 0, sizeof ignore);
-    ignore.sa_handler = SIG_IGN;
-    const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU};
-    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) sigaction(ignored[i], &ignore, NULL);
-    close_all_but(file, socket);
+/// What the keeper starts with, at the top of its stack (or in its copy of the writer's memory).
+typedef struct keeper_start {
+    shared_tail *tail;
+    int file;
+    int socket;
+} keeper_start;
 
+/// The keeper: writes out when asked, and once more when the writer is gone, then exits. It
+/// starts with every signal blocked (SIGKILL aside), in a session of its own.
+__attribute__((no_stack_protector))
+static int keep(void *argument) {
+    keeper_start start = *(keeper_start *)argument;
+#if KEEPER_SHARES_MEMORY
+    CALL(SYS_setsid, 0, 0, 0, 0, 0);
+    CALL(SYS_prctl, PR_SET_NAME, "patchbay-keeper", 0, 0, 0);
+#else
+    setsid();
+#endif
+    close_all_but(start.file, start.socket);
     char requests[256];
     for (;;) {
-        ssize_t count = recv(socket, requests, sizeof requests, 0);
-        if (count < 0 && errno == EINTR) continue;
+        long count = KEEPER_RECV(start.socket, requests, sizeof requests);
+        if (count == -EINTR) continue;
         if (count <= 0) break;
-        int failure = write_out(tail, file);
+        int failure = write_out(start.tail, start.file);
         int none = 0;
-        if (failure) atomic_compare_exchange_strong(&tail->failure, &none, failure);
-        send(socket, "w", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (failure) atomic_compare_exchange_strong(&start.tail->failure, &none, failure);
+        KEEPER_SEND(start.socket, "w", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
     }
-    write_out(tail, file);
+    write_out(start.tail, start.file);
+#if KEEPER_SHARES_MEMORY
+    for (;;) CALL(SYS_exit, 0, 0, 0, 0, 0);
+#else
     _exit(0);
+#endif
+}
+
+/// Starts `keep` in a process of its own with every signal blocked; its pid, or -1 with errno.
+static pid_t start_keeper(keeper_start *start, void **stack, size_t *stack_size) {
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pid_t pid = -1;
+    int failure = 0;
+#if KEEPER_SHARES_MEMORY
+    *stack_size = 64 * 1024;
+    *stack = mmap(NULL, *stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (*stack == MAP_FAILED) {
+        failure = errno;
+        *stack = NULL;
+    } else {
+        keeper_start *copy = (keeper_start *)((char *)*stack + *stack_size) - 1;
+        *copy = *start;
+        // The stack grows down from below the copy, 16-byte aligned.
+        void *top = (void *)((uintptr_t)copy & ~(uintptr_t)15);
+        pid = clone(keep, top, CLONE_VM | SIGCHLD, copy);
+        if (pid < 0) failure = errno;
+    }
+#else
+    *stack = NULL;
+    *stack_size = 0;
+    pid = fork();
+    if (pid == 0) keep(start);
+    if (pid < 0) failure = errno;
+#endif
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    if (pid < 0) errno = failure;
+    return pid;
 }
 
 pb_keeper *pb_keeper_start(int file, uint64_t offset, size_t capacity) {
@@ -177,12 +283,13 @@ pb_keeper *pb_keeper_start(int file, uint64_t offset, size_t capacity) {
         errno = failure;
         return NULL;
     }
-    pid_t pid = fork();
-    if (pid == 0) keep(keeper->tail, file, ends[1]);
+    keeper_start start = {keeper->tail, file, ends[1]};
+    pid_t pid = start_keeper(&start, &keeper->stack, &keeper->stack_size);
     int failure = errno;
     close(ends[1]);
     if (pid < 0) {
         close(ends[0]);
+        if (keeper->stack) munmap(keeper->stack, keeper->stack_size);
         munmap(memory, keeper->mapped);
         free(keeper);
         errno = failure;
@@ -273,6 +380,7 @@ int pb_keeper_process(const pb_keeper *keeper) {
 void pb_keeper_stop(pb_keeper *keeper) {
     close(keeper->socket);
     while (waitpid(keeper->pid, NULL, 0) < 0 && errno == EINTR) {}
+    if (keeper->stack) munmap(keeper->stack, keeper->stack_size);
     munmap(keeper->tail, keeper->mapped);
     free(keeper);
 }
