@@ -14,10 +14,9 @@ import PatchbayShell
 /// - R-REC: `dispatch app Set {key: "kN", value: V}` commands run by a `Shell` with `record FILE`
 ///   on, against the same commands with recording off (each side in a fresh shell).
 ///   R-REC-G, reported without a target: the same through the library, `Graph.dispatch` with a
-///   `SessionRecorder` writing through a `SessionWriter`, against `Graph.dispatch` alone. A
-///   library recorder writes each action with its own `write(2)` as it happens (the shell writes
-///   a command's lines together), and that call alone costs more than a bare library dispatch
-///   (no history, no command): the ratio says what durability per action costs, not the shell's.
+///   `SessionRecorder` writing through a `SessionWriter`, against `Graph.dispatch` alone. A bare
+///   library dispatch keeps no history and parses no command, so encoding the action line alone
+///   is most of its time again: the ratio says what a line costs, not what the shell pays.
 /// - R-INS: `inspect FILE` of the file a `SessionRecorder` wrote for the 1,000,000 actions
 ///   (written once per row, untimed): reading, parsing and rebuilding the history, end to end.
 /// - R-VER: `replay FILE --verify` of a `record` of the 1,000,000 `dispatch` commands, against
@@ -57,7 +56,7 @@ struct SessionBenchmarks: BenchmarkGroup {
                 target: .reported,
                 notes: { ours, off, _ in
                     ["library: \(Self.micro(ours)) µs per dispatch with a recorder, \(Self.micro(off ?? .nan)) µs without; "
-                        + "recording adds \(Self.micro(ours - (off ?? .nan))) µs per dispatch, a write(2) per action included; "
+                        + "recording adds \(Self.micro(ours - (off ?? .nan))) µs per dispatch; "
                         + "file \(fixture.sizeText(.libraryRecording))"]
                 },
                 cleanUp: { fixture.release() }
@@ -133,7 +132,7 @@ struct SessionBenchmarks: BenchmarkGroup {
             var recorder: (SessionRecorder, SessionWriter)?
             if recording {
                 let writer = try SessionWriter(path: fixture.path(.libraryRecording))
-                recorder = (SessionRecorder(graph: graph) { event throws(SessionError) in _ = try writer.write(event) }, writer)
+                recorder = (SessionRecorder(graph: graph, writer: writer), writer)
             }
             try graph.createStore("app", state: fixture.workload.initial)
             try graph.addReducer(to: "app", on: "Set", body: StatementBlock(SessionFixture.reducerBody))
