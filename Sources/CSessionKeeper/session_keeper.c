@@ -305,6 +305,13 @@ static int failure_of(pb_keeper *keeper) {
     return atomic_load_explicit(&keeper->tail->failure, memory_order_acquire);
 }
 
+/// The keeper is gone (its end of the socket closed when it died, so it writes no more): from
+/// now on the writer writes the file itself, starting with what the keeper left.
+static int take_over(pb_keeper *keeper) {
+    keeper->gone = 1;
+    return write_out(keeper->tail, keeper->file);
+}
+
 int pb_keeper_request(pb_keeper *keeper) {
     uint64_t committed = atomic_load_explicit(&keeper->tail->committed, memory_order_relaxed);
     if (keeper->gone) return write_out(keeper->tail, keeper->file);
@@ -312,10 +319,10 @@ int pb_keeper_request(pb_keeper *keeper) {
     keeper->requested = committed;
     for (;;) {
         ssize_t sent = send(keeper->socket, "w", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (sent == 1 || (sent < 0 && errno == EAGAIN)) break;  // EAGAIN: requests are waiting already
+        if (sent == 1 || (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))) break;  // EAGAIN: requests wait already
         if (sent < 0 && errno == EINTR) continue;
-        keeper->gone = 1;
-        return write_out(keeper->tail, keeper->file);
+        if (sent < 0 && errno != EPIPE && errno != ECONNRESET) return errno;
+        return take_over(keeper);
     }
     return failure_of(keeper);
 }
@@ -327,8 +334,8 @@ static int await_keeper(pb_keeper *keeper) {
         ssize_t count = recv(keeper->socket, answers, sizeof answers, 0);
         if (count > 0) return failure_of(keeper);
         if (count < 0 && errno == EINTR) continue;
-        keeper->gone = 1;
-        return write_out(keeper->tail, keeper->file);
+        if (count < 0 && errno != ECONNRESET) return errno;
+        return take_over(keeper);
     }
 }
 

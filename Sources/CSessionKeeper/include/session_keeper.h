@@ -6,14 +6,14 @@
 
 /// The tail of a file being appended to, held in memory shared with a keeper process.
 ///
-/// The writer commits bytes to a ring buffer; the keeper, a process forked for the purpose,
-/// writes them to the file when asked (on the other core, while the writer goes on), and when
+/// The writer commits bytes to a ring buffer; the keeper, a process started for the purpose,
+/// writes them to the file when asked (on another core, while the writer goes on), and when
 /// the writer's process ends in any way (a crash, `kill -9`) it writes what was committed and
 /// not yet written, then exits. The keeper runs no Swift code: it waits in `recv(2)` on a
-/// socket whose other end only the writer holds, writes with `pwrite(2)` and exits. It ignores
-/// terminal and termination signals, so that Ctrl-C or a `kill` of the process group cannot
-/// lose the lines it keeps, and it keeps standard output and error open until it has written,
-/// so that whoever reads the writer's output to its end also waits for the file.
+/// socket whose other end only the writer holds, writes with `pwrite(2)` and exits. It runs in
+/// a session of its own with every signal blocked, so that Ctrl-C or a `kill` of the process
+/// group cannot lose the lines it keeps, and it keeps standard output and error open until it
+/// has written, so that whoever reads the writer's output to its end also waits for the file.
 ///
 /// Only the keeper writes the file while it lives; if it is gone (killed on its own), the
 /// writer writes the file itself from then on.
