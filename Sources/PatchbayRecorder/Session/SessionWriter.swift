@@ -56,7 +56,8 @@ public final class SessionWriter {
     private var batchDepth = 0
     /// The bytes a batch holds before it commits them without waiting for its end.
     public static let batchLimit = 1 << 16
-    /// The bytes a kept writer holds in memory before it writes them out.
+    /// The bytes of memory a kept writer shares with its keeper, which is asked to write them
+    /// out each time a quarter of it fills.
     public static let keptCapacity = 1 << 18
     /// The longest time lines that keep coming are held in memory, in nanoseconds.
     public static let keptDelay: UInt64 = 50_000_000
