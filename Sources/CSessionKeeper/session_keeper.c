@@ -76,6 +76,11 @@ static long raw_call(long number, long a, long b, long c, long d, long e) {
 #define KEEPER_CLOSE(descriptor) RESULT(close(descriptor))
 #endif
 
+/// The committed bytes after which the writer asks the keeper to write out: large enough that
+/// asking is rare, small enough that the keeper writes in step with the writer, leaving the rest
+/// of the buffer to absorb the times the file system makes the keeper wait.
+#define KEEPER_REQUEST_BYTES (64 * 1024)
+
 /// The memory both processes see. Offsets are the file's: the byte at offset `x` is kept at
 /// `ring[x % capacity]`. The writer only overwrites bytes the file already holds.
 typedef struct shared_tail {
@@ -376,7 +381,7 @@ int pb_keeper_append(pb_keeper *keeper, const void *bytes, size_t count) {
     memcpy(tail->ring + at, bytes, first);
     memcpy(tail->ring, (const unsigned char *)bytes + first, count - first);
     atomic_store_explicit(&tail->committed, committed + count, memory_order_release);
-    if (committed + count - keeper->requested >= tail->capacity / 4) return pb_keeper_request(keeper);
+    if (committed + count - keeper->requested >= KEEPER_REQUEST_BYTES) return pb_keeper_request(keeper);
     return 0;
 }
 

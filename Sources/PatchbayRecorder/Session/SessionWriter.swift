@@ -15,8 +15,8 @@ import PatchbayCore
 /// memory and exits. So recording costs a line no system call, and yet a process that dies
 /// loses none of the lines it wrote; only the lines of an open batch (the command being run)
 /// are lost. The lines reach the file when `flush()` is called (the shell calls it whenever it
-/// waits for input), whenever a quarter of the memory (`keptCapacity`) fills, when lines keep
-/// coming for longer than `keptDelay`, and at `close()`. Whoever reads the process's output to
+/// waits for input), every 64 KB, when lines keep coming for longer than `keptDelay`, and at
+/// `close()`. Whoever reads the process's output to
 /// its end also waits for the keeper, which holds standard output and error until it has
 /// written. Lines are not forced to disk (`fsync`).
 ///
@@ -56,15 +56,20 @@ public final class SessionWriter {
     private var batchDepth = 0
     /// The bytes a batch holds before it commits them without waiting for its end.
     public static let batchLimit = 1 << 16
-    /// The bytes of memory a kept writer shares with its keeper, which is asked to write them
-    /// out each time a quarter of it fills.
-    public static let keptCapacity = 1 << 18
+    /// The bytes of memory a kept writer shares with its keeper. The keeper is asked to write
+    /// every 64 KB; the rest lets the writer go on while the file system makes the keeper wait.
+    public static let keptCapacity = 1 << 23
     /// The longest time lines that keep coming are held in memory, in nanoseconds.
     public static let keptDelay: UInt64 = 50_000_000
 
     /// Creates (or empties) the file at `path` and writes the header with `created`, the
     /// ISO 8601 time the recording started (`2026-11-21T10:00:00Z`).
-    public init(path: String, created: String, delivery: Delivery = .kept) throws(SessionError) {
+    public convenience init(path: String, created: String, delivery: Delivery = .kept) throws(SessionError) {
+        try self.init(path: path, created: created, delivery: delivery, keptCapacity: Self.keptCapacity)
+    }
+
+    /// `init(path:created:delivery:)` with the memory shared with the keeper of the given size.
+    init(path: String, created: String, delivery: Delivery, keptCapacity: Int) throws(SessionError) {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
@@ -76,7 +81,7 @@ public final class SessionWriter {
         lastWriteOut = Self.monotonicNow()
         self.delivery = .direct
         try commit()
-        if delivery == .kept, let keeper = pb_keeper_start(descriptor, headerSize, Self.keptCapacity) {
+        if delivery == .kept, let keeper = pb_keeper_start(descriptor, headerSize, keptCapacity) {
             self.keeper = keeper
             self.delivery = .kept
         }
