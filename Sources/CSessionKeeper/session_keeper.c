@@ -79,7 +79,7 @@ static long raw_call(long number, long a, long b, long c, long d, long e) {
 /// The committed bytes after which the writer asks the keeper to write out: large enough that
 /// asking is rare, small enough that the keeper writes in step with the writer, leaving the rest
 /// of the buffer to absorb the times the file system makes the keeper wait.
-#define KEEPER_REQUEST_BYTES (64 * 1024)
+#define KEEPER_REQUEST_BYTES (256 * 1024)
 
 /// The memory both processes see. Offsets are the file's: the byte at offset `x` is kept at
 /// `ring[x % capacity]`. The writer only overwrites bytes the file already holds.

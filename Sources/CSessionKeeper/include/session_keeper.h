@@ -26,7 +26,7 @@ pb_keeper *pb_keeper_start(int file, uint64_t offset, size_t capacity);
 
 /// Appends and commits `count` bytes, waiting for the keeper to make room when the buffer is
 /// full; bytes that do not fit in an empty buffer go straight to the file. Asks the keeper to
-/// write out every 64 KB committed. Returns 0, or the `errno` of a failed write of the file.
+/// write out every 256 KB committed. Returns 0, or the `errno` of a failed write of the file.
 int pb_keeper_append(pb_keeper *keeper, const void *bytes, size_t count);
 
 /// Asks the keeper to write out what is committed, without waiting. Returns 0, or the `errno`

@@ -26,7 +26,7 @@ public import PatchbayCore
 /// - anything else becomes `{"type":"<the Action type's name>","value":<the encoded action>}`.
 ///
 /// Lines are written as `SessionWriter` writes them: kept in memory shared with a small keeper
-/// process, and in the file after `flush()`, `stop()`, every 64 KB or 50 ms
+/// process, and in the file after `flush()`, `stop()`, every 256 KB or 50 ms
 /// of steady recording, and when the app's process ends in any way, a crash included.
 ///
 /// Recording never stops the app: the first error (an action or state that cannot be encoded,

@@ -15,7 +15,7 @@ import PatchbayCore
 /// memory and exits. So recording costs a line no system call, and yet a process that dies
 /// loses none of the lines it wrote; only the lines of an open batch (the command being run)
 /// are lost. The lines reach the file when `flush()` is called (the shell calls it whenever it
-/// waits for input), every 64 KB, when lines keep coming for longer than `keptDelay`, and at
+/// waits for input), every 256 KB, when lines keep coming for longer than `keptDelay`, and at
 /// `close()`. Whoever reads the process's output to
 /// its end also waits for the keeper, which holds standard output and error until it has
 /// written. Lines are not forced to disk (`fsync`).
@@ -57,7 +57,7 @@ public final class SessionWriter {
     /// The bytes a batch holds before it commits them without waiting for its end.
     public static let batchLimit = 1 << 16
     /// The bytes of memory a kept writer shares with its keeper. The keeper is asked to write
-    /// every 64 KB; the rest lets the writer go on while the file system makes the keeper wait.
+    /// every 256 KB; the rest lets the writer go on while the file system makes the keeper wait.
     public static let keptCapacity = 1 << 23
     /// The longest time lines that keep coming are held in memory, in nanoseconds.
     public static let keptDelay: UInt64 = 50_000_000
