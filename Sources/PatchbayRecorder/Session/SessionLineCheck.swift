@@ -41,7 +41,7 @@ struct SessionLineCheck {
     /// The text of string content that `stringContent()` accepted.
     private static func unescaped(_ content: UnsafeBufferPointer<UInt8>) -> String {
         guard content.contains(UInt8(ascii: "\\")) else { return String(decoding: content, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: content.count) { text in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: content.count) { text in
             var count = 0
             var index = 0
             while index < content.count {
@@ -61,7 +61,7 @@ struct SessionLineCheck {
                 text[count] = byte
                 count += 1
             }
-            return count
+            return String(decoding: UnsafeBufferPointer(rebasing: text[..<count]), as: UTF8.self)
         }
     }
 
