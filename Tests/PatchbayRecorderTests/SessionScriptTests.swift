@@ -177,7 +177,6 @@ import Testing
         let script = try Self.script(effect: Self.action.line(seq: 7))
         var scratch: [UInt8] = []
         #expect(script.matches(Self.action, effect: 0, scratch: &scratch))
-        #expect(scratch == Array(Self.action.line(seq: 7).utf8))
     }
 
     @Test func anEventMatchesALineInAnotherFormThatSaysTheSame() throws {

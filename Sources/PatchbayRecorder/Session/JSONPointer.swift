@@ -70,9 +70,9 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the pointer text, escaped for a JSON string (without the quotes).
-    func appendEscaped(to out: inout [UInt8]) {
+    func appendEscaped<Output: SessionLineOutput>(to out: inout Output) {
         for component in components {
-            out.append(UInt8(ascii: "/"))
+            out.appendRaw("/")
             switch component {
             case .index(let index):
                 out.appendInteger(index)

@@ -12,7 +12,7 @@ extension SessionEvent {
     }
 
     /// Appends the event's line (without the line break) to `out`.
-    func encode(seq: Int, into out: inout [UInt8]) {
+    func encode<Output: SessionLineOutput>(seq: Int, into out: inout Output) {
         out.appendRaw(#"{"seq":"#)
         out.appendInteger(seq)
         switch self {
@@ -89,7 +89,7 @@ extension SessionEvent {
 
 extension SessionAction {
     /// Appends the action line's fields after `seq`.
-    func encode(into out: inout [UInt8]) {
+    func encode<Output: SessionLineOutput>(into out: inout Output) {
         out.appendRaw(#","kind":"action","store":"#)
         out.appendQuoted(store)
         out.appendRaw(#","index":"#)
@@ -124,7 +124,7 @@ extension SessionAction {
 
 extension JSONPatch.Operation {
     /// Appends `{"op":...,"path":...,"value":...}`.
-    func encode(into out: inout [UInt8]) {
+    func encode<Output: SessionLineOutput>(into out: inout Output) {
         switch op {
         case .add: out.appendRaw(#"{"op":"add","path":""#)
         case .remove: out.appendRaw(#"{"op":"remove","path":""#)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A session file read for a replay: its commands, each with the lines of the effects recorded
 /// after it, up to any damage.
 ///
@@ -91,15 +85,18 @@ package struct SessionScript: Sendable {
     }
 
     /// Whether `event` is what effect line `index` recorded. It is when writing it with the
-    /// line's `seq` gives the line's bytes (the usual case: the line was written so); otherwise
-    /// the line is read and its event compared, as a line in another form may still say the
-    /// same. `scratch` is working space, kept to be used again.
+    /// line's `seq` gives the line's bytes (the usual case: the line was written so), which is
+    /// found without writing it (see `SessionLineMatcher`); otherwise the line is read and its
+    /// event compared, as a line in another form may still say the same. `scratch` is working
+    /// space, kept to be used again.
     package func matches(_ event: SessionEvent, effect index: Int, scratch: inout [UInt8]) -> Bool {
         let effect = effects[index]
-        scratch.removeAll(keepingCapacity: true)
-        event.encode(seq: effect.seq, into: &scratch)
-        let same = scratch.count == effect.count && bytes.withUnsafeBufferPointer { bytes in
-            scratch.withUnsafeBufferPointer { written in memcmp(bytes.baseAddress! + effect.start, written.baseAddress!, effect.count) == 0 }
+        let same = bytes.withUnsafeBufferPointer { bytes in
+            var matcher = SessionLineMatcher(UnsafeBufferPointer(rebasing: bytes[effect.start..<(effect.start + effect.count)]), scratch: scratch)
+            scratch = []
+            event.encode(seq: effect.seq, into: &matcher)
+            scratch = matcher.scratchSpace
+            return matcher.matchesWholeLine
         }
         return same || self.event(ofEffect: index) == event
     }
