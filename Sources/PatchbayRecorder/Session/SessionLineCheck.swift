@@ -8,7 +8,8 @@ import PatchbayCore
 /// Tells, without building any value, that a line is an event line (other than a command) as
 /// `SessionEvent.line(seq:)` writes it: its fields in that order, without spaces, and every
 /// value one that `JSONReader` reads. Such a line reads into an event without error, so a
-/// replay can keep its bytes instead of its event.
+/// replay can keep its bytes instead of its event. A command line in that form gives its text
+/// as the reader would, without a reader.
 ///
 /// The check is cautious: `nil` means "not sure", not "damaged". It gives up on anything
 /// outside the writer's form (spaces, another order, unknown fields, a `\r` before the line

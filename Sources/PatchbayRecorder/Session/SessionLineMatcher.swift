@@ -122,9 +122,18 @@ struct SessionLineMatcher: SessionLineOutput {
     /// Compares `bytes` with the line's next bytes.
     private mutating func compare(_ bytes: UnsafeRawBufferPointer) {
         guard isSame else { return }
-        guard bytes.count <= line.count - position,
-              bytes.isEmpty || memcmp(line.baseAddress! + position, bytes.baseAddress!, bytes.count) == 0
-        else {
+        guard bytes.count <= line.count - position else {
+            isSame = false
+            return
+        }
+        // Most parts are a few bytes long (punctuation, keys, numbers), which a loop compares
+        // sooner than a call.
+        if bytes.count <= 16 {
+            for offset in 0..<bytes.count where line[position + offset] != bytes[offset] {
+                isSame = false
+                return
+            }
+        } else if memcmp(line.baseAddress! + position, bytes.baseAddress!, bytes.count) != 0 {
             isSame = false
             return
         }

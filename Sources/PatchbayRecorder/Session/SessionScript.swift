@@ -1,11 +1,11 @@
 /// A session file read for a replay: its commands, each with the lines of the effects recorded
 /// after it, up to any damage.
 ///
-/// Only the command lines are decoded. An effect line is kept as its bytes, with its `seq`,
-/// once it is known to read without error (see `SessionLineCheck`; a line in another form is
-/// read in full to know it): a replay that does not verify wants no more of it, and a
-/// verification compares what a command does with the recording by writing each event as the
-/// recorded line would be written, byte for byte (see `matches(_:effect:scratch:)`).
+/// Only the command lines are decoded. An effect line is kept as its bytes (the file is kept
+/// whole), with its `seq`, once it is known to read without error (see `SessionLineCheck`; a
+/// line in another form is read in full to know it): a replay that does not verify wants no
+/// more of it, and a verification compares each event a command causes, as it would be written,
+/// with the recorded line, byte for byte (see `matches(_:effect:scratch:)`).
 ///
 /// Damage is found as `SessionReader` finds it: reading stops at the first damaged line, the
 /// same message tells which line and why, and the commands before it are kept.

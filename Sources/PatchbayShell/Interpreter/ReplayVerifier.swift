@@ -14,7 +14,7 @@ final class ReplayVerifier {
     /// The first event of the step that differs from the recording, and the effect recorded
     /// in its place (`nil` when the recording has no more).
     private var mismatch: (expected: SessionEvent?, actual: SessionEvent)?
-    /// Where events are written to compare them with the recorded lines.
+    /// Working space for comparing events with the recorded lines.
     private var scratch: [UInt8] = []
 
     init(script: SessionScript) {
