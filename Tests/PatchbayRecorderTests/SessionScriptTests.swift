@@ -217,3 +217,76 @@ import Testing
         }
     }
 }
+
+/// A replay starts on the first part of a file while the rest is read: with the rest added,
+/// the script is the one a whole read gives, wherever the parts meet.
+@Suite struct SessionScriptStartTests {
+    /// The script's content, comparable.
+    static func content(_ script: SessionScript) -> [String] {
+        script.commands.map { "command \($0.text) line \($0.line) from \($0.firstEffect)" }
+            + script.effects.map { "effect line \($0.line) seq \($0.seq) at \($0.start)+\($0.count)" }
+            + ["damage \(String(describing: script.damage))"]
+    }
+
+    /// The script of `bytes` started with a first part of `firstBytes`, and whether it had a rest.
+    static func started(_ bytes: [UInt8], firstBytes: Int) throws -> (script: SessionScript, hadRest: Bool) {
+        var (script, rest) = try SessionScript.start(bytes, path: "s.pb", firstBytes: firstBytes, splitting: .automatic)
+        rest?.add(to: &script)
+        return (script, rest != nil)
+    }
+
+    @Test(arguments: [1, 100, 5_000, 50_000, 200_000, 10_000_000])
+    func theRestMakesTheWholeScript(firstBytes: Int) throws {
+        let bytes = sessionBytes(SessionScriptTests.lines(count: 3000, seed: 61))
+        let whole = try SessionScript.read(bytes, path: "s.pb")
+        let (script, hadRest) = try Self.started(bytes, firstBytes: firstBytes)
+        #expect(hadRest == (firstBytes > 1 && firstBytes < bytes.count))
+        #expect(Self.content(script) == Self.content(whole))
+        for index in script.effects.indices.prefix(300) {
+            #expect(script.event(ofEffect: index) == whole.event(ofEffect: index))
+        }
+    }
+
+    @Test func aStepWhoseEffectsGoOnInTheRestGetsThemAll() throws {
+        var lines = [#"{"seq":1,"kind":"command","text":"a"}"#]
+        lines += (2...2000).map { #"{"seq":\#($0),"kind":"jump","store":"app","index":\#($0)}"# }
+        lines.append(#"{"seq":2001,"kind":"command","text":"b"}"#)
+        let bytes = sessionBytes(lines)
+        let (script, hadRest) = try Self.started(bytes, firstBytes: bytes.count / 2)
+        #expect(hadRest)
+        #expect(script.commands.map(\.text) == ["a", "b"])
+        #expect(script.effects(ofCommand: 0).count == 1999)
+    }
+
+    @Test(arguments: [0.2, 0.8])
+    func damageIsFoundInEitherPart(at fraction: Double) throws {
+        var lines = SessionScriptTests.lines(count: 3000, seed: 62)
+        lines[Int(Double(lines.count) * fraction)] = "garbage"
+        let bytes = sessionBytes(lines)
+        let whole = try SessionScript.read(bytes, path: "s.pb")
+        let (script, hadRest) = try Self.started(bytes, firstBytes: bytes.count / 2)
+        #expect(hadRest == (fraction > 0.5))
+        #expect(script.damage != nil)
+        #expect(Self.content(script) == Self.content(whole))
+    }
+
+    @Test func aFileWhoseCommandsAreAllInTheRestHasThemOnceAdded() throws {
+        let effects = (1...3000).map { #"{"seq":\#($0),"kind":"store","store":"s\#($0)","state":{}}"# }
+        let bytes = sessionBytes(effects + [#"{"seq":3001,"kind":"command","text":"last"}"#])
+        var (script, rest) = try SessionScript.start(bytes, path: nil, firstBytes: 1000, splitting: .automatic)
+        #expect(script.commands.isEmpty)
+        rest?.add(to: &script)
+        #expect(script.commands.map(\.text) == ["last"])
+    }
+
+    @Test func aHeaderLongerThanTheFirstPartIsReadWithTheRest() throws {
+        let header = #"{"patchbay":"session","version":1,"created":""# + String(repeating: "x", count: 5000) + #""}"#
+        let bytes = sessionBytes(SessionScriptTests.lines(count: 100, seed: 63), header: header)
+        let (script, hadRest) = try Self.started(bytes, firstBytes: 1000)
+        #expect(!hadRest)
+        #expect(Self.content(script) == Self.content(try SessionScript.read(bytes, path: "s.pb")))
+        #expect(throws: SessionError(line: 1, .newerVersion(2))) {
+            try SessionScript.start(sessionBytes([], header: #"{"patchbay":"session","version":2}"#), path: nil, firstBytes: 10, splitting: .automatic)
+        }
+    }
+}

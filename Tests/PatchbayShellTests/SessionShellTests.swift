@@ -366,3 +366,71 @@ struct ReplayRecordedLinesTests {
         #expect(session.run("state") == ["{count: 5}"])
     }
 }
+
+/// A replay of a file of more than a megabyte starts on the file's first part while the rest
+/// is read: it runs, verifies, pauses and stops at damage as a replay of a whole file does.
+@Suite("Sessions: replay of a large file")
+struct ReplayLargeFileTests {
+    /// A recording of a store and `count` dispatches, each line padded to about 500 bytes, and
+    /// its lines (the header first).
+    private func record(_ count: Int, into path: String) -> [String] {
+        let padding = String(repeating: "p", count: 200)
+        let session = recordingShell()
+        session.run("record \(path)\nstore app = {n: 0}\nreducer app on Set : state.n = action.value")
+        for value in 1...count { session.run("dispatch app Set {value: \(value), note: \"\(padding)\"}") }
+        session.run("record stop")
+        return lines(of: path)
+    }
+
+    /// The index in `lines` of the action line of dispatch `value`.
+    private func actionLine(_ value: Int, in lines: [String]) throws -> Int {
+        try #require(lines.firstIndex { $0.contains(#""kind":"action","store":"app","index":\#(value),"#) })
+    }
+
+    private func write(_ lines: [String], to path: String) throws {
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func aLargeRecordingVerifiesAndPausesWithItsStepCount() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/large.jsonl"
+        let recorded = record(3000, into: path)
+        #expect(recorded.joined().utf8.count > 1 << 20)
+        let session = DataflowSession()
+        #expect(session.run("replay \(path) --verify") == ["verified 3002 steps of \(path): every effect matches the recording"])
+        #expect(session.run("state") == ["{n: 3000}"])
+        #expect(DataflowSession().run("replay \(path) --until 2950").last?
+            .hasPrefix("replay of \(path) paused after step 2950 of 3002; next: dispatch app Set {value: 2949, note:") == true)
+    }
+
+    @Test func aChangeNearTheEndDivergesAtItsStep() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/large.jsonl"
+        var recorded = record(3000, into: path)
+        // The action of step 2902, the dispatch of 2900, on the line after its command.
+        let action = try actionLine(2900, in: recorded)
+        recorded[action] = recorded[action].replacingOccurrences(of: #""patch":[{"op":"replace","path":"/n","value":2900}]"#,
+                                                                 with: #""patch":[{"op":"replace","path":"/n","value":7}]"#)
+        try write(recorded, to: path)
+        let session = DataflowSession()
+        let printed = session.shell.execute("replay \(path) --verify").lines.map(\.text)
+        #expect(printed.first == "  patch[0].value: 7 → 2900")
+        #expect(printed.last?.hasPrefix("error: \(path): replay diverged at step 2902 (line \(action): dispatch app Set {value: 2900,") == true)
+        #expect(session.run("state") == ["{n: 2900}"])
+    }
+
+    @Test func damageNearTheEndStopsTheReplayThere() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/large.jsonl"
+        var recorded = record(3000, into: path)
+        let garbage = try actionLine(2900, in: recorded) + 1
+        recorded.insert("garbage", at: garbage)
+        try write(recorded, to: path)
+        let session = DataflowSession()
+        let outcome = session.shell.execute("replay \(path) --verify")
+        #expect(outcome.lines.last?.text.hasPrefix("error: \(path): \(path): line \(garbage + 1): not JSON") == true)
+        #expect(outcome.lines.last?.text.contains("the steps before it ran") == true)
+        #expect(session.run("state") == ["{n: 2900}"])
+        #expect(DataflowSession().run("replay \(path) --step").first?.hasPrefix("replay of \(path) paused before step 1 of 2902:") == true)
+    }
+}

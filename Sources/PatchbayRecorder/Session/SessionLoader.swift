@@ -11,9 +11,10 @@ import Darwin
 /// `SessionSplitting`) that are read at once, then joined in order: their line numbers moved
 /// past the lines before them, and nothing kept after the first damaged line, even what a
 /// later piece read.
-struct SessionLoader<Content: SessionContent> {
+struct SessionLoader<Content: SessionContent>: Sendable {
     private let path: String?
-    private let splitting: SessionSplitting
+    /// How the lines taken next are split.
+    var splitting: SessionSplitting
     private var header: SessionHeader?
     private var content = Content()
     private var unknownKindCount = 0
@@ -75,6 +76,19 @@ struct SessionLoader<Content: SessionContent> {
         var unknownKindCount: Int
         /// The first damaged line, if any: nothing after it was kept.
         var damage: SessionError?
+    }
+
+    /// Whether the header was read.
+    var hasHeader: Bool { header != nil }
+
+    /// What the lines taken so far hold, moved out of the loader, which goes on with the lines
+    /// after them (about `byteCount` bytes more) into a content of its own, numbering lines and
+    /// bytes from where it is.
+    mutating func takeContent(preparingFor byteCount: Int) -> Content {
+        var content = Content()
+        content.prepare(forBytes: byteCount)
+        swap(&content, &self.content)
+        return content
     }
 
     /// What the lines taken hold, moved out of the loader; throws when there was not even a

@@ -35,11 +35,12 @@ package struct SessionScript: Sendable {
     /// of the next command.
     private(set) var effects: [Effect] = []
     /// The file's bytes, where the effect lines are.
-    private var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
     /// The first damaged line, if any: nothing after it was read.
-    package private(set) var damage: SessionError?
+    package internal(set) var damage: SessionError?
 
-    init() {}
+    /// A script of no commands.
+    package init() {}
 
     /// Reads the session file at `path`. Throws when the file cannot be read or does not start
     /// with a header this reader accepts; damage after the header is kept in `damage`.

@@ -7,8 +7,10 @@ import PatchbayRecorder
 struct ReplayRun {
     let path: String
     /// The recorded commands with their effects (the effects before the first command belong
-    /// to no step and are not replayed).
-    let script: SessionScript
+    /// to no step and are not replayed); only those of the file's start while `rest` is read.
+    private(set) var script: SessionScript
+    /// The rest of the file, read on a thread of its own while the first steps run.
+    private var rest: SessionScriptRest?
     let verify: Bool
     /// The index in the script's commands of the next command to run.
     var next = 0
@@ -17,10 +19,39 @@ struct ReplayRun {
     /// What compares the replayed commands' effects with the recording, when verifying.
     let verifier: ReplayVerifier?
 
-    /// How many steps the replay has: one per recorded command.
+    init(path: String, script: SessionScript, rest: SessionScriptRest?, verify: Bool, until: Int?, verifier: ReplayVerifier?) {
+        self.path = path
+        self.script = script
+        self.rest = rest
+        self.verify = verify
+        self.until = until
+        self.verifier = verifier
+    }
+
+    /// How many steps the replay has: one per recorded command (once the file is read; see
+    /// `finishReading()`).
     var stepCount: Int { script.commands.count }
 
     var isFinished: Bool { next >= stepCount }
+
+    /// Makes sure the next step is known with all its effects: unless the rest of the file is
+    /// read, the last command read so far may have more of them there, and be the last only
+    /// so far.
+    mutating func readAhead() {
+        if rest != nil, next + 1 >= script.commands.count { finishReading() }
+    }
+
+    /// Waits for the rest of the file and adds it to the script: every step is known, and the
+    /// damage, if any.
+    mutating func finishReading() {
+        guard let rest else { return }
+        self.rest = nil
+        // The verifier shares the script's storage: it lets go of it while the rest is added
+        // (which would otherwise copy it), then takes the whole script.
+        verifier?.script = SessionScript()
+        rest.add(to: &script)
+        verifier?.script = script
+    }
 }
 
 /// Where a replay first did something else than the recording.

@@ -5,7 +5,8 @@ import PatchbayRecorder
 /// matches it with the next effect recorded for the step (see `SessionScript.matches`) and
 /// keeps the first that differs. Nothing is kept of the events that match.
 final class ReplayVerifier {
-    let script: SessionScript
+    /// The recorded commands and effects (see `ReplayRun.script`).
+    var script: SessionScript
     /// The recorder that hears the replayed commands.
     var recorder: SessionRecorder?
     /// The effects of the step being run that are still to come; `nil` between steps, when
