@@ -98,7 +98,6 @@ public enum SessionReader {
             var failure: Int32?
             var atEnd = false
             bytes = [UInt8](unsafeUninitializedCapacity: capacity) { [bytes] buffer, count in
-                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 count = bytes.count
                 if count > 0 { _ = bytes.withUnsafeBytes { memcpy(buffer.baseAddress!, $0.baseAddress!, count) } }
                 while count < capacity {
@@ -126,20 +125,6 @@ public enum SessionReader {
         _ = try bytes.withUnsafeBufferPointer { bytes throws(SessionError) in try loader.take(bytes, atEnd: true) }
         return try loader.finish()
     }
-}
-
-/// Asks Linux to back `buffer` with huge pages where it can: the pages of a large file read
-/// whole are then found (and cleared) 2 MiB at a time instead of 4 KiB, which makes reading it
-/// about three times as fast. Elsewhere, and for small buffers, it does nothing.
-private func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if os(Linux)
-    let hugePage = 2 << 20
-    guard buffer.count >= 2 * hugePage, let base = buffer.baseAddress else { return }
-    // madvise wants page-aligned memory: the whole pages inside the buffer.
-    let start = base.alignedUp(toMultipleOf: 4096)
-    let end = (base + buffer.count).alignedDown(toMultipleOf: 4096)
-    _ = madvise(start, end - start, MADV_HUGEPAGE)
-    #endif
 }
 
 /// `read(2)`, under a name that the reader's own `read` methods do not hide.
