@@ -269,3 +269,169 @@ struct DevToolsShellTests {
         ])
     }
 }
+
+@Suite("Sessions: replay against the recorded lines")
+struct ReplayRecordedLinesTests {
+    /// The counter recording with its lines changed by `change` (given the lines without the
+    /// header, numbered from 2), and its path.
+    private func counter(_ directory: TemporaryDirectory, _ change: (inout [String]) -> Void) throws -> String {
+        let path = directory.path + "/counter.jsonl"
+        recordCounter(into: path)
+        var recorded = lines(of: path)
+        var body = Array(recorded.dropFirst())
+        change(&body)
+        recorded = [recorded[0]] + body
+        try (recorded.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The first line of printed text (an error goes on with the command and a caret).
+    private static func firstLine(_ text: String?) -> String? {
+        text?.split(separator: "\n").first.map(String.init)
+    }
+
+    /// `line` as another tool might write it: its keys in reverse order, spaces, a field more.
+    private func rewritten(_ line: String) throws -> String {
+        guard case .object(let members) = try JSONReader.parse(line) else { return line }
+        let fields = members.reversed().map { "\(Value.string($0.key).jsonText) : \($0.value.jsonText)" }
+        return "{ " + (fields + [#""note" : "by hand""#]).joined(separator: " , ") + " }"
+    }
+
+    @Test func effectLinesInAnotherFormStillVerify() throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in
+            body = body.map { $0.contains(#""kind":"command""#) ? $0 : ((try? rewritten($0)) ?? $0) }
+        }
+        #expect(lines(of: path)[5].hasPrefix(#"{ "hash" : "#))
+        #expect(DataflowSession().run("replay \(path) --verify") == ["verified 4 steps of \(path): every effect matches the recording"])
+    }
+
+    @Test(arguments: [false, true])
+    func aChangedEffectDivergesAtItsStepWithTheDiff(rewrite: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in
+            body[4] = body[4].replacingOccurrences(of: #""value":2}"#, with: #""value":9}"#)
+            if rewrite { body[4] = (try? rewritten(body[4])) ?? body[4] }
+        }
+        let outcome = DataflowSession().shell.execute("replay \(path) --verify")
+        #expect(outcome.status == .failure)
+        let printed = outcome.lines.map(\.text)
+        #expect(printed.dropLast() == ["  patch[0].value: 9 → 2"])
+        #expect(Self.firstLine(printed.last)
+            == "error: \(path): replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): action #1 of app differs from the recording (recorded → now, above)")
+    }
+
+    @Test func aMissingEffectDivergesAtItsStep() throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in body.remove(at: 4) }
+        let printed = DataflowSession().shell.execute("replay \(path) --verify").lines.map(\.text)
+        #expect(printed.count == 3)
+        #expect(printed.first == "  expected: nothing")
+        #expect(printed.dropFirst().first?.hasPrefix(#"  actual:   {"seq":0,"kind":"action","store":"app","index":1,"#) == true)
+        #expect(Self.firstLine(printed.last)
+            == "error: \(path): replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): expected nothing more, got action #1 of app")
+    }
+
+    @Test func anEffectTheReplayDoesNotDoDivergesAtItsStep() throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in body.append(#"{"seq":8,"kind":"jump","store":"app","index":1}"#) }
+        let printed = DataflowSession().shell.execute("replay \(path) --verify").lines.map(\.text)
+        #expect(printed.dropLast() == [#"  expected: {"seq":0,"kind":"jump","store":"app","index":1}"#, "  actual:   nothing"])
+        #expect(Self.firstLine(printed.last)
+            == "error: \(path): replay diverged at step 4 (line 7: dispatch app Increment {by: 3}): expected a jump line, got nothing more")
+    }
+
+    @Test(arguments: [false, true])
+    func aDamagedLineEndsTheReplayAfterTheStepsBeforeIt(verify: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in body.insert("garbage", at: 5) }
+        let session = DataflowSession()
+        let outcome = session.shell.execute("replay \(path)" + (verify ? " --verify" : ""))
+        #expect(outcome.status == .failure)
+        #expect(Self.firstLine(outcome.lines.last?.text)
+            == "error: \(path): \(path): line 7: not JSON: unexpected character at byte 1; the steps before it ran")
+        #expect(session.run("state") == ["{count: 2}"])
+        #expect(DataflowSession().run("replay \(path) --step") == ["replay of \(path) paused before step 1 of 3: store app = {count: 0}"])
+    }
+
+    @Test func aLastLineCutShortEndsTheReplayAfterTheStepsBeforeIt() throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in body[6] = String(body[6].prefix(40)) }
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text.removeLast()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let session = DataflowSession()
+        let outcome = session.shell.execute("replay \(path)")
+        #expect(Self.firstLine(outcome.lines.last?.text)
+            == "error: \(path): \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
+        #expect(session.run("state") == ["{count: 5}"])
+    }
+}
+
+/// A replay of a file of more than a megabyte starts on the file's first part while the rest
+/// is read: it runs, verifies, pauses and stops at damage as a replay of a whole file does.
+@Suite("Sessions: replay of a large file")
+struct ReplayLargeFileTests {
+    /// A recording of a store and `count` dispatches, each line padded to about 500 bytes, and
+    /// its lines (the header first).
+    private func record(_ count: Int, into path: String) -> [String] {
+        let padding = String(repeating: "p", count: 200)
+        let session = recordingShell()
+        session.run("record \(path)\nstore app = {n: 0}\nreducer app on Set : state.n = action.value")
+        for value in 1...count { session.run("dispatch app Set {value: \(value), note: \"\(padding)\"}") }
+        session.run("record stop")
+        return lines(of: path)
+    }
+
+    /// The index in `lines` of the action line of dispatch `value`.
+    private func actionLine(_ value: Int, in lines: [String]) throws -> Int {
+        try #require(lines.firstIndex { $0.contains(#""kind":"action","store":"app","index":\#(value),"#) })
+    }
+
+    private func write(_ lines: [String], to path: String) throws {
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func aLargeRecordingVerifiesAndPausesWithItsStepCount() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/large.jsonl"
+        let recorded = record(3000, into: path)
+        #expect(recorded.joined().utf8.count > 1 << 20)
+        let session = DataflowSession()
+        #expect(session.run("replay \(path) --verify") == ["verified 3002 steps of \(path): every effect matches the recording"])
+        #expect(session.run("state") == ["{n: 3000}"])
+        #expect(DataflowSession().run("replay \(path) --until 2950").last?
+            .hasPrefix("replay of \(path) paused after step 2950 of 3002; next: dispatch app Set {value: 2949, note:") == true)
+    }
+
+    @Test func aChangeNearTheEndDivergesAtItsStep() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/large.jsonl"
+        var recorded = record(3000, into: path)
+        // The action of step 2902, the dispatch of 2900, on the line after its command.
+        let action = try actionLine(2900, in: recorded)
+        recorded[action] = recorded[action].replacingOccurrences(of: #""patch":[{"op":"replace","path":"/n","value":2900}]"#,
+                                                                 with: #""patch":[{"op":"replace","path":"/n","value":7}]"#)
+        try write(recorded, to: path)
+        let session = DataflowSession()
+        let printed = session.shell.execute("replay \(path) --verify").lines.map(\.text)
+        #expect(printed.first == "  patch[0].value: 7 → 2900")
+        #expect(printed.last?.hasPrefix("error: \(path): replay diverged at step 2902 (line \(action): dispatch app Set {value: 2900,") == true)
+        #expect(session.run("state") == ["{n: 2900}"])
+    }
+
+    @Test func damageNearTheEndStopsTheReplayThere() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/large.jsonl"
+        var recorded = record(3000, into: path)
+        let garbage = try actionLine(2900, in: recorded) + 1
+        recorded.insert("garbage", at: garbage)
+        try write(recorded, to: path)
+        let session = DataflowSession()
+        let outcome = session.shell.execute("replay \(path) --verify")
+        #expect(outcome.lines.last?.text.hasPrefix("error: \(path): \(path): line \(garbage + 1): not JSON") == true)
+        #expect(outcome.lines.last?.text.contains("the steps before it ran") == true)
+        #expect(session.run("state") == ["{n: 2900}"])
+        #expect(DataflowSession().run("replay \(path) --step").first?.hasPrefix("replay of \(path) paused before step 1 of 2902:") == true)
+    }
+}

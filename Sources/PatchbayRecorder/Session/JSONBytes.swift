@@ -1,10 +1,15 @@
 import PatchbayCore
 
 /// Appending JSON to a line of UTF-8 bytes: the session encoder's building blocks.
-extension [UInt8] {
+extension [UInt8]: SessionLineOutput {
     /// Appends `text` as it stands: punctuation and keys written out in the source.
     mutating func appendRaw(_ text: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `bytes` as they stand.
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) {
+        append(contentsOf: bytes)
     }
 
     /// Appends the decimal digits of `integer`.

@@ -70,14 +70,14 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the pointer text, escaped for a JSON string (without the quotes).
-    func appendEscaped(to out: inout [UInt8]) {
+    func appendEscaped<Output: SessionLineOutput>(to out: inout Output) {
         Self.appendEscaped(components, to: &out)
     }
 
     /// Appends the text of the pointer to `components`, escaped for a JSON string.
-    static func appendEscaped(_ components: [ValueChange.PathComponent], to out: inout [UInt8]) {
+    static func appendEscaped<Output: SessionLineOutput>(_ components: [ValueChange.PathComponent], to out: inout Output) {
         for component in components {
-            out.append(UInt8(ascii: "/"))
+            out.appendRaw("/")
             switch component {
             case .index(let index):
                 out.appendInteger(index)

@@ -5,53 +5,52 @@ import PatchbayRecorder
 /// recording saw, and how far it has run. A replay paused by `--step`, `--until` or a break
 /// goes on with `step` and `continue`.
 struct ReplayRun {
-    /// One recorded command and what it did.
-    struct Step {
-        var text: String
-        /// The file's line that holds the command.
-        var line: Int
-        /// The effects recorded after the command, before the next one.
-        var expected: [SessionEvent]
-    }
-
     let path: String
-    let steps: [Step]
+    /// The recorded commands with their effects (the effects before the first command belong
+    /// to no step and are not replayed); only those of the file's start while `rest` is read.
+    private(set) var script: SessionScript
+    /// The rest of the file, read on a thread of its own while the first steps run.
+    private var rest: SessionScriptRest?
     let verify: Bool
-    /// The index in `steps` of the next command to run.
+    /// The index in the script's commands of the next command to run.
     var next = 0
     /// Pause after this step number (1-based), if set.
     var until: Int?
-    /// What the replayed commands do, when verifying.
-    let capture: CapturedEvents?
+    /// What compares the replayed commands' effects with the recording, when verifying.
+    let verifier: ReplayVerifier?
 
-    /// The steps of a loaded recording: its commands with their effects (the effects before
-    /// the first command belong to no step and are not replayed).
-    static func steps(of load: SessionLoad) -> [Step] {
-        var steps: [Step] = []
-        for recorded in load.events {
-            if case .command(let text) = recorded.event {
-                steps.append(Step(text: text, line: recorded.line, expected: []))
-            } else if !steps.isEmpty {
-                steps[steps.count - 1].expected.append(recorded.event)
-            }
-        }
-        return steps
+    init(path: String, script: SessionScript, rest: SessionScriptRest?, verify: Bool, until: Int?, verifier: ReplayVerifier?) {
+        self.path = path
+        self.script = script
+        self.rest = rest
+        self.verify = verify
+        self.until = until
+        self.verifier = verifier
     }
 
-    var isFinished: Bool { next >= steps.count }
-}
+    /// How many steps the replay has: one per recorded command (once the file is read; see
+    /// `finishReading()`).
+    var stepCount: Int { script.commands.count }
 
-/// Events a recorder gathers in memory, to compare with a recording.
-final class CapturedEvents {
-    var events: [SessionEvent] = []
-    var recorder: SessionRecorder?
+    var isFinished: Bool { next >= stepCount }
 
-    /// Takes the events gathered so far.
-    func take() -> [SessionEvent] {
-        var taken: [SessionEvent] = []
-        swap(&taken, &events)
-        taken.removeAll { if case .command = $0 { true } else { false } }
-        return taken
+    /// Makes sure the next step is known with all its effects: unless the rest of the file is
+    /// read, the last command read so far may have more of them there, and be the last only
+    /// so far.
+    mutating func readAhead() {
+        if rest != nil, next + 1 >= script.commands.count { finishReading() }
+    }
+
+    /// Waits for the rest of the file and adds it to the script: every step is known, and the
+    /// damage, if any.
+    mutating func finishReading() {
+        guard let rest else { return }
+        self.rest = nil
+        // The verifier shares the script's storage: it lets go of it while the rest is added
+        // (which would otherwise copy it), then takes the whole script.
+        verifier?.script = SessionScript()
+        rest.add(to: &script)
+        verifier?.script = script
     }
 }
 
@@ -62,16 +61,6 @@ struct ReplayDivergence {
     var command: String
     var expected: SessionEvent?
     var actual: SessionEvent?
-
-    /// The first difference between what a step was recorded doing and what it did now.
-    static func first(expected: [SessionEvent], actual: [SessionEvent], step: Int, of run: ReplayRun.Step) -> ReplayDivergence? {
-        for position in 0..<max(expected.count, actual.count) {
-            let want = position < expected.count ? expected[position] : nil
-            let got = position < actual.count ? actual[position] : nil
-            if want != got { return ReplayDivergence(step: step, line: run.line, command: run.text, expected: want, actual: got) }
-        }
-        return nil
-    }
 
     /// One line naming the step and the command.
     var summary: String {

@@ -28,25 +28,26 @@ extension Shell {
             if let failure = recording.recorder.failure { line += "; stopped by an error: \(failure)" }
             return CommandResult(lines: [line], json: ["recording": .string(recording.writer.path), "events": .int(recording.writer.lastSeq)])
         case .replay(let path, let range, let replayOptions):
-            let load = try readSession(ScriptFile.resolve(path, from: origin), at: range)
-            let steps = ReplayRun.steps(of: load)
-            guard !steps.isEmpty else {
+            let (script, rest) = try readScript(ScriptFile.resolve(path, from: origin), at: range)
+            let verifier = replayOptions.verify ? ReplayVerifier(script: script) : nil
+            var run = ReplayRun(path: path, script: script, rest: rest, verify: replayOptions.verify, until: replayOptions.until, verifier: verifier)
+            if run.script.commands.isEmpty { run.finishReading() }
+            guard let first = run.script.commands.first else {
                 throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
             }
             startOver()
-            let capture = replayOptions.verify ? CapturedEvents() : nil
-            if let capture {
-                let recorder = SessionRecorder(graph: graph) { [capture] event throws(SessionError) in capture.events.append(event) }
+            if let verifier {
+                let recorder = SessionRecorder(graph: graph) { [verifier] event throws(SessionError) in verifier.hear(event) }
                 recorder.attach(to: histories)
-                capture.recorder = recorder
+                verifier.recorder = recorder
             }
-            var run = ReplayRun(path: path, steps: steps, verify: replayOptions.verify, until: replayOptions.until, capture: capture)
             if replayOptions.step || replayOptions.until == 0 {
+                run.finishReading()
                 replayRun = run
-                return CommandResult(lines: ["replay of \(path) paused before step 1 of \(steps.count): \(steps[0].text)"],
-                                     json: ["paused": .int(0), "steps": .int(steps.count)])
+                return CommandResult(lines: ["replay of \(path) paused before step 1 of \(run.stepCount): \(first.text)"],
+                                     json: ["paused": .int(0), "steps": .int(run.stepCount)])
             }
-            return try advance(&run, output: &output, damage: load.damage)
+            return try advance(&run, output: &output, reportingDamage: true)
         case .inspect(let path, let range):
             let load = try readSession(ScriptFile.resolve(path, from: origin), at: range)
             startOver()
@@ -66,7 +67,7 @@ extension Shell {
             }
             replayRun = nil
             if case .step = command { run.until = run.next + 1 } else { run.until = nil }
-            return try advance(&run, output: &output, damage: nil)
+            return try advance(&run, output: &output, reportingDamage: false)
         case .exportDevTools(let store, let path, let range):
             let (name, history) = try travel(store, store.range) { () throws(TimeTravelError) in try histories.history(of: store.text) }
             let entries = try travel(store, store.range) { () throws(TimeTravelError) in
@@ -114,44 +115,58 @@ extension Shell {
         }
     }
 
-    /// Runs a replay's steps until it ends, reaches `until`, or its break holds.
-    private func advance(_ run: inout ReplayRun, output: inout [OutputLine], damage: SessionError?) throws(ShellError) -> CommandResult {
-        replayCapture = run.capture?.recorder.map { ($0, executeDepth) }
+    /// Starts reading a session for a replay: its commands, with their effects as recorded
+    /// lines; those of the file's start, and the rest to come.
+    private func readScript(_ path: String, at range: Range<Int>) throws(ShellError) -> (script: SessionScript, rest: SessionScriptRest?) {
+        do {
+            return try SessionScript.start(contentsOf: path)
+        } catch {
+            throw ShellError(.session(path: path, detail: error.description), at: range)
+        }
+    }
+
+    /// Runs a replay's steps until it ends, reaches `until`, or its break holds; at the end,
+    /// when `reportingDamage`, reports the damage that ended the file early, if any.
+    private func advance(_ run: inout ReplayRun, output: inout [OutputLine], reportingDamage: Bool) throws(ShellError) -> CommandResult {
+        replayCapture = run.verifier?.recorder.map { ($0, executeDepth) }
         defer { replayCapture = nil }
-        while !run.isFinished {
+        while true {
+            run.readAhead()
+            guard !run.isFinished else { break }
             if let until = run.until, run.next >= until { break }
-            let step = run.steps[run.next]
-            _ = run.capture?.take()
+            let step = run.script.commands[run.next]
+            run.verifier?.begin(step: run.next)
             // A verification prints its outcome only, like a test run; a step is shown.
             let shown = !run.verify || run.until == run.next + 1
             let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
             run.next += 1
-            if let capture = run.capture,
-               let divergence = ReplayDivergence.first(expected: step.expected, actual: capture.take(), step: run.next, of: step)
-            {
+            if let (expected, actual) = run.verifier?.end() {
+                let divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
                 output += divergence.diffLines.map { OutputLine($0) }
                 throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
             }
             if breakpointHolds() {
+                run.finishReading()
                 replayRun = run
-                let (next, count) = (run.next, run.steps.count)
+                let (next, count) = (run.next, run.stepCount)
                 return CommandResult(lines: ["break: the condition holds after step \(next) of \(count) (\(Self.causeText(step.text)))"],
                                      json: ["paused": .int(next), "steps": .int(count)])
             }
         }
+        run.finishReading()
         if !run.isFinished {
             replayRun = run
-            let (path, done, count, next) = (run.path, run.next, run.steps.count, run.steps[run.next].text)
+            let (path, done, count, next) = (run.path, run.next, run.stepCount, run.script.commands[run.next].text)
             return CommandResult(lines: ["replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next))"],
                                  json: ["paused": .int(done), "steps": .int(count)])
         }
-        if let damage {
+        if reportingDamage, let damage = run.script.damage {
             throw ShellError(.session(path: run.path, detail: "\(damage.description); the steps before it ran"), at: 0..<0)
         }
-        let summary = run.verify ? "verified \(run.steps.count) steps of \(run.path): every effect matches the recording"
-            : "replayed \(run.steps.count) steps of \(run.path)"
-        let (verified, count) = (run.verify, run.steps.count)
+        let summary = run.verify ? "verified \(run.stepCount) steps of \(run.path): every effect matches the recording"
+            : "replayed \(run.stepCount) steps of \(run.path)"
+        let (verified, count) = (run.verify, run.stepCount)
         return CommandResult(lines: [summary], json: ["verified": .bool(verified), "steps": .int(count), "divergence": .null])
     }
 
