@@ -70,12 +70,12 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the pointer text, escaped for a JSON string (without the quotes).
-    func appendEscaped<Output: SessionLineOutput>(to out: inout Output) {
+    func appendEscaped<Output: SessionLineOutput & ~Copyable>(to out: inout Output) {
         Self.appendEscaped(components, to: &out)
     }
 
     /// Appends the text of the pointer to `components`, escaped for a JSON string.
-    static func appendEscaped<Output: SessionLineOutput>(_ components: [ValueChange.PathComponent], to out: inout Output) {
+    static func appendEscaped<Output: SessionLineOutput & ~Copyable>(_ components: [ValueChange.PathComponent], to out: inout Output) {
         for component in components {
             out.appendRaw("/")
             switch component {

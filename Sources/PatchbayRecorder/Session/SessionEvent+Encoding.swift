@@ -12,7 +12,7 @@ extension SessionEvent {
     }
 
     /// Appends the event's line (without the line break) to `out`.
-    func encode<Output: SessionLineOutput>(seq: Int, into out: inout Output) {
+    func encode<Output: SessionLineOutput & ~Copyable>(seq: Int, into out: inout Output) {
         out.appendRaw(#"{"seq":"#)
         out.appendInteger(seq)
         switch self {
@@ -89,7 +89,7 @@ extension SessionEvent {
 
 extension SessionAction {
     /// Appends the action line's fields after `seq`.
-    func encode<Output: SessionLineOutput>(into out: inout Output) {
+    func encode<Output: SessionLineOutput & ~Copyable>(into out: inout Output) {
         Self.encode(store: store, index: index, action: action, hash: hash, failure: failure, cause: cause,
                     delayedReducer: delayedReducer, into: &out) { out in
             for (position, operation) in patch.enumerated() {
@@ -101,7 +101,7 @@ extension SessionAction {
 
     /// Appends the fields of the action line of `step`, whose state after has digest `hash`,
     /// without making its `SessionAction` first: what a recording writes for each action.
-    static func encode<Output: SessionLineOutput>(_ step: StoreStep, hash: StateDigest, into out: inout Output) {
+    static func encode<Output: SessionLineOutput & ~Copyable>(_ step: StoreStep, hash: StateDigest, into out: inout Output) {
         encode(store: step.store, index: step.index, action: step.action, hash: hash, failure: step.failure, cause: step.cause,
                delayedReducer: step.reducer, into: &out) { out in
             for (position, change) in step.changes.enumerated() {
@@ -111,7 +111,7 @@ extension SessionAction {
         }
     }
 
-    private static func encode<Output: SessionLineOutput>(store: String, index: Int, action: Value, hash: StateDigest?, failure: String?,
+    private static func encode<Output: SessionLineOutput & ~Copyable>(store: String, index: Int, action: Value, hash: StateDigest?, failure: String?,
                                                           cause: Int?, delayedReducer: String?, into out: inout Output,
                                                           patch: (inout Output) -> Void) {
         out.appendRaw(#","kind":"action","store":"#)
@@ -145,7 +145,7 @@ extension SessionAction {
 
 extension JSONPatch.Operation {
     /// Appends `{"op":...,"path":...,"value":...}`.
-    static func encode<Output: SessionLineOutput>(_ op: ValueChange.Operation, path: [ValueChange.PathComponent], value: Value?,
+    static func encode<Output: SessionLineOutput & ~Copyable>(_ op: ValueChange.Operation, path: [ValueChange.PathComponent], value: Value?,
                                                   into out: inout Output) {
         switch op {
         case .add: out.appendRaw(#"{"op":"add","path":""#)

@@ -22,7 +22,7 @@ public struct SessionHeader: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    func encode(into out: inout [UInt8]) {
+    func encode<Output: SessionLineOutput & ~Copyable>(into out: inout Output) {
         out.appendRaw(#"{"patchbay":"session","version":"#)
         out.appendInteger(version)
         if let created {

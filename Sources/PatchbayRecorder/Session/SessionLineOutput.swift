@@ -1,8 +1,9 @@
 import PatchbayCore
 
-/// Where `SessionEvent.encode(seq:into:)` puts a line: a list of bytes (`[UInt8]`), or a
-/// `SessionLineMatcher`, which compares the bytes with a recorded line instead of keeping them.
-protocol SessionLineOutput {
+/// Where `SessionEvent.encode(seq:into:)` puts a line: a list of bytes (`[UInt8]`), a writer's
+/// `SessionLineBuffer`, or a `SessionLineMatcher`, which compares the bytes with a recorded line
+/// instead of keeping them.
+protocol SessionLineOutput: ~Copyable {
     /// Appends `text` as it stands: punctuation and keys written out in the source.
     mutating func appendRaw(_ text: StaticString)
     /// Appends `bytes` as they stand.

@@ -51,7 +51,7 @@ public final class SessionWriter {
     /// When the kept lines were last written out (monotonic nanoseconds).
     private var lastWriteOut: UInt64
     /// The lines not yet committed: the last one only, unless a batch is open.
-    private var pending: [UInt8] = []
+    private var pending = SessionLineBuffer(capacity: 1 << 12)
     /// Open batches: `beginBatch()` calls not yet ended.
     private var batchDepth = 0
     /// The bytes a batch holds before it commits them without waiting for its end.
@@ -73,7 +73,6 @@ public final class SessionWriter {
         self.path = path
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
-        pending.reserveCapacity(256)
         SessionHeader(created: created).encode(into: &pending)
         pending.append(0x0A)
         let headerSize = UInt64(pending.count)
@@ -186,9 +185,9 @@ public final class SessionWriter {
     /// Commits what `pending` holds, and empties it: hands it to the keeper (writing out what
     /// it kept, when full or held too long), or writes it.
     private func commit() throws(SessionError) {
-        defer { pending.removeAll(keepingCapacity: true) }
-        guard let keeper else { return try check(writeAll(pending)) }
-        try check(pending.withUnsafeBytes { pb_keeper_append(keeper, $0.baseAddress, $0.count) })
+        defer { pending.removeAll() }
+        guard let keeper else { return try check(writeAll(pending.bytes)) }
+        try check(pb_keeper_append(keeper, pending.bytes.baseAddress, pending.count))
         let now = Self.monotonicNow()
         if now &- lastWriteOut >= Self.keptDelay {
             try check(pb_keeper_request(keeper))
@@ -197,19 +196,17 @@ public final class SessionWriter {
     }
 
     /// `write(2)` of all of `bytes`: 0, or the `errno` of the failure.
-    private func writeAll(_ bytes: [UInt8]) -> Int32 {
-        bytes.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = writeBytes(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let written = writeBytes(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return 0
+            offset += written
         }
+        return 0
     }
 
     /// Throws for a failed write (`failure` is not 0), after closing the writer.

@@ -53,7 +53,7 @@ public struct StateDigest: Sendable, Hashable, CustomStringConvertible {
     /// The 16 hexadecimal digits, as `text`.
     public var description: String { text }
 
-    func appendText<Output: SessionLineOutput>(to out: inout Output) {
+    func appendText<Output: SessionLineOutput & ~Copyable>(to out: inout Output) {
         let digits: StaticString = "0123456789abcdef"
         var text: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &text) { bytes in
