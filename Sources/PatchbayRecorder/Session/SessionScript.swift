@@ -44,12 +44,12 @@ package struct SessionScript: Sendable {
 
     /// Reads the session file at `path`. Throws when the file cannot be read or does not start
     /// with a header this reader accepts; damage after the header is kept in `damage`.
-    package static func read(contentsOf path: String) throws(SessionError) -> SessionScript {
+    static func read(contentsOf path: String) throws(SessionError) -> SessionScript {
         try read(contentsOf: path, splitting: .automatic)
     }
 
     /// Reads a session from `bytes`; `path`, when given, names the file in errors.
-    package static func read(_ bytes: [UInt8], path: String? = nil) throws(SessionError) -> SessionScript {
+    static func read(_ bytes: [UInt8], path: String? = nil) throws(SessionError) -> SessionScript {
         try read(bytes, path: path, splitting: .automatic)
     }
 
@@ -145,6 +145,9 @@ extension SessionScript: SessionContent {
 
     mutating func moveContent(of piece: inout SessionScript, lineOffset: Int) {
         let effectOffset = effects.count
+        // Once, at the size wanted (a list shared with the replay's script is copied here).
+        commands.reserveCapacity(commands.count + piece.commands.count)
+        effects.reserveCapacity(effects.count + piece.effects.count)
         for var command in piece.commands {
             command.line += lineOffset
             command.firstEffect += effectOffset
