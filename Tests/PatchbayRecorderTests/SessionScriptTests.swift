@@ -311,6 +311,23 @@ import Testing
         #expect(throws: SessionError(path: newer.path, line: 1, .newerVersion(2))) { try newer.start(firstBytes: 10) }
     }
 
+    @Test func aFileLongerThanWhenItWasOpenedIsReadToItsEnd() throws {
+        let lines = SessionScriptTests.lines(count: 3000, seed: 64)
+        let first = sessionBytes(Array(lines.prefix(1000)))
+        let file = try File(first)
+        let opened = try SessionFile(opening: file.path)
+        // Written after the size was taken, before the rest is read.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(lines.dropFirst(1000).map { $0 + "\n" }.joined().utf8))
+        try handle.close()
+        var (script, rest) = try SessionScript.start(opened, firstBytes: first.count / 4, splitting: .automatic)
+        #expect(rest != nil)
+        rest?.add(to: &script)
+        #expect(Self.content(script) == Self.content(try file.whole()))
+        #expect(script.effects.indices.allSatisfy { script.event(ofEffect: $0) != nil })
+    }
+
     @Test func aFileThatCannotBeOpenedIsAnError() {
         #expect(throws: SessionError(path: "/nonexistent/s.pb", .cannotOpen(errno: ENOENT))) {
             try SessionScript.start(contentsOf: "/nonexistent/s.pb")
