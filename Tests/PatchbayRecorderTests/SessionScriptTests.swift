@@ -228,18 +228,41 @@ import Testing
             + ["damage \(String(describing: script.damage))"]
     }
 
-    /// The script of `bytes` started with a first part of `firstBytes`, and whether it had a rest.
-    static func started(_ bytes: [UInt8], firstBytes: Int) throws -> (script: SessionScript, hadRest: Bool) {
-        var (script, rest) = try SessionScript.start(bytes, path: "s.pb", firstBytes: firstBytes, splitting: .automatic)
-        rest?.add(to: &script)
-        return (script, rest != nil)
+    /// A file of `bytes`, removed when the test ends.
+    final class File {
+        let path = temporaryPath()
+
+        init(_ bytes: [UInt8]) throws {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// The script started with a first part of `firstBytes`, before its rest is added.
+        func start(firstBytes: Int) throws -> (script: SessionScript, rest: SessionScriptRest?) {
+            try SessionScript.start(SessionFile(opening: path), firstBytes: firstBytes, splitting: .automatic)
+        }
+
+        /// The script started with a first part of `firstBytes`, its rest added, and whether it
+        /// had a rest.
+        func started(firstBytes: Int) throws -> (script: SessionScript, hadRest: Bool) {
+            var (script, rest) = try start(firstBytes: firstBytes)
+            rest?.add(to: &script)
+            return (script, rest != nil)
+        }
+
+        /// The script read whole.
+        func whole() throws -> SessionScript {
+            try SessionScript.read(contentsOf: path)
+        }
     }
 
     @Test(arguments: [1, 100, 5_000, 50_000, 200_000, 10_000_000])
     func theRestMakesTheWholeScript(firstBytes: Int) throws {
         let bytes = sessionBytes(SessionScriptTests.lines(count: 3000, seed: 61))
-        let whole = try SessionScript.read(bytes, path: "s.pb")
-        let (script, hadRest) = try Self.started(bytes, firstBytes: firstBytes)
+        let file = try File(bytes)
+        let whole = try file.whole()
+        let (script, hadRest) = try file.started(firstBytes: firstBytes)
         #expect(hadRest == (firstBytes > 1 && firstBytes < bytes.count))
         #expect(Self.content(script) == Self.content(whole))
         for index in script.effects.indices.prefix(300) {
@@ -252,7 +275,7 @@ import Testing
         lines += (2...2000).map { #"{"seq":\#($0),"kind":"jump","store":"app","index":\#($0)}"# }
         lines.append(#"{"seq":2001,"kind":"command","text":"b"}"#)
         let bytes = sessionBytes(lines)
-        let (script, hadRest) = try Self.started(bytes, firstBytes: bytes.count / 2)
+        let (script, hadRest) = try File(bytes).started(firstBytes: bytes.count / 2)
         #expect(hadRest)
         #expect(script.commands.map(\.text) == ["a", "b"])
         #expect(script.effects(ofCommand: 0).count == 1999)
@@ -263,17 +286,16 @@ import Testing
         var lines = SessionScriptTests.lines(count: 3000, seed: 62)
         lines[Int(Double(lines.count) * fraction)] = "garbage"
         let bytes = sessionBytes(lines)
-        let whole = try SessionScript.read(bytes, path: "s.pb")
-        let (script, hadRest) = try Self.started(bytes, firstBytes: bytes.count / 2)
+        let file = try File(bytes)
+        let (script, hadRest) = try file.started(firstBytes: bytes.count / 2)
         #expect(hadRest == (fraction > 0.5))
         #expect(script.damage != nil)
-        #expect(Self.content(script) == Self.content(whole))
+        #expect(Self.content(script) == Self.content(try file.whole()))
     }
 
     @Test func aFileWhoseCommandsAreAllInTheRestHasThemOnceAdded() throws {
         let effects = (1...3000).map { #"{"seq":\#($0),"kind":"store","store":"s\#($0)","state":{}}"# }
-        let bytes = sessionBytes(effects + [#"{"seq":3001,"kind":"command","text":"last"}"#])
-        var (script, rest) = try SessionScript.start(bytes, path: nil, firstBytes: 1000, splitting: .automatic)
+        var (script, rest) = try File(sessionBytes(effects + [#"{"seq":3001,"kind":"command","text":"last"}"#])).start(firstBytes: 1000)
         #expect(script.commands.isEmpty)
         rest?.add(to: &script)
         #expect(script.commands.map(\.text) == ["last"])
@@ -281,12 +303,34 @@ import Testing
 
     @Test func aHeaderLongerThanTheFirstPartIsReadWithTheRest() throws {
         let header = #"{"patchbay":"session","version":1,"created":""# + String(repeating: "x", count: 5000) + #""}"#
-        let bytes = sessionBytes(SessionScriptTests.lines(count: 100, seed: 63), header: header)
-        let (script, hadRest) = try Self.started(bytes, firstBytes: 1000)
+        let file = try File(sessionBytes(SessionScriptTests.lines(count: 100, seed: 63), header: header))
+        let (script, hadRest) = try file.started(firstBytes: 1000)
         #expect(!hadRest)
-        #expect(Self.content(script) == Self.content(try SessionScript.read(bytes, path: "s.pb")))
-        #expect(throws: SessionError(line: 1, .newerVersion(2))) {
-            try SessionScript.start(sessionBytes([], header: #"{"patchbay":"session","version":2}"#), path: nil, firstBytes: 10, splitting: .automatic)
+        #expect(Self.content(script) == Self.content(try file.whole()))
+        let newer = try File(sessionBytes([], header: #"{"patchbay":"session","version":2}"#))
+        #expect(throws: SessionError(path: newer.path, line: 1, .newerVersion(2))) { try newer.start(firstBytes: 10) }
+    }
+
+    @Test func aFileLongerThanWhenItWasOpenedIsReadToItsEnd() throws {
+        let lines = SessionScriptTests.lines(count: 3000, seed: 64)
+        let first = sessionBytes(Array(lines.prefix(1000)))
+        let file = try File(first)
+        let opened = try SessionFile(opening: file.path)
+        // Written after the size was taken, before the rest is read.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(lines.dropFirst(1000).map { $0 + "\n" }.joined().utf8))
+        try handle.close()
+        var (script, rest) = try SessionScript.start(opened, firstBytes: first.count / 4, splitting: .automatic)
+        #expect(rest != nil)
+        rest?.add(to: &script)
+        #expect(Self.content(script) == Self.content(try file.whole()))
+        #expect(script.effects.indices.allSatisfy { script.event(ofEffect: $0) != nil })
+    }
+
+    @Test func aFileThatCannotBeOpenedIsAnError() {
+        #expect(throws: SessionError(path: "/nonexistent/s.pb", .cannotOpen(errno: ENOENT))) {
+            try SessionScript.start(contentsOf: "/nonexistent/s.pb")
         }
     }
 }

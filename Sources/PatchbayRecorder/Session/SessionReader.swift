@@ -33,28 +33,12 @@ public enum SessionReader {
 
     /// `read(contentsOf:)`, splitting as `splitting` says.
     static func read(contentsOf path: String, splitting: SessionSplitting) throws(SessionError) -> SessionLoad {
-        load(try read(contentsOf: path, splitting: splitting, as: RecordedEvents.self))
-    }
-
-    /// `read(_:path:)`, splitting as `splitting` says.
-    static func read(_ bytes: [UInt8], path: String? = nil, splitting: SessionSplitting) throws(SessionError) -> SessionLoad {
-        load(try read(bytes, path: path, splitting: splitting, as: RecordedEvents.self))
-    }
-
-    private static func load(_ loaded: SessionLoader<RecordedEvents>.Loaded) -> SessionLoad {
-        SessionLoad(header: loaded.header, events: loaded.content.events, unknownKindCount: loaded.unknownKindCount, damage: loaded.damage)
-    }
-
-    /// Reads the session file at `path` into `Content`, a piece at a time.
-    static func read<Content: SessionContent>(contentsOf path: String, splitting: SessionSplitting, as _: Content.Type)
-        throws(SessionError) -> SessionLoader<Content>.Loaded
-    {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
         defer { close(descriptor) }
         var status = stat()
         let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        var loader = SessionLoader<Content>(path: path, size: size, splitting: splitting)
+        var loader = SessionLoader<RecordedEvents>(path: path, size: size, splitting: splitting)
         // Room for the whole file when it is small (and 64 KiB at least, for a file whose size
         // is not known); otherwise a chunk, to split.
         var buffer = [UInt8](repeating: 0, count: min(splitting.chunkBytes, max(size + 1, 1 << 16)))
@@ -80,50 +64,18 @@ public enum SessionReader {
             filled -= used
             if atEnd { break }
         }
-        return try loader.finish()
+        return load(try loader.finish())
     }
 
-    /// All the bytes of the file at `path`.
-    static func contents(of path: String) throws(SessionError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
-        defer { close(descriptor) }
-        var status = stat()
-        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        // One byte more than the size, to see the end without growing; twice as much each
-        // time the file turns out longer. The bytes are read into place, never zeroed first.
-        var capacity = max(size + 1, 1 << 16)
-        var bytes: [UInt8] = []
-        while true {
-            var failure: Int32?
-            var atEnd = false
-            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { [bytes] buffer, count in
-                count = bytes.count
-                if count > 0 { _ = bytes.withUnsafeBytes { memcpy(buffer.baseAddress!, $0.baseAddress!, count) } }
-                while count < capacity {
-                    let read = readBytes(descriptor, buffer.baseAddress! + count, capacity - count)
-                    if read < 0, errno == EINTR { continue }
-                    if read < 0 { failure = errno }
-                    if read <= 0 {
-                        atEnd = true
-                        return
-                    }
-                    count += read
-                }
-            }
-            if let failure { throw SessionError(path: path, .cannotRead(errno: failure)) }
-            if atEnd { return bytes }
-            capacity *= 2
-        }
-    }
-
-    /// Reads a session from `bytes` into `Content`; `path`, when given, names the file in errors.
-    static func read<Content: SessionContent>(_ bytes: [UInt8], path: String?, splitting: SessionSplitting, as _: Content.Type)
-        throws(SessionError) -> SessionLoader<Content>.Loaded
-    {
-        var loader = SessionLoader<Content>(path: path, size: bytes.count, splitting: splitting)
+    /// `read(_:path:)`, splitting as `splitting` says.
+    static func read(_ bytes: [UInt8], path: String? = nil, splitting: SessionSplitting) throws(SessionError) -> SessionLoad {
+        var loader = SessionLoader<RecordedEvents>(path: path, size: bytes.count, splitting: splitting)
         _ = try bytes.withUnsafeBufferPointer { bytes throws(SessionError) in try loader.take(bytes, atEnd: true) }
-        return try loader.finish()
+        return load(try loader.finish())
+    }
+
+    private static func load(_ loaded: SessionLoader<RecordedEvents>.Loaded) -> SessionLoad {
+        SessionLoad(header: loaded.header, events: loaded.content.events, unknownKindCount: loaded.unknownKindCount, damage: loaded.damage)
     }
 }
 

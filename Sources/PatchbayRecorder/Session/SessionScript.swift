@@ -35,32 +35,42 @@ package struct SessionScript: Sendable {
     /// of the next command.
     private(set) var effects: [Effect] = []
     /// The file's bytes, where the effect lines are.
-    var bytes: [UInt8] = []
+    var bytes = SessionBytes(capacity: 0)
     /// The first damaged line, if any: nothing after it was read.
     package internal(set) var damage: SessionError?
 
     /// A script of no commands.
-    package init() {}
+    init() {}
 
     /// Reads the session file at `path`. Throws when the file cannot be read or does not start
     /// with a header this reader accepts; damage after the header is kept in `damage`.
-    package static func read(contentsOf path: String) throws(SessionError) -> SessionScript {
+    static func read(contentsOf path: String) throws(SessionError) -> SessionScript {
         try read(contentsOf: path, splitting: .automatic)
     }
 
     /// Reads a session from `bytes`; `path`, when given, names the file in errors.
-    package static func read(_ bytes: [UInt8], path: String? = nil) throws(SessionError) -> SessionScript {
+    static func read(_ bytes: [UInt8], path: String? = nil) throws(SessionError) -> SessionScript {
         try read(bytes, path: path, splitting: .automatic)
     }
 
     /// `read(contentsOf:)`, splitting as `splitting` says.
     static func read(contentsOf path: String, splitting: SessionSplitting) throws(SessionError) -> SessionScript {
-        try read(try SessionReader.contents(of: path), path: path, splitting: splitting)
+        let file = try SessionFile(opening: path)
+        var bytes = SessionBytes(capacity: file.size + 1)
+        try file.readAll(into: &bytes)
+        return try read(bytes, path: path, splitting: splitting)
     }
 
     /// `read(_:path:)`, splitting as `splitting` says.
     static func read(_ bytes: [UInt8], path: String? = nil, splitting: SessionSplitting) throws(SessionError) -> SessionScript {
-        let loaded = try SessionReader.read(bytes, path: path, splitting: splitting, as: SessionScript.self)
+        try read(SessionBytes(bytes), path: path, splitting: splitting)
+    }
+
+    /// The script of all the bytes put in `bytes`.
+    static func read(_ bytes: SessionBytes, path: String?, splitting: SessionSplitting) throws(SessionError) -> SessionScript {
+        var loader = SessionLoader<SessionScript>(path: path, size: bytes.count, splitting: splitting)
+        _ = try loader.take(bytes[0..<bytes.count], atEnd: true)
+        let loaded = try loader.finish()
         var script = loaded.content
         script.bytes = bytes
         script.damage = loaded.damage
@@ -76,13 +86,9 @@ package struct SessionScript: Sendable {
     /// the check that kept it rules out.
     package func event(ofEffect index: Int) -> SessionEvent? {
         let effect = effects[index]
-        return bytes.withUnsafeBufferPointer { bytes in
-            var parser = SessionLineParser()
-            guard (try? parser.parse(UnsafeBufferPointer(rebasing: bytes[effect.start..<(effect.start + effect.count)]))) != nil else {
-                return nil
-            }
-            return try? SessionEvent.decode(&parser.fields)
-        }
+        var parser = SessionLineParser()
+        guard (try? parser.parse(bytes[effect.start..<(effect.start + effect.count)])) != nil else { return nil }
+        return try? SessionEvent.decode(&parser.fields)
     }
 
     /// Whether `event` is what effect line `index` recorded. It is when writing it with the
@@ -92,14 +98,11 @@ package struct SessionScript: Sendable {
     /// space, kept to be used again.
     package func matches(_ event: SessionEvent, effect index: Int, scratch: inout [UInt8]) -> Bool {
         let effect = effects[index]
-        let same = bytes.withUnsafeBufferPointer { bytes in
-            var matcher = SessionLineMatcher(UnsafeBufferPointer(rebasing: bytes[effect.start..<(effect.start + effect.count)]), scratch: scratch)
-            scratch = []
-            event.encode(seq: effect.seq, into: &matcher)
-            scratch = matcher.scratchSpace
-            return matcher.matchesWholeLine
-        }
-        return same || self.event(ofEffect: index) == event
+        var matcher = SessionLineMatcher(bytes[effect.start..<(effect.start + effect.count)], scratch: scratch)
+        scratch = []
+        event.encode(seq: effect.seq, into: &matcher)
+        scratch = matcher.scratchSpace
+        return matcher.matchesWholeLine || self.event(ofEffect: index) == event
     }
 }
 
@@ -142,6 +145,9 @@ extension SessionScript: SessionContent {
 
     mutating func moveContent(of piece: inout SessionScript, lineOffset: Int) {
         let effectOffset = effects.count
+        // Once, at the size wanted (a list shared with the replay's script is copied here).
+        commands.reserveCapacity(commands.count + piece.commands.count)
+        effects.reserveCapacity(effects.count + piece.effects.count)
         for var command in piece.commands {
             command.line += lineOffset
             command.firstEffect += effectOffset

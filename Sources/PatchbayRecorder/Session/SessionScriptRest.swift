@@ -1,27 +1,36 @@
 import Dispatch
 
-/// The lines of a session file after those a replay started with (see
-/// `SessionScript.start(contentsOf:)`), read on a thread of their own.
+/// The part of a session file after the one a replay started with (see
+/// `SessionScript.start(contentsOf:)`), read on a thread of its own: the thread reads the
+/// file's bytes, their lines, and makes the whole script, so that the replay's thread only
+/// takes it.
 ///
-/// It is `@unchecked Sendable` because the thread writes `read` while the replay holds the
+/// It is `@unchecked Sendable` because the thread writes `whole` while the replay holds the
 /// object, yet they never touch it at once: the thread writes it once, then signals `done`;
 /// `add(to:)` reads it only after waiting for `done`.
 package final class SessionScriptRest: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    /// What the thread read.
-    private var read: SessionLoader<SessionScript>.Loaded?
-    /// Why it could not read it (the header was read before, so this does not happen).
+    /// The whole script, once the thread made it.
+    private var whole: SessionScript?
+    /// Why the thread could not read the rest of the file.
     private var failure: SessionError?
 
-    /// Starts reading `bytes` from `start` with `loader`, which read the lines before it.
-    init(reading bytes: [UInt8], from start: Int, with loader: SessionLoader<SessionScript>) {
+    /// Starts reading the rest of `file` into `bytes`, whose lines from `start` on are read by
+    /// `loader`, which read the lines before them into `first`.
+    init(after first: SessionScript, reading file: SessionFile, into bytes: SessionBytes, from start: Int,
+         with loader: SessionLoader<SessionScript>) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            var loader = loader
+            var (loader, bytes) = (loader, bytes)
             do throws(SessionError) {
-                _ = try bytes.withUnsafeBufferPointer { bytes throws(SessionError) in
-                    try loader.take(UnsafeBufferPointer(rebasing: bytes[start...]), atEnd: true)
-                }
-                read = try loader.finish()
+                try file.readAll(into: &bytes)
+                _ = try loader.take(bytes[start..<bytes.count], atEnd: true)
+                var rest = try loader.finish()
+                // The lists of the first part are copied here, not on the replay's thread.
+                var script = first
+                script.moveContent(of: &rest.content, lineOffset: 0)
+                script.bytes = bytes
+                script.damage = rest.damage
+                whole = script
             } catch {
                 failure = error
             }
@@ -29,16 +38,17 @@ package final class SessionScriptRest: @unchecked Sendable {
         }
     }
 
-    /// Waits for the rest of the file to be read, then adds its commands and effects to
-    /// `script`, which holds those before them, and its damage, if any. Call it once.
+    /// Waits for the rest of the file, then makes `script` (the first part's, as
+    /// `SessionScript.start(contentsOf:)` gave it) the whole script: every command and effect,
+    /// and the damage, if any. A file that could not be read further ends in its damage. Call
+    /// it once.
     package func add(to script: inout SessionScript) {
         done.wait()
-        if var read {
-            script.moveContent(of: &read.content, lineOffset: 0)
-            script.damage = read.damage
+        if let whole {
+            script = whole
         } else {
             script.damage = failure
         }
-        read = nil
+        whole = nil
     }
 }

@@ -46,9 +46,6 @@ struct ReplayRun {
     mutating func finishReading() {
         guard let rest else { return }
         self.rest = nil
-        // The verifier shares the script's storage: it lets go of it while the rest is added
-        // (which would otherwise copy it), then takes the whole script.
-        verifier?.script = SessionScript()
         rest.add(to: &script)
         verifier?.script = script
     }
