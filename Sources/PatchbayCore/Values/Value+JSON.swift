@@ -95,6 +95,12 @@ extension Value {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Whether `writeEscaped(_:to:)` escapes the UTF-8 byte `byte` (the others it copies).
+    @inlinable
+    public static func isEscapedInJSON(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+    }
+
     /// Appends `s` to `out` escaped as inside a JSON string, without the quotes: `\"`, `\\`,
     /// `\n`, `\r`, `\t`, `\b`, `\f`, and `\u00XX` for the other control characters and DEL, as
     /// `writeJSON(to:)` writes strings.
@@ -104,7 +110,7 @@ extension Value {
             var start = 0
             for index in bytes.indices {
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else { continue }
+                guard isEscapedInJSON(byte) else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 start = index + 1
                 out.append(UInt8(ascii: "\\"))

@@ -31,4 +31,8 @@ extension [UInt8]: SessionLineOutput {
     mutating func appendJSON(_ value: Value) {
         value.writeJSON(to: &self)
     }
+
+    mutating func appendDecimal(_ decimal: Value) {
+        decimal.writeJSON(to: &self)
+    }
 }

@@ -94,7 +94,7 @@ extension SessionLineBuffer: SessionLineOutput {
         var text = string
         text.withUTF8 { utf8 in
             // Most strings need no escape; the others are escaped as `Value` escapes them.
-            if utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
+            if utf8.contains(where: Value.isEscapedInJSON) {
                 var escaped: [UInt8] = []
                 Value.writeEscaped(string, to: &escaped)
                 escaped.withUnsafeBufferPointer { copy($0.baseAddress!, count: $0.count) }
@@ -104,37 +104,9 @@ extension SessionLineBuffer: SessionLineOutput {
         }
     }
 
-    mutating func appendJSON(_ value: Value) {
-        switch value {
-        case .null: appendRaw("null")
-        case .bool(let truth): appendRaw(truth ? "true" : "false")
-        case .int(let integer): appendInteger(integer)
-        case .string(let string): appendQuoted(string)
-        case .object(let members):
-            append(UInt8(ascii: "{"))
-            var first = true
-            for (key, member) in members {
-                if !first { append(UInt8(ascii: ",")) }
-                first = false
-                appendQuoted(key)
-                append(UInt8(ascii: ":"))
-                appendJSON(member)
-            }
-            append(UInt8(ascii: "}"))
-        case .array(let elements):
-            append(UInt8(ascii: "["))
-            var first = true
-            for element in elements {
-                if !first { append(UInt8(ascii: ",")) }
-                first = false
-                appendJSON(element)
-            }
-            append(UInt8(ascii: "]"))
-        default:
-            // A decimal, as `Value` writes it.
-            var text: [UInt8] = []
-            value.writeJSON(to: &text)
-            text.withUnsafeBufferPointer { copy($0.baseAddress!, count: $0.count) }
-        }
+    mutating func appendDecimal(_ decimal: Value) {
+        var text: [UInt8] = []
+        decimal.writeJSON(to: &text)
+        text.withUnsafeBufferPointer { copy($0.baseAddress!, count: $0.count) }
     }
 }

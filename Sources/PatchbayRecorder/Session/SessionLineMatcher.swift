@@ -73,7 +73,7 @@ struct SessionLineMatcher: SessionLineOutput {
         var string = string
         let plain = string.withUTF8 { bytes in
             // What `Value.writeEscaped` leaves as it is.
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) else {
+            guard !bytes.contains(where: Value.isEscapedInJSON) else {
                 return false
             }
             compare(UnsafeRawBufferPointer(bytes))
@@ -82,31 +82,8 @@ struct SessionLineMatcher: SessionLineOutput {
         if !plain { written { Value.writeEscaped(string, to: &$0) } }
     }
 
-    mutating func appendJSON(_ value: Value) {
-        guard isSame else { return }
-        switch value {
-        case .null: appendRaw("null")
-        case .bool(let bool): appendRaw(bool ? "true" : "false")
-        case .int(let integer): appendInteger(integer)
-        case .string(let string): appendQuoted(string)
-        case .decimal: written { value.writeJSON(to: &$0) }
-        case .array(let elements):
-            appendRaw("[")
-            for (position, element) in elements.enumerated() {
-                if position > 0 { appendRaw(",") }
-                appendJSON(element)
-            }
-            appendRaw("]")
-        case .object(let members):
-            appendRaw("{")
-            for (position, (key, member)) in members.enumerated() {
-                if position > 0 { appendRaw(",") }
-                appendQuoted(key)
-                appendRaw(":")
-                appendJSON(member)
-            }
-            appendRaw("}")
-        }
+    mutating func appendDecimal(_ decimal: Value) {
+        written { decimal.writeJSON(to: &$0) }
     }
 
     /// Compares what `write` writes into the working space.

@@ -14,6 +14,37 @@ protocol SessionLineOutput: ~Copyable {
     mutating func appendQuoted(_ string: String)
     /// Appends `string` escaped as inside a JSON string, without the quotes.
     mutating func appendEscaped(_ string: String)
-    /// Appends `value` as JSON, as `Value.jsonText` writes it.
+    /// Appends `value` as JSON, as `Value.jsonText` writes it (see the default below).
     mutating func appendJSON(_ value: Value)
+    /// Appends `decimal`, a `.decimal` value, as `Value.writeJSON(to:)` writes it.
+    mutating func appendDecimal(_ decimal: Value)
+}
+
+extension SessionLineOutput where Self: ~Copyable {
+    /// Appends `value` as JSON, as `Value.jsonText` writes it, through the other requirements.
+    mutating func appendJSON(_ value: Value) {
+        switch value {
+        case .null: appendRaw("null")
+        case .bool(let bool): appendRaw(bool ? "true" : "false")
+        case .int(let integer): appendInteger(integer)
+        case .decimal: appendDecimal(value)
+        case .string(let string): appendQuoted(string)
+        case .array(let elements):
+            appendRaw("[")
+            for (position, element) in elements.enumerated() {
+                if position > 0 { appendRaw(",") }
+                appendJSON(element)
+            }
+            appendRaw("]")
+        case .object(let members):
+            appendRaw("{")
+            for (position, (key, member)) in members.enumerated() {
+                if position > 0 { appendRaw(",") }
+                appendQuoted(key)
+                appendRaw(":")
+                appendJSON(member)
+            }
+            appendRaw("}")
+        }
+    }
 }
