@@ -11,11 +11,11 @@ public final class SessionRecorder {
     /// Where the events go.
     public typealias Sink = (SessionEvent) throws(SessionError) -> Void
 
-    /// Where the events go: a sink, or a writer that is given each action's line straight from
-    /// its step (no `SessionAction` is made).
+    /// Where the events go: a sink, or a receiver that takes each action straight from its step
+    /// (no `SessionAction` is made).
     private enum Destination {
         case sink(Sink)
-        case writer(SessionWriter)
+        case receiver(any SessionEventReceiver)
     }
 
     private let destination: Destination
@@ -39,8 +39,13 @@ public final class SessionRecorder {
     }
 
     /// Starts recording what `graph` does into `writer`.
-    public init(graph: Graph, writer: SessionWriter) {
-        destination = .writer(writer)
+    public convenience init(graph: Graph, writer: SessionWriter) {
+        self.init(graph: graph, receiver: writer)
+    }
+
+    /// Starts recording what `graph` does into `receiver`.
+    package init(graph: Graph, receiver: any SessionEventReceiver) {
+        destination = .receiver(receiver)
         attach(to: graph)
     }
 
@@ -76,7 +81,7 @@ public final class SessionRecorder {
         deliver { () throws(SessionError) in
             switch destination {
             case .sink(let sink): try sink(event)
-            case .writer(let writer): try writer.write(event)
+            case .receiver(let receiver): try receiver.receive(event)
             }
         }
     }
@@ -113,12 +118,10 @@ public final class SessionRecorder {
             if step.failure == nil { stores.values[position].digest.apply(step.changes, after: state) }
             let hash = stores.values[position].digest
             switch destination {
-            case .writer(let writer):
-                deliver { () throws(SessionError) in try writer.writeAction(step, hash: hash) }
+            case .receiver(let receiver):
+                deliver { () throws(SessionError) in try receiver.receiveAction(step, hash: hash) }
             case .sink:
-                record(.action(SessionAction(store: step.store, index: step.index, action: step.action,
-                                             patch: JSONPatch.operations(step.changes), hash: hash,
-                                             failure: step.failure, cause: step.cause, delayedReducer: step.reducer)))
+                record(.action(SessionAction(step, hash: hash)))
             }
             stores.values[position].sinceCheckpoint += 1
             if stores.values[position].sinceCheckpoint >= stores.values[position].checkpointInterval {

@@ -1,3 +1,5 @@
+package import PatchbayCore
+
 /// A session file read for a replay: its commands, each with the lines of the effects recorded
 /// after it, up to any damage.
 ///
@@ -97,12 +99,24 @@ package struct SessionScript: Sendable {
     /// event compared, as a line in another form may still say the same. `scratch` is working
     /// space, kept to be used again.
     package func matches(_ event: SessionEvent, effect index: Int, scratch: inout [UInt8]) -> Bool {
+        matches(effect: index, scratch: &scratch) { seq, matcher in event.encode(seq: seq, into: &matcher) } || self.event(ofEffect: index) == event
+    }
+
+    /// `matches(.action(SessionAction(step, hash: hash)), effect: index, scratch:)`, without
+    /// making the action unless the line is not the one it would write.
+    package func matches(_ step: StoreStep, hash: StateDigest, effect index: Int, scratch: inout [UInt8]) -> Bool {
+        matches(effect: index, scratch: &scratch) { seq, matcher in SessionAction.encodeLine(step, hash: hash, seq: seq, into: &matcher) }
+            || event(ofEffect: index) == .action(SessionAction(step, hash: hash))
+    }
+
+    /// Whether `write` writes effect line `index`, given its `seq`.
+    private func matches(effect index: Int, scratch: inout [UInt8], _ write: (Int, inout SessionLineMatcher) -> Void) -> Bool {
         let effect = effects[index]
         var matcher = SessionLineMatcher(bytes[effect.start..<(effect.start + effect.count)], scratch: scratch)
         scratch = []
-        event.encode(seq: effect.seq, into: &matcher)
+        write(effect.seq, &matcher)
         scratch = matcher.scratchSpace
-        return matcher.matchesWholeLine || self.event(ofEffect: index) == event
+        return matcher.matchesWholeLine
     }
 }
 

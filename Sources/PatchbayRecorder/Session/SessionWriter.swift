@@ -118,10 +118,7 @@ public final class SessionWriter {
     func writeAction(_ step: StoreStep, hash: StateDigest) throws(SessionError) -> Int {
         guard descriptor >= 0 else { throw SessionError(path: path, .closed) }
         lastSeq += 1
-        pending.appendRaw(#"{"seq":"#)
-        pending.appendInteger(lastSeq)
-        SessionAction.encode(step, hash: hash, into: &pending)
-        pending.appendRaw("}")
+        SessionAction.encodeLine(step, hash: hash, seq: lastSeq, into: &pending)
         return try endLine()
     }
 

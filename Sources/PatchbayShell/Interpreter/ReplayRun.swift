@@ -18,6 +18,9 @@ struct ReplayRun {
     var until: Int?
     /// What compares the replayed commands' effects with the recording, when verifying.
     let verifier: ReplayVerifier?
+    /// The recorder that hears the replayed commands and tells the verifier. The run keeps it
+    /// (the recorder keeps the verifier), so that nothing is kept once the run is dropped.
+    var recorder: SessionRecorder?
 
     init(path: String, script: SessionScript, rest: SessionScriptRest?, verify: Bool, until: Int?, verifier: ReplayVerifier?) {
         self.path = path

@@ -1,14 +1,14 @@
+import PatchbayCore
 import PatchbayRecorder
 
 /// Compares what a verifying replay's commands do with the recording, event by event as they
-/// happen: the recorder that hears the replayed commands hands each event to `hear(_:)`, which
-/// matches it with the next effect recorded for the step (see `SessionScript.matches`) and
-/// keeps the first that differs. Nothing is kept of the events that match.
+/// happen: the recorder that hears the replayed commands hands each event to `hear(_:)` (each
+/// action to `hearAction(_:hash:)`, from its step), which matches it with the next effect
+/// recorded for the step (see `SessionScript.matches`) and keeps the first that differs.
+/// Nothing is kept of the events that match.
 final class ReplayVerifier {
     /// The recorded commands and effects (see `ReplayRun.script`).
     var script: SessionScript
-    /// The recorder that hears the replayed commands.
-    var recorder: SessionRecorder?
     /// The effects of the step being run that are still to come; `nil` between steps, when
     /// events are not compared.
     private var pending: Range<Int>?
@@ -30,16 +30,29 @@ final class ReplayVerifier {
 
     /// Compares an event of the step being run with the next recorded effect.
     func hear(_ event: SessionEvent) {
-        guard let pending, mismatch == nil else { return }
         if case .command = event { return }
+        compare(event) { script, effect, scratch in script.matches(event, effect: effect, scratch: &scratch) }
+    }
+
+    /// Compares the action of `step` with the next recorded effect, without making its
+    /// `SessionAction` unless they differ.
+    func hearAction(_ step: StoreStep, hash: StateDigest) {
+        compare(.action(SessionAction(step, hash: hash))) { script, effect, scratch in
+            script.matches(step, hash: hash, effect: effect, scratch: &scratch)
+        }
+    }
+
+    /// Matches an event (made only when it differs) with the next recorded effect.
+    private func compare(_ event: @autoclosure () -> SessionEvent, matching: (SessionScript, Int, inout [UInt8]) -> Bool) {
+        guard let pending, mismatch == nil else { return }
         guard let effect = pending.first else {
-            mismatch = (nil, event)
+            mismatch = (nil, event())
             return
         }
-        if script.matches(event, effect: effect, scratch: &scratch) {
+        if matching(script, effect, &scratch) {
             self.pending = pending.dropFirst()
         } else {
-            mismatch = (script.event(ofEffect: effect), event)
+            mismatch = (script.event(ofEffect: effect), event())
         }
     }
 
@@ -50,5 +63,15 @@ final class ReplayVerifier {
         if let mismatch { return (mismatch.expected, mismatch.actual) }
         if let effect = pending?.first { return (script.event(ofEffect: effect), nil) }
         return nil
+    }
+}
+
+extension ReplayVerifier: SessionEventReceiver {
+    func receive(_ event: SessionEvent) {
+        hear(event)
+    }
+
+    func receiveAction(_ step: StoreStep, hash: StateDigest) {
+        hearAction(step, hash: hash)
     }
 }

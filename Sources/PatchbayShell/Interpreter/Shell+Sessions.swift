@@ -37,9 +37,9 @@ extension Shell {
             }
             startOver()
             if let verifier {
-                let recorder = SessionRecorder(graph: graph) { [verifier] event throws(SessionError) in verifier.hear(event) }
+                let recorder = SessionRecorder(graph: graph, receiver: verifier)
                 recorder.attach(to: histories)
-                verifier.recorder = recorder
+                run.recorder = recorder
             }
             if replayOptions.step || replayOptions.until == 0 {
                 run.finishReading()
@@ -128,7 +128,7 @@ extension Shell {
     /// Runs a replay's steps until it ends, reaches `until`, or its break holds; at the end,
     /// when `reportingDamage`, reports the damage that ended the file early, if any.
     private func advance(_ run: inout ReplayRun, output: inout [OutputLine], reportingDamage: Bool) throws(ShellError) -> CommandResult {
-        replayCapture = run.verifier?.recorder.map { ($0, executeDepth) }
+        replayCapture = run.recorder.map { ($0, executeDepth) }
         defer { replayCapture = nil }
         while true {
             run.readAhead()
