@@ -70,18 +70,7 @@ extension SessionLineBuffer: SessionLineOutput {
     }
 
     mutating func appendInteger(_ integer: Int) {
-        if integer < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = integer.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of a UInt64
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var first = buffer.count
-            repeat {
-                first -= 1
-                buffer[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            copy(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + first, count: buffer.count - first)
-        }
+        withDecimalText(of: integer) { appendBytes($0) }
     }
 
     mutating func appendQuoted(_ string: String) {

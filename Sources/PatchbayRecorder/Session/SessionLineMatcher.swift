@@ -44,22 +44,7 @@ struct SessionLineMatcher: SessionLineOutput {
 
     mutating func appendInteger(_ integer: Int) {
         guard isSame else { return }
-        // The digits from the end of 24 bytes, room for the 20 of a UInt64 and a sign.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = buffer.count
-            var magnitude = integer.magnitude
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if integer < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            compare(UnsafeRawBufferPointer(rebasing: buffer[start...]))
-        }
+        withDecimalText(of: integer) { compare($0) }
     }
 
     mutating func appendQuoted(_ string: String) {

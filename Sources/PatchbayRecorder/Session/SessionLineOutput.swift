@@ -48,3 +48,25 @@ extension SessionLineOutput where Self: ~Copyable {
         }
     }
 }
+
+/// Calls `body` with the decimal text of `integer` (a minus sign, then the digits), made on
+/// the stack: what `appendInteger` appends.
+@inline(__always)
+func withDecimalText<Result>(of integer: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    // The digits from the end of 24 bytes, room for the 20 of a UInt64 and a sign.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    return withUnsafeMutableBytes(of: &digits) { buffer in
+        var start = buffer.count
+        var magnitude = integer.magnitude
+        repeat {
+            start -= 1
+            buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if integer < 0 {
+            start -= 1
+            buffer[start] = UInt8(ascii: "-")
+        }
+        return body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
+    }
+}
