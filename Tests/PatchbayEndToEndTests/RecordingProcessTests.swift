@@ -9,20 +9,29 @@ struct RecordingProcessTests {
         return directory
     }
 
-    @Test func aRecordingKilledMidSessionLoadsWithEveryCompletedCommand() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/killed.jsonl"
+    /// A counter store and its reducer, as commands.
+    private static let counter = "store app = {count: 0}\nreducer app on Add : state.count += 1\n"
+
+    /// Starts `patchbay --record path`, reading commands from the pipe it returns and writing
+    /// its output to `output`.
+    private func startRecording(into path: String, output: Any) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = PatchbayProcess.binary
         process.arguments = ["--record", path]
         let stdin = Pipe()
         process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let commands = "store app = {count: 0}\nreducer app on Add : state.count += 1\n"
-            + (1...20).map { _ in "dispatch app Add\n" }.joined()
+        return (process, stdin)
+    }
+
+    @Test func aRecordingKilledMidSessionLoadsWithEveryCompletedCommand() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/killed.jsonl"
+        let (process, stdin) = try startRecording(into: path, output: FileHandle.nullDevice)
+        let commands = Self.counter + String(repeating: "dispatch app Add\n", count: 20)
         try stdin.fileHandleForWriting.write(contentsOf: Data(commands.utf8))
         // Wait until the last action is in the file, then kill without warning (the pipe stays open).
         let deadline = Date().addingTimeInterval(30)
@@ -44,16 +53,9 @@ struct RecordingProcessTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/busy.jsonl"
-        let process = Process()
-        process.executableURL = PatchbayProcess.binary
-        process.arguments = ["--record", path]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let commands = "store app = {count: 0}\nreducer app on Add : state.count += 1\n"
-            + String(repeating: "dispatch app Add\n", count: 50_000)
+        let stdout = Pipe()
+        let (process, stdin) = try startRecording(into: path, output: stdout)
+        let commands = Self.counter + String(repeating: "dispatch app Add\n", count: 50_000)
         // The feeding thread's write fails once the process is killed: EPIPE, not SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let writer = Thread {
