@@ -14,13 +14,15 @@ public final class Shell {
     public private(set) var hasQuit = false
     /// Lists file names for completion after `load` and similar commands.
     public var fileNames: FileNameLister
-    private var loadDepth = 0
+    /// How deep `load` and `replay` nest: one limit for both, so that a file that loads or
+    /// replays itself stops with an error.
+    var nestingDepth = 0
     /// The nodes, wires and probes of the session.
     private(set) var graph: Graph
     /// The histories of the session's stores.
     private(set) var histories: StoreHistories
     /// The recording `record FILE` writes, if one is on.
-    var recording: (recorder: SessionRecorder, writer: SessionWriter)?
+    var recording: Recording?
     /// A replay paused by `--step`, `--until` or its break.
     var replayRun: ReplayRun?
     /// `break [STORE] when EXPR`, and whether the condition held after the last step.
@@ -29,6 +31,18 @@ public final class Shell {
     private(set) var executeDepth = 0
     /// The recorder that hears the commands a verifying replay runs, at their depth.
     var replayCapture: (recorder: SessionRecorder, depth: Int)?
+    /// What the commands of the replay running may do with files; `nil` outside a replay.
+    var replayAccess: ReplayAccess?
+    /// The recorders that took the command being run (see `recorders(for:)`).
+    private(set) var recordersInCharge: [SessionRecorder] = []
+    /// The recorders that take the commands run by the command being run: those that took it,
+    /// when it is recorded as the commands it runs (`load`, `replay`, `step`, `continue`).
+    private var inheritedRecorders: [SessionRecorder] = []
+    /// Whether the command being run has started what it runs (a `load` its commands, a
+    /// `replay` or `inspect` a fresh session): its own error is then not recorded.
+    var hasStartedInnerCommands = false
+    /// The files this session is reading (its scripts, loads and replays): never recorded into.
+    private(set) var filesBeingRead: [FileIdentity] = []
 
     public init(options: ShellOptions = ShellOptions(), fileNames: FileNameLister = FileNameLister()) {
         self.options = options
@@ -43,8 +57,8 @@ public final class Shell {
         graph = Graph()
         histories = StoreHistories(graph: graph)
         replayRun = nil
-        recording?.recorder.attach(to: graph)
-        recording?.recorder.attach(to: histories)
+        recording?.recorder.attach(to: graph, histories: histories)
+        replayCapture?.recorder.attach(to: graph, histories: histories)
     }
 
     var renderer: Renderer { Renderer(options: options) }
@@ -52,65 +66,60 @@ public final class Shell {
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
-        // A command's recorded lines go to the file together, when it ends.
-        guard executeDepth == 0, let recording else { return perform(text, at: origin, rendered: true) }
-        let stoppedBefore = recording.recorder.failure != nil
-        recording.writer.beginBatch()
         var outcome = perform(text, at: origin, rendered: true)
-        do {
-            try recording.writer.endBatch()
-        } catch {
-            recording.recorder.stop(failure: error)
-        }
-        if !stoppedBefore, let failure = recording.recorder.failure {
-            // Said once, when it happens; `record` keeps saying it.
-            outcome.lines += recordingStopped(by: failure, in: recording.writer, command: text, origin: origin)
-        }
+        if executeDepth == 0 { outcome.lines += writeRecording(command: text, origin: origin) }
         return outcome
     }
 
-    /// Writes the lines the recording keeps in memory to its file, so that the file holds
-    /// every command run so far; the executable calls it whenever it waits for input.
-    /// - Returns: the error to print, when this write failed and stopped the recording.
-    public func flushRecording() -> [OutputLine] {
-        guard let recording, recording.recorder.failure == nil else { return [] }
-        do {
-            try recording.writer.flush()
+    /// Writes the events of the command that just ended to the recording's file, with one
+    /// write; a failure stops the recording and is said once, here (`record` keeps saying it).
+    private func writeRecording(command: String, origin: SourceOrigin) -> [OutputLine] {
+        guard let recording else { return [] }
+        let events = recording.recorder.take()
+        guard recording.failure == nil, !events.isEmpty else { return [] }
+        do throws(SessionError) {
+            try recording.writer.write(events)
+            if recording.sync { try recording.writer.sync() }
             return []
         } catch {
-            recording.recorder.stop(failure: error)
-            return recordingStopped(by: error, in: recording.writer, command: "", origin: .interactive)
+            recording.failure = error
+            let stopped = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(error.description)"), at: 0..<0)
+            return renderer.failure(stopped, command: command, origin: origin)
         }
-    }
-
-    private func recordingStopped(by failure: SessionError, in writer: SessionWriter, command: String, origin: SourceOrigin) -> [OutputLine] {
-        let error = ShellError(.session(path: writer.path, detail: "the recording stopped: \(failure.description)"), at: 0..<0)
-        return renderer.failure(error, command: command, origin: origin)
     }
 
     /// Runs one command; unless `rendered`, it prints nothing (a verifying replay's commands).
     func perform(_ text: String, at origin: SourceOrigin, rendered: Bool) -> CommandOutcome {
         var lines: [OutputLine] = []
-        var recorder: SessionRecorder?
+        var recorders: [SessionRecorder] = []
         var parsed = false
+        var recordsWhatItRuns = false
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
-        defer { graph.cause = savedCause }
+        let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands)
+        defer {
+            graph.cause = savedCause
+            (recordersInCharge, inheritedRecorders, hasStartedInnerCommands) = saved
+        }
+        hasStartedInnerCommands = false
         do {
             let context = ParserContext(storeNames: graph.storeNameSet)
             guard let command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
             parsed = true
-            if executeDepth == 0 {
-                recorder = command.isRecordingControl ? nil : recording?.recorder
-            } else if let capture = replayCapture, capture.depth == executeDepth {
-                recorder = capture.recorder
+            recorders = self.recorders(for: command)
+            recordsWhatItRuns = command.isRecordedAsWhatItRuns
+            recordersInCharge = recorders
+            if recordsWhatItRuns {
+                inheritedRecorders = recorders
+            } else {
+                inheritedRecorders = []
+                for recorder in recorders { recorder.record(.command(text)) }
             }
-            recorder?.command(text)
             executeDepth += 1
             defer { executeDepth -= 1 }
             let result = try run(command, text: text, origin: origin, output: &lines)
             let events = graph.takeEvents()
-            recorder?.deliveries(events)
+            for recorder in recorders { recorder.deliveries(events) }
             if let runaway = events.runaway {
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
                 lines += renderer.events(events)
@@ -123,18 +132,48 @@ public final class Shell {
             return CommandOutcome(status: .success, lines: lines)
         } catch {
             // A command that did not even parse is recorded too: a replay fails on it the same way.
-            if recorder == nil, executeDepth == 0, !parsed, let top = recording?.recorder {
-                recorder = top
-                top.command(text)
+            if !parsed {
+                recorders = self.recorders(for: nil)
+                for recorder in recorders { recorder.record(.command(text)) }
             }
             let events = graph.takeEvents()
-            recorder?.deliveries(events)
-            recorder?.record(.error(command: text, message: error.message))
+            for recorder in recorders { recorder.deliveries(events) }
+            // A command recorded as what it ran records the errors of what it ran; one that
+            // failed before it ran anything is recorded as itself.
+            if !(recordsWhatItRuns && hasStartedInnerCommands) {
+                for recorder in recorders {
+                    if recordsWhatItRuns { recorder.record(.command(text)) }
+                    recorder.record(.error(command: text, message: error.message))
+                }
+            }
             guard rendered else { return CommandOutcome(status: .failure, lines: []) }
             lines += renderer.events(events)
             lines += renderer.failure(error, command: text, origin: origin)
             return CommandOutcome(status: .failure, lines: lines)
         }
+    }
+
+    /// The recorders that take a command run at the current depth (`nil`: one that did not
+    /// parse): the recording's for a command typed or run by a script, unless it controls the
+    /// recording; those of the command that runs it, when that one is recorded as what it runs
+    /// (see `Command.isRecordedAsWhatItRuns`); a verifying replay's for the commands it runs.
+    private func recorders(for command: Command?) -> [SessionRecorder] {
+        if executeDepth == 0 {
+            guard let recording, command?.isRecordingControl != true else { return [] }
+            return [recording.recorder]
+        }
+        var recorders = inheritedRecorders
+        if let capture = replayCapture, capture.depth == executeDepth { recorders.append(capture.recorder) }
+        return recorders
+    }
+
+    /// Runs `body` while the files at `paths` are being read (scripts, a replayed recording):
+    /// no recording goes into them.
+    public func reading<T>(_ paths: [String], _ body: () throws -> T) rethrows -> T {
+        let identities = paths.compactMap(FileIdentity.init(path:))
+        filesBeingRead += identities
+        defer { filesBeingRead.removeLast(identities.count) }
+        return try body()
     }
 
     /// Renders an error found outside a command (a line too long, invalid UTF-8).
@@ -170,9 +209,9 @@ public final class Shell {
             }
             return Help.result(for: type)
         case .load(let path, let range):
-            return try load(ScriptFile.resolve(path, from: origin), range: range, output: &output)
-        case .save(let path, let range):
-            return try save(to: path, range: range)
+            return try load(readablePath(path, from: origin, at: range), range: range, output: &output)
+        case .save(let path, let range, let force):
+            return try save(to: path, force: force, range: range)
         case .reset:
             startOver()
             return CommandResult(lines: ["reset: everything defined in this session is gone"])
@@ -193,15 +232,16 @@ public final class Shell {
     }
 
     private func load(_ path: String, range: Range<Int>, output: inout [OutputLine]) throws(ShellError) -> CommandResult {
-        guard loadDepth < InputLimits.maxLoadDepth else {
+        guard nestingDepth < InputLimits.maxLoadDepth else {
             throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
         }
         let contents = try ScriptFile.read(path, at: range)
-        loadDepth += 1
-        defer { loadDepth -= 1 }
+        nestingDepth += 1
+        defer { nestingDepth -= 1 }
         var nested: [OutputLine] = []
         var runner = ScriptRunner(shell: self, name: path, keepGoing: false) { nested.append($0) }
-        runner.run(contents)
+        hasStartedInnerCommands = true
+        reading([path]) { runner.run(contents) }
         output += nested
         guard runner.failures == 0 else {
             throw ShellError(.loadStopped(path: path), at: range)
@@ -246,6 +286,17 @@ extension Command {
     var isRecordingControl: Bool {
         switch self {
         case .session(.record), .session(.stopRecording), .session(.recordingStatus): true
+        default: false
+        }
+    }
+
+    /// Whether a recording holds what the command runs instead of the command, so that a
+    /// replay of the recording needs no other file: the commands a `load`, `step` or
+    /// `continue` runs; for a `replay` or `inspect`, the session started over (see
+    /// `SessionRecorder.opening`) and what follows.
+    var isRecordedAsWhatItRuns: Bool {
+        switch self {
+        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume): true
         default: false
         }
     }

@@ -56,6 +56,9 @@ struct Replay: ParsableCommand {
     @Flag(help: "Pause before the first command; go on with step and continue (stays interactive).")
     var step = false
 
+    @Flag(help: "Let the replayed commands read and write files, beside the recording only.")
+    var allowFiles = false
+
     @Option(help: ArgumentHelp("Pause after command N (stays interactive).", valueName: "N"))
     var until: Int?
 
@@ -66,8 +69,9 @@ struct Replay: ParsableCommand {
         if verify { command += " --verify" }
         if step { command += " --step" }
         if let until { command += " --until \(until)" }
+        if allowFiles { command += " --allow-files" }
         if step || until != nil { session.interactive = true }
-        try session.run(files: [], first: [command])
+        try session.run(files: [], first: [command], reading: [file])
     }
 
     /// A path as a word of a command: quoted, so spaces survive.
@@ -87,7 +91,7 @@ struct Inspect: ParsableCommand {
 
     mutating func run() throws {
         session.interactive = true
-        try session.run(files: [], first: ["inspect \(Replay.quoted(file))"])
+        try session.run(files: [], first: ["inspect \(Replay.quoted(file))"], reading: [file])
     }
 }
 
@@ -108,6 +112,9 @@ struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Record everything the session does into FILE (JSON Lines).", valueName: "file"))
     var record: String?
 
+    @Flag(help: "With --record, replace FILE if it exists (it is kept otherwise).")
+    var force = false
+
     @Option(help: ArgumentHelp("Where to keep the interactive history.", valueName: "path"))
     var historyFile: String?
 
@@ -115,8 +122,9 @@ struct SessionOptions: ParsableArguments {
     var color: ColorChoice = .auto
 
     /// Runs `first` (commands), then the files, then the shell when asked for or when there
-    /// are no files.
-    func run(files: [String], first commands: [String]) throws {
+    /// are no files. `reading` names the files the commands read, which `--record` must not
+    /// name.
+    func run(files: [String], first commands: [String], reading: [String] = []) throws {
         Terminal.prepareProcess()
         let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO), echo: echo))
         let output = OutputWriter()
@@ -125,9 +133,27 @@ struct SessionOptions: ParsableArguments {
             output.flush()
         }
         var failed = false
+        try shell.reading(reading + files) {
+            try runScripts(files: files, first: commands, in: shell, output: output, failed: &failed)
+        }
+        if failed && !keepGoing && !interactive { throw ExitCode.failure }
 
+        let standalone = files.isEmpty && commands.isEmpty
+        if (standalone || interactive) && !shell.hasQuit {
+            if isatty(STDIN_FILENO) != 0 {
+                let session = InteractiveSession(shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output)
+                session.run()
+                return
+            }
+            failed = StandardInputScript.run(shell: shell, keepGoing: keepGoing, output: output) || failed
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// Starts the recording, if asked for, then runs the commands and the files.
+    private func runScripts(files: [String], first commands: [String], in shell: Shell, output: OutputWriter, failed: inout Bool) throws {
         if let record {
-            let outcome = shell.execute("record \(Replay.quoted(record))")
+            let outcome = shell.execute("record \(Replay.quoted(record))" + (force ? " --force" : ""))
             guard outcome.status == .success else {
                 outcome.lines.forEach(output.write)
                 throw ExitCode(2)
@@ -151,18 +177,6 @@ struct SessionOptions: ParsableArguments {
                 if !keepGoing { break }
             }
         }
-        if failed && !keepGoing && !interactive { throw ExitCode.failure }
-
-        let standalone = files.isEmpty && commands.isEmpty
-        if (standalone || interactive) && !shell.hasQuit {
-            if isatty(STDIN_FILENO) != 0 {
-                let session = InteractiveSession(shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output)
-                session.run()
-                return
-            }
-            failed = StandardInputScript.run(shell: shell, keepGoing: keepGoing, output: output) || failed
-        }
-        if failed { throw ExitCode.failure }
     }
 }
 

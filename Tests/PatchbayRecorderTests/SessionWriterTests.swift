@@ -135,31 +135,6 @@ import Testing
         #expect(try SessionReader.read(contentsOf: path).events.count == writer.lastSeq, "close writes what a batch holds")
     }
 
-    @Test func anActionLineWrittenFromItsStepIsTheLineOfItsSessionAction() throws {
-        let steps = [
-            StoreStep(store: "app", index: 3, action: ["type": "Move", "to": "a/b~c"], changes: [
-                ValueChange(path: [.key("a/b~c"), .index(2)], operation: .add, old: nil, new: ["x": 1]),
-                ValueChange(path: [.key("count")], operation: .replace, old: 1, new: 2),
-                ValueChange(path: [.key("gone")], operation: .remove, old: "x", new: nil),
-            ], cause: 2, delayedFrom: 1, reducer: "r4"),
-            StoreStep(store: "app", index: 4, action: ["type": "Boom"], changes: [], failure: "division by zero"),
-        ]
-        let hash = StateDigest(["count": 2])
-        let paths = [temporaryPath(), temporaryPath()]
-        defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
-        let fromSteps = try SessionWriter(path: paths[0], created: "2026-11-21T10:00:00Z", delivery: .direct)
-        let fromEvents = try SessionWriter(path: paths[1], created: "2026-11-21T10:00:00Z", delivery: .direct)
-        for step in steps {
-            try fromSteps.writeAction(step, hash: hash)
-            try fromEvents.write(.action(SessionAction(
-                store: step.store, index: step.index, action: step.action, patch: JSONPatch.operations(step.changes), hash: hash,
-                failure: step.failure, cause: step.cause, delayedReducer: step.reducer)))
-        }
-        let texts = try paths.map { try String(contentsOfFile: $0, encoding: .utf8) }
-        #expect(texts[0] == texts[1])
-        #expect(texts[0].contains(#""patch":[{"op":"add","path":"/a~1b~0c/2","value":{"x":1}},"#))
-    }
-
     @Test func aDateIsWrittenAsUTCText() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

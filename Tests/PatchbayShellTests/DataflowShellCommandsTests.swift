@@ -306,8 +306,9 @@ struct DataflowShellObservingTests {
         let file = directory.path + "/g.dot"
         #expect(session.run("graph --dot \(file)") == ["wrote \(file)"])
         #expect(try String(contentsOfFile: file, encoding: .utf8) == dot + "\n")
-        #expect(session.error("graph --dot /nonexistent-dir/g.dot")
-            == "error: cannot write '/nonexistent-dir/g.dot': the directory is missing or not writable")
+        #expect(session.error("graph --dot \(file)") == "error: cannot write '\(file)': the file exists; add --force to replace it, or choose another name")
+        #expect(session.run("graph --dot \(file) --force") == ["wrote \(file)"])
+        #expect(session.error("graph --dot /nonexistent-dir/g.dot") == "error: cannot write '/nonexistent-dir/g.dot': the directory does not exist")
     }
 
     @Test func clockAndTick() {

@@ -190,12 +190,12 @@ struct SaveShellTests {
         let path = directory.path + "/one.pb"
         #expect(session.run("save \(path)") == ["saved 0 definitions to \(path)"])
         session.run("var a = 1")
-        #expect(session.run("save \(path)") == ["saved 1 definition to \(path)"])
+        #expect(session.run("save \(path) --force") == ["saved 1 definition to \(path)"])
         session.run("signal s\nclose s")
-        #expect(session.run("save \(path)") == ["saved 3 definitions to \(path)"])
+        #expect(session.run("save \(path) --force") == ["saved 3 definitions to \(path)"])
         let json = DataflowSession(json: true)
         json.run("var a = 1")
-        #expect(json.run("save \(path)") == [#"{"ok":true,"command":"save \#(path)","result":{"file":"\#(path)","lines":1}}"#])
+        #expect(json.run("save \(path) --force") == [#"{"ok":true,"command":"save \#(path) --force","result":{"file":"\#(path)","lines":1}}"#])
     }
 
     @Test func stringsWithQuotesEscapesAndUnicodeRoundTrip() throws {
@@ -297,7 +297,12 @@ struct SaveShellTests {
         let path = directory.write("keep.pb", "old contents that are much longer than what the new file will hold\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         let session = DataflowSession()
-        session.run("var a = 1\nsave \(path)")
+        session.run("var a = 1")
+        // Without --force, nothing is replaced.
+        #expect(session.failure("save \(path)").hasPrefix(
+            "error: cannot write '\(path)': the file exists; add --force to replace it, or choose another name"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old contents that are much longer than what the new file will hold\n")
+        session.run("save \(path) --force")
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("\nvar a = 1\n"))
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["keep.pb"])
@@ -331,12 +336,22 @@ struct SaveShellTests {
         let file = directory.write("plain", "")
         #expect(session.failure("save \(file)/x.pb").hasPrefix(
             "error: cannot write '\(file)/x.pb': a part of the path is not a directory"))
-        #expect(session.failure("save") == "error: missing the file to save to; usage: save FILE (see 'help save')\n  save\n      ^")
-        #expect(session.failure(#"save """#) == "error: the file name is empty; usage: save FILE (see 'help save')\n  save \"\"\n       ^~")
-        #expect(session.failure("save a b").hasPrefix("error: unexpected 'b'; usage: save FILE (see 'help save')"))
+        #expect(session.failure("save") == "error: missing the file to save to; usage: save FILE [--force] (see 'help save')\n  save\n      ^")
+        #expect(session.failure(#"save """#) == "error: the file name is empty; usage: save FILE [--force] (see 'help save')\n  save \"\"\n       ^~")
+        #expect(session.failure("save a b").hasPrefix("error: unexpected 'b' (options: --force); usage: save FILE [--force] (see 'help save')"))
         // Nothing was left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["plain"])
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent-dir/x.pb.tmp"))
+    }
+
+    @Test func aFileBesideTheTargetNamedLikeATemporaryIsNotTouched() throws {
+        let directory = TemporaryDirectory()
+        let bystander = directory.write("x.pb.tmp", "mine\n")
+        let session = DataflowSession()
+        session.run("var a = 1")
+        #expect(session.run("save \(directory.path)/x.pb") == ["saved 1 definition to \(directory.path)/x.pb"])
+        #expect(try String(contentsOfFile: bystander, encoding: .utf8) == "mine\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["x.pb", "x.pb.tmp"])
     }
 
     @Test func saveCompletesFileNamesAndHasHelp() {
@@ -347,7 +362,7 @@ struct SaveShellTests {
         #expect(shell.complete("save d", cursor: 6).candidates == ["data.json", "demo.pb"])
         #expect(shell.complete("sa", cursor: 2).candidates == ["save"])
         let help = shell.execute("help save").lines.map(\.text)
-        #expect(help.first == "save FILE")
+        #expect(help.first == "save FILE [--force]")
         #expect(help.contains("Example:"))
         #expect(shell.execute("help").lines.map(\.text).contains { $0.hasPrefix("  save FILE ") })
     }

@@ -21,13 +21,15 @@ extension History {
         if !skipped, !flags.contains(.skipped) { throw .notSkipped(store: store, index: index) }
         if skipped, old.record(at: index).changes.isEmpty {
             timelines[selected].steps.setFlags(flags.union(.skipped).subtracting(.failed), at: index)
-            return Recomputation(changedStates: 0, state: live)
+            return Recomputation(changedStates: 0, state: live, firstStep: index)
         }
         var state = try state(at: index - 1, current: live)
         var oldState = state
         var currentState = live
         var divergence = Divergence()
         var changedStates = 0
+        var steps: [Reduction] = []
+        steps.reserveCapacity(old.count - index + 1)
         // Rebuilt apart, so that a failure leaves the history as it was.
         var timeline = timelines[selected]
         timeline.truncate(to: index - 1)
@@ -49,12 +51,13 @@ extension History {
                 record.failure = reduction.failure
             }
             record.positions = Array(repeating: nil, count: record.changes.count)
+            steps.append(Reduction(changes: record.changes, failure: record.failure))
             timeline.append(record, after: state)
             divergence.note(first: oldChanges, second: record.changes)
             if !divergence.agree(oldState, state) { changedStates += 1 }
             if step == current { currentState = state }
         }
         timelines[selected] = timeline
-        return Recomputation(changedStates: changedStates, state: currentState)
+        return Recomputation(changedStates: changedStates, state: currentState, firstStep: index, steps: steps)
     }
 }

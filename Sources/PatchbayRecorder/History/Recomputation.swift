@@ -6,10 +6,18 @@ public struct Recomputation: Sendable, Equatable {
     public var changedStates: Int
     /// The state at `current`, the store's new state.
     public var state: Value
+    /// The index of the first step recomputed (the action skipped or unskipped).
+    public var firstStep: Int
+    /// What each step from `firstStep` to the last now does, in order: a skipped step changes
+    /// nothing. Empty when nothing was recomputed (skipping an action that changed nothing).
+    /// A recording carries these, so that a reader rebuilds the same states without reducers.
+    public var steps: [Reduction]
 
     /// A recomputation's outcome.
-    public init(changedStates: Int, state: Value) {
+    public init(changedStates: Int, state: Value, firstStep: Int = 0, steps: [Reduction] = []) {
         self.changedStates = changedStates
         self.state = state
+        self.firstStep = firstStep
+        self.steps = steps
     }
 }

@@ -99,7 +99,7 @@ public struct Inspection {
             }
         case .sweep(let store):
             _ = try history(store).sweep()
-        case .command, .publish, .route, .error:
+        case .command, .setup, .publish, .route, .error:
             break
         }
     }

@@ -1,128 +1,113 @@
 public import PatchbayCore
 
-/// Turns what happens in a graph into the events of a session file (SPEC 8): store creation,
-/// actions with their JSON Patch and state digest, checkpoints, routes, moves through time;
-/// the shell adds its commands, probe deliveries and errors.
+/// The one place where a session's events are made (SPEC 8): it hears what the graph's stores
+/// and router do (stores created, actions with their JSON Patch and state digest, routes, moves
+/// through time) and what the histories do (skips with their recomputed steps, checkouts,
+/// sweeps, replaced histories), and the shell adds its commands, probe deliveries and errors.
+/// The events wait, in the order they happened, until the shell takes them when a command ends
+/// (`take()`) and hands them to their one consumer: the file (`SessionWriter`) for
+/// `record FILE`, or the comparison with the recording for `replay --verify`.
 ///
-/// The events go to a `SessionWriter` for `record FILE`, or to a sink (a list in memory for
-/// `replay --verify`). The first error the writer or the sink throws stops the recording and
-/// is kept.
+/// A recorder that starts while stores exist begins with their histories (see
+/// `snapshot(of:)`), so that a reader of its events sees the session from their first line.
+///
+/// Like its graph, a recorder is used from one thread.
 public final class SessionRecorder {
-    /// Where the events go.
-    public typealias Sink = (SessionEvent) throws(SessionError) -> Void
-
-    /// Where the events go: a sink, or a receiver that takes each action straight from its step
-    /// (no `SessionAction` is made).
-    private enum Destination {
-        case sink(Sink)
-        case receiver(any SessionEventReceiver)
-    }
-
-    private let destination: Destination
+    /// The events heard since the last `take()`.
+    private var events: [SessionEvent] = []
     private var stores: [String: StoreTrack] = [:]
-    /// The error that stopped the recording, if one did.
-    public private(set) var failure: SessionError?
-    /// Whether events still go to the sink.
-    public private(set) var isRecording = true
 
     /// What the recorder keeps of a store: the digest of its state and when to checkpoint.
     private struct StoreTrack {
         var digest: StateDigest
         var checkpointInterval: Int
         var sinceCheckpoint = 0
+
+        init(state: Value) {
+            digest = StateDigest(state)
+            checkpointInterval = SessionRecorder.checkpointInterval(for: state)
+        }
     }
 
-    /// Starts recording what `graph` does into `sink`.
-    public init(graph: Graph, sink: @escaping Sink) {
-        destination = .sink(sink)
-        attach(to: graph)
+    /// Starts recording what `graph` and `histories` do. The stores that exist already are
+    /// tracked from their current states; `snapshot(of:)` gives the events that rebuild them.
+    public init(graph: Graph, histories: StoreHistories) {
+        attach(to: graph, histories: histories)
     }
 
-    /// Starts recording what `graph` does into `writer`.
-    public convenience init(graph: Graph, writer: SessionWriter) {
-        self.init(graph: graph, receiver: writer)
-    }
-
-    /// Starts recording what `graph` does into `receiver`.
-    package init(graph: Graph, receiver: any SessionEventReceiver) {
-        destination = .receiver(receiver)
-        attach(to: graph)
-    }
-
-    /// Records what `graph` does from now on too (after `reset`, the shell's graph is new).
-    public func attach(to graph: Graph) {
+    /// Records what `graph` and `histories` do from now on (after `reset`, the shell's are new).
+    public func attach(to graph: Graph, histories: StoreHistories) {
+        for name in graph.storeNames {
+            if let state = try? graph.storeState(name) { stores[name] = StoreTrack(state: state) }
+        }
         graph.observeStores { [weak self] event in self?.hear(event) }
         graph.observeRoutes { [weak self] navigation in
             self?.record(.route(SessionRoute(url: navigation.url, pattern: navigation.pattern, params: navigation.params,
                                              view: navigation.view, option: navigation.option.rawValue)))
         }
-    }
-
-    /// Records the skips, checkouts, sweeps and replaced histories of `histories` too.
-    public func attach(to histories: StoreHistories) {
         histories.observe { [weak self] event in self?.record(event) }
     }
 
-    /// Stops recording; nothing more goes to the sink.
-    public func stop() {
-        isRecording = false
+    /// The events that rebuild the histories of the stores that exist, in creation order (see
+    /// `History.snapshot(of:live:)`).
+    public static func snapshot(of graph: Graph, histories: StoreHistories) -> [SessionEvent] {
+        graph.storeNames.flatMap { name -> [SessionEvent] in
+            guard let (_, history) = try? histories.history(of: name), let state = try? graph.storeState(name) else { return [] }
+            return history.snapshot(of: name, live: state)
+        }
     }
 
-    /// Stops recording because of `failure` (a write of lines the sink held failed, say),
-    /// which `failure` then keeps, unless an earlier one stopped it.
-    public func stop(failure: SessionError) {
-        if isRecording { self.failure = failure }
-        isRecording = false
+    /// The events that begin a recording of the session as it is: nothing for an empty one;
+    /// otherwise a `setup` line (`reset`), the stores' histories (`snapshot(of:histories:)`),
+    /// and the definitions as `save` writes them, each a `setup` line. A replay of the
+    /// recording rebuilds from them what the session held when the recording started.
+    /// - Parameter lineLimit: the longest definition line, as for `Graph.definitionScript`.
+    public static func opening(of graph: Graph, histories: StoreHistories, lineLimit: Int) -> [SessionEvent] {
+        let definitions = graph.definitionScript(lineLimit: lineLimit, omittingStores: true).lines.filter { !$0.hasPrefix("#") }
+        let stores = snapshot(of: graph, histories: histories)
+        guard !stores.isEmpty || !definitions.isEmpty else { return [] }
+        return [.setup("reset")] + stores + definitions.map(SessionEvent.setup)
     }
 
-    /// Records an event, unless the recording has stopped.
+    /// Adds an event: the shell's commands, deliveries and errors.
     public func record(_ event: SessionEvent) {
-        guard isRecording else { return }
-        deliver { () throws(SessionError) in
-            switch destination {
-            case .sink(let sink): try sink(event)
-            case .receiver(let receiver): try receiver.receive(event)
-            }
-        }
+        events.append(event)
     }
 
-    /// Runs a delivery to the destination; the first error stops the recording.
-    private func deliver(_ delivery: () throws(SessionError) -> Void) {
-        do {
-            try delivery()
-        } catch {
-            failure = error
-            isRecording = false
-        }
+    /// Adds events, in order.
+    public func record(contentsOf newEvents: [SessionEvent]) {
+        events += newEvents
     }
 
-    /// Records a command's text.
-    public func command(_ text: String) {
-        record(.command(text))
+    /// How many events wait to be taken.
+    public var pendingCount: Int { events.count }
+
+    /// Forgets the events heard after the first `count` that wait.
+    public func discard(since count: Int) {
+        events.removeSubrange(Swift.min(count, events.count)...)
     }
 
-    /// Records the deliveries a command's probes saw.
-    public func deliveries(_ events: [GraphEvent]) {
-        for case .probe(let port, let value, _) in events { record(.publish(port: port, value: value)) }
+    /// Adds the deliveries a command's probes saw.
+    public func deliveries(_ graphEvents: [GraphEvent]) {
+        for case .probe(let port, let value, _) in graphEvents { events.append(.publish(port: port, value: value)) }
+    }
+
+    /// The events heard since the last call, in order.
+    public func take() -> [SessionEvent] {
+        defer { events = [] }
+        return events
     }
 
     private func hear(_ event: StoreEvent) {
-        guard isRecording else { return }
         switch event {
         case .created(let store, let state):
-            stores[store] = StoreTrack(digest: StateDigest(state), checkpointInterval: Self.checkpointInterval(for: state))
+            stores[store] = StoreTrack(state: state)
             record(.store(name: store, state: state))
         case .step(let step, let state):
             // The track is changed in place: one lookup of the store's name, no copy.
             guard let position = stores.index(forKey: step.store) else { return }
             if step.failure == nil { stores.values[position].digest.apply(step.changes, after: state) }
-            let hash = stores.values[position].digest
-            switch destination {
-            case .receiver(let receiver):
-                deliver { () throws(SessionError) in try receiver.receiveAction(step, hash: hash) }
-            case .sink:
-                record(.action(SessionAction(step, hash: hash)))
-            }
+            record(.action(SessionAction(step, hash: stores.values[position].digest)))
             stores.values[position].sinceCheckpoint += 1
             if stores.values[position].sinceCheckpoint >= stores.values[position].checkpointInterval {
                 record(.checkpoint(store: step.store, index: step.index, state: state))
@@ -131,8 +116,7 @@ public final class SessionRecorder {
             }
         case .moved(let store, let index, let state):
             // A jump and the state it leads to: enough for `inspect`, which runs no reducer.
-            stores[store]?.digest = StateDigest(state)
-            stores[store]?.sinceCheckpoint = 0
+            stores[store] = StoreTrack(state: state)
             record(.jump(store: store, index: index))
             record(.checkpoint(store: store, index: index, state: state))
         case .removed(let store):
@@ -144,6 +128,14 @@ public final class SessionRecorder {
     /// checkpoint costs about as much as the changes between two of them.
     static func checkpointInterval(for state: Value) -> Int {
         Swift.max(32, Swift.min(state.leafCount(limit: 100_000), 100_000))
+    }
+}
+
+extension SessionAction {
+    /// The action of `step`, whose state after has digest `hash`, as its line records it.
+    public init(_ step: StoreStep, hash: StateDigest) {
+        self.init(store: step.store, index: step.index, action: step.action, patch: JSONPatch.operations(step.changes), hash: hash,
+                  failure: step.failure, cause: step.cause, delayedReducer: step.reducer)
     }
 }
 

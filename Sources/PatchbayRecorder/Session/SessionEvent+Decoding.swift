@@ -7,6 +7,8 @@ extension SessionEvent {
         switch try fields.string(.kind) {
         case "command":
             return .command(try fields.string(.text))
+        case "setup":
+            return .setup(try fields.string(.text))
         case "store":
             return .store(name: try fields.string(.store), state: try fields.value(.state))
         case "action":

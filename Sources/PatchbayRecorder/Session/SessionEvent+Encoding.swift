@@ -19,6 +19,9 @@ extension SessionEvent {
         case .command(let text):
             out.appendRaw(#","kind":"command","text":"#)
             out.appendQuoted(text)
+        case .setup(let text):
+            out.appendRaw(#","kind":"setup","text":"#)
+            out.appendQuoted(text)
         case .store(let name, let state):
             out.appendRaw(#","kind":"store","store":"#)
             out.appendQuoted(name)

@@ -6,6 +6,11 @@ public import PatchbayCore
 public enum SessionEvent: Sendable, Equatable {
     /// A command as typed: `{"seq":1,"kind":"command","text":"store app = {count: 0}"}`.
     case command(String)
+    /// A command that rebuilds what existed when the recording started (or when a replay
+    /// recorded in it started over): `{"seq":1,"kind":"setup","text":"reset"}`. A replay runs
+    /// it without comparing what it does with the recording, then applies the store histories
+    /// recorded after it as `inspect` does; `inspect` applies them too.
+    case setup(String)
     /// A store was created with its initial state:
     /// `{"seq":2,"kind":"store","store":"app","state":{"count":0}}`.
     case store(name: String, state: Value)
@@ -39,6 +44,7 @@ public enum SessionEvent: Sendable, Equatable {
     public var kind: String {
         switch self {
         case .command: "command"
+        case .setup: "setup"
         case .store: "store"
         case .action: "action"
         case .checkpoint: "checkpoint"

@@ -20,6 +20,8 @@ package struct SessionScript: Sendable {
         package var line: Int
         /// The index in `effects` of its first effect.
         var firstEffect: Int
+        /// Whether it is a `setup` line, run without verifying.
+        package var isSetup = false
     }
 
     /// An effect line: where its bytes are, and its `seq`.
@@ -79,6 +81,11 @@ package struct SessionScript: Sendable {
         return script
     }
 
+    /// The indexes in `effects` of the effects recorded before the first command.
+    package var effectsBeforeFirstCommand: Range<Int> {
+        0..<(commands.first?.firstEffect ?? effects.count)
+    }
+
     /// The indexes in `effects` of the effects of command `index`.
     package func effects(ofCommand index: Int) -> Range<Int> {
         commands[index].firstEffect..<(index + 1 < commands.count ? commands[index + 1].firstEffect : effects.count)
@@ -100,13 +107,6 @@ package struct SessionScript: Sendable {
     /// space, kept to be used again.
     package func matches(_ event: SessionEvent, effect index: Int, scratch: inout [UInt8]) -> Bool {
         matches(effect: index, scratch: &scratch) { seq, matcher in event.encode(seq: seq, into: &matcher) } || self.event(ofEffect: index) == event
-    }
-
-    /// `matches(.action(SessionAction(step, hash: hash)), effect: index, scratch:)`, without
-    /// making the action unless the line is not the one it would write.
-    package func matches(_ step: StoreStep, hash: StateDigest, effect index: Int, scratch: inout [UInt8]) -> Bool {
-        matches(effect: index, scratch: &scratch) { seq, matcher in SessionAction.encodeLine(step, hash: hash, seq: seq, into: &matcher) }
-            || event(ofEffect: index) == .action(SessionAction(step, hash: hash))
     }
 
     /// Whether `write` writes effect line `index`, given its `seq`.
@@ -147,6 +147,8 @@ extension SessionScript: SessionContent {
         switch try SessionEvent.decode(&parser.fields) {
         case .command(let text)?:
             commands.append(Command(text: text, line: line, firstEffect: effects.count))
+        case .setup(let text)?:
+            commands.append(Command(text: text, line: line, firstEffect: effects.count, isSetup: true))
         case _?:
             effects.append(Effect(line: line, seq: seq, start: offset, count: bytes.count))
         case nil:

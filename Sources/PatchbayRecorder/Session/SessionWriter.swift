@@ -112,14 +112,23 @@ public final class SessionWriter {
         return try endLine()
     }
 
-    /// Writes the action line of `step`, whose state after has digest `hash`: the line
-    /// `write(.action(...))` writes, without making the `SessionAction`.
-    @discardableResult
-    func writeAction(_ step: StoreStep, hash: StateDigest) throws(SessionError) -> Int {
-        guard descriptor >= 0 else { throw SessionError(path: path, .closed) }
-        lastSeq += 1
-        SessionAction.encodeLine(step, hash: hash, seq: lastSeq, into: &pending)
-        return try endLine()
+    /// Writes out what is held and forces the file to the disk (`fsync`).
+    public func sync() throws(SessionError) {
+        try flush()
+        guard descriptor >= 0 else { return }
+        if fsync(descriptor) != 0 { throw SessionError(path: path, .cannotWrite(errno: errno)) }
+    }
+
+    /// Writes the lines of `events` (a command's) together, numbered from `lastSeq + 1`.
+    public func write(_ events: [SessionEvent]) throws(SessionError) {
+        beginBatch()
+        for event in events {
+            do { try write(event) } catch {
+                batchDepth = 0
+                throw error
+            }
+        }
+        try endBatch()
     }
 
     /// Ends the line just encoded, commits it unless a batch holds it, and returns its `seq`.

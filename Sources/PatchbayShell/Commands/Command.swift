@@ -9,8 +9,8 @@ enum Command: Sendable {
     case helpPatchType(Name)
     /// `load FILE`
     case load(path: String, range: Range<Int>)
-    /// `save FILE`
-    case save(path: String, range: Range<Int>)
+    /// `save FILE [--force]`
+    case save(path: String, range: Range<Int>, force: Bool)
     case reset
     case quit
     case dataflow(DataflowCommand)

@@ -1,10 +1,11 @@
 extension CommandCatalog {
     /// The commands of SPEC section 7.
     static let timeTravel: [CommandInfo] = [
-        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--path P] | history commit | revert | sweep [STORE] | history router",
+        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--path P] | history commit | revert | sweep [STORE] [--force] | history router",
                     summary: "list a store's actions: > current, ~ skipped, ! failed; or squash, drop, sweep them",
                     details: ["Each line: the action's number, its type and payload, and the paths it changed.",
                               "history commit   the current state becomes the initial state; every action is dropped",
+                              "                 (with other branches only with --force: they are dropped too)",
                               "history revert   drop every action: back to the initial state",
                               "history sweep    drop the skipped actions",
                               "history router   every URL opened, with its pattern and parameters",

@@ -36,13 +36,14 @@ enum CommandCatalog {
         ),
         CommandInfo(
             name: "save",
-            synopsis: "save FILE",
+            synopsis: "save FILE [--force]",
             summary: "write the current definitions as a script that load rebuilds them from",
             details: ["Writes patch types, nodes with their current values, wires, pipes, bindings, probes, routes,",
                       "presenters, and stores with their current states and reducers, in an order that rebuilds",
                       "them when the file is loaded in a fresh shell. What a script cannot rebuild (the clock,",
                       "pending timers, the navigation stack, store histories, patches' internal state) is noted",
-                      "in # comments. FILE is replaced whole or not at all. Quote a path that has spaces."],
+                      "in # comments. An existing FILE is kept unless --force is given; then it is replaced whole",
+                      "or not at all. Quote a path that has spaces."],
             examples: ["save graph.pb", "load graph.pb"]
         ),
         CommandInfo(

@@ -38,8 +38,7 @@ enum CommandParser {
                 throw usage("save", "missing the file to save to", at: scanner.restRange)
             }
             guard !path.isEmpty else { throw usage("save", "the file name is empty", at: range) }
-            try expectEnd(&scanner, command: "save")
-            return .save(path: path, range: range)
+            return .save(path: path, range: range, force: try scanner.flags(["--force"], command: "save").contains("--force"))
         case "reset":
             try expectEnd(&scanner, command: "reset")
             return .reset

@@ -13,6 +13,25 @@ struct CommandScanner {
 
     var isAtEnd: Bool { offsetAfterBlanks >= bytes.count }
 
+    /// Whether the next word starts with `--`.
+    var startsFlag: Bool {
+        let index = offsetAfterBlanks
+        return index + 1 < bytes.count && bytes[index] == UInt8(ascii: "-") && bytes[index + 1] == UInt8(ascii: "-")
+    }
+
+    /// The rest of the command as flags, each one of `allowed` (`--force`), in any order.
+    mutating func flags(_ allowed: [String], command: String) throws(ShellError) -> Set<String> {
+        var flags: Set<String> = []
+        while let (flag, range) = word() {
+            guard allowed.contains(flag) else {
+                let options = allowed.joined(separator: ", ")
+                throw CommandParser.usage(command, "unexpected '\(Printable.escaped(flag, limit: 30))' (options: \(options))", at: range)
+            }
+            flags.insert(flag)
+        }
+        return flags
+    }
+
     /// Skips white space, including a backslash that continues the line.
     mutating func skipBlanks() {
         offset = offsetAfterBlanks

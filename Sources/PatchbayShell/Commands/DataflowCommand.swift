@@ -29,7 +29,7 @@ enum DataflowCommand: Sendable {
     case nodes
     case show(Target)
     case remove(Name)
-    case graph(dot: Bool, file: Name?)
+    case graph(dot: Bool, file: Name?, force: Bool)
     case render
     case why(Target)
 }
@@ -117,8 +117,9 @@ extension CommandParser {
         case "rm": command = .remove(try scanner.requireName("the node to remove", command: word))
         case "graph":
             let dot = scanner.symbol("--dot")
-            let file = dot ? scanner.word().map { Name(text: $0.0, range: $0.1) } : nil
-            command = .graph(dot: dot, file: file)
+            let file = dot && !scanner.startsFlag ? scanner.word().map { Name(text: $0.0, range: $0.1) } : nil
+            let force = file == nil ? false : try scanner.flags(["--force"], command: word).contains("--force")
+            command = .graph(dot: dot, file: file, force: force)
         case "render": command = .render
         case "why": command = .why(try scanner.requireTarget("the node or NODE.PORT to explain", command: word))
         default:

@@ -2,30 +2,42 @@ import PatchbayCore
 
 /// A command of SPEC section 8: recording, replaying and inspecting sessions, and DevTools files.
 enum SessionCommand: Sendable {
-    /// `record FILE`
-    case record(path: String, range: Range<Int>)
+    /// `record FILE [--force] [--sync]`
+    case record(path: String, range: Range<Int>, options: RecordOptions)
     /// `record stop`
     case stopRecording
     /// `record`
     case recordingStatus
     /// `replay FILE [--verify] [--step] [--until N]`
     case replay(path: String, range: Range<Int>, options: ReplayOptions)
-    /// `inspect FILE`
-    case inspect(path: String, range: Range<Int>)
+    /// `inspect FILE [--force]`
+    case inspect(path: String, range: Range<Int>, force: Bool)
     /// `break [STORE] when EXPR`
     case breakpoint(store: Name?, condition: Expression)
     /// `step`
     case step
     /// `continue`
     case resume
-    /// `export devtools STORE FILE`
-    case exportDevTools(store: Name, path: String, range: Range<Int>)
-    /// `import devtools FILE [STORE]`
-    case importDevTools(path: String, range: Range<Int>, store: Name?)
+    /// `export devtools STORE FILE [--force]`
+    case exportDevTools(store: Name, path: String, range: Range<Int>, force: Bool)
+    /// `import devtools FILE [STORE] [--force]`
+    case importDevTools(path: String, range: Range<Int>, store: Name?, force: Bool)
+}
+
+/// How `record` writes its file.
+struct RecordOptions: Sendable, Equatable {
+    /// Replace an existing file.
+    var force = false
+    /// Force each command's lines to the disk (`fsync`) when it ends.
+    var sync = false
 }
 
 /// How `replay` runs a recording.
 struct ReplayOptions: Sendable, Equatable {
+    /// Replace the current session even when it holds definitions.
+    var force = false
+    /// Let the replayed commands read and write files (beside the recording only).
+    var allowFiles = false
     /// Compare every effect with the recording, and stop at the first divergence.
     var verify = false
     /// Pause before the first step.
@@ -46,14 +58,15 @@ extension CommandParser {
                 command = .stopRecording
             } else {
                 let (path, range) = try file(&scanner, "the file to record into", command: word)
-                command = .record(path: path, range: range)
+                let flags = try scanner.flags(["--force", "--sync"], command: word)
+                command = .record(path: path, range: range, options: RecordOptions(force: flags.contains("--force"), sync: flags.contains("--sync")))
             }
         case "replay":
             let (path, range) = try file(&scanner, "the recorded session to replay", command: word)
             command = .replay(path: path, range: range, options: try replayOptions(&scanner))
         case "inspect":
             let (path, range) = try file(&scanner, "the recorded session to inspect", command: word)
-            command = .inspect(path: path, range: range)
+            command = .inspect(path: path, range: range, force: try scanner.flags(["--force"], command: word).contains("--force"))
         case "break":
             var store: Name?
             if !scanner.keyword("when") {
@@ -69,12 +82,14 @@ extension CommandParser {
             guard scanner.keyword("devtools") else { throw scanner.missing("'devtools' (export devtools STORE FILE)", command: word) }
             let store = try scanner.requireName("the store to export", command: word)
             let (path, range) = try file(&scanner, "the file to write", command: word)
-            command = .exportDevTools(store: store, path: path, range: range)
+            command = .exportDevTools(store: store, path: path, range: range,
+                                      force: try scanner.flags(["--force"], command: word).contains("--force"))
         case "import":
             guard scanner.keyword("devtools") else { throw scanner.missing("'devtools' (import devtools FILE [STORE])", command: word) }
             let (path, range) = try file(&scanner, "the DevTools file to read", command: word)
-            let store = scanner.isAtEnd ? nil : try scanner.requireName("the store to import into", command: word)
-            command = .importDevTools(path: path, range: range, store: store)
+            let store = scanner.isAtEnd || scanner.startsFlag ? nil : try scanner.requireName("the store to import into", command: word)
+            command = .importDevTools(path: path, range: range, store: store,
+                                      force: try scanner.flags(["--force"], command: word).contains("--force"))
         default:
             return nil
         }
@@ -94,12 +109,14 @@ extension CommandParser {
             switch option {
             case "--verify": options.verify = true
             case "--step": options.step = true
+            case "--force": options.force = true
+            case "--allow-files": options.allowFiles = true
             case "--until" where options.until == nil:
                 let (step, stepRange) = try scanner.integer("a step number after --until", command: word)
                 guard step >= 0 else { throw usage(word, "--until takes a step number that is not negative", at: stepRange) }
                 options.until = step
             default:
-                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --verify, --step, --until N)", at: range)
+                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --verify, --step, --until N, --force, --allow-files)", at: range)
             }
         }
         return options

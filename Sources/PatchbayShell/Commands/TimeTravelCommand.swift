@@ -6,8 +6,8 @@ enum TimeTravelCommand: Sendable {
     case history(store: Name?, filter: HistoryFilter)
     /// `history router`
     case routerHistory
-    /// `history commit | revert | sweep [STORE]`
-    case rewrite(HistoryRewrite, store: Name?)
+    /// `history commit | revert | sweep [STORE] [--force]`
+    case rewrite(HistoryRewrite, store: Name?, force: Bool)
     /// `jump [STORE] N | +K | -K | end`
     case jump(store: Name?, to: JumpTarget, range: Range<Int>)
     /// `diff [STORE] [A [B]]`
@@ -110,7 +110,8 @@ extension CommandParser {
         let word = "history"
         if scanner.keyword("router") { return .routerHistory }
         for rewrite in [HistoryRewrite.commit, .revert, .sweep] where scanner.keyword(rewrite.rawValue) {
-            return .rewrite(rewrite, store: storeName(&scanner, context: context))
+            let store = storeName(&scanner, context: context)
+            return .rewrite(rewrite, store: store, force: try scanner.flags(["--force"], command: word).contains("--force"))
         }
         let store = storeName(&scanner, context: context)
         var filter = HistoryFilter()
@@ -144,7 +145,8 @@ extension CommandParser {
             guard number >= 0 else { throw usage(word, "write +K or -K, not both signs", at: whole) }
             return .jump(store: store, to: .forward(number), range: whole)
         }
-        if number < 0 { return .jump(store: store, to: .backward(-number), range: whole) }
+        // Int.min has no positive counterpart: as far back as any history goes, it is Int.max.
+        if number < 0 { return .jump(store: store, to: .backward(number == .min ? .max : -number), range: whole) }
         // `-0` reads as a move of nothing back, like `+0`.
         if scanner.bytes[start] == UInt8(ascii: "-") { return .jump(store: store, to: .backward(0), range: whole) }
         return .jump(store: store, to: .index(number), range: whole)

@@ -12,23 +12,39 @@ struct ReplayRun {
     /// The rest of the file, read on a thread of its own while the first steps run.
     private var rest: SessionScriptRest?
     let verify: Bool
+    /// Whether the replayed commands may read and write files beside the recording.
+    let allowFiles: Bool
     /// The index in the script's commands of the next command to run.
     var next = 0
     /// Pause after this step number (1-based), if set.
     var until: Int?
-    /// What compares the replayed commands' effects with the recording, when verifying.
-    let verifier: ReplayVerifier?
-    /// The recorder that hears the replayed commands and tells the verifier. The run keeps it
-    /// (the recorder keeps the verifier), so that nothing is kept once the run is dropped.
+    /// The recorder that hears the replayed commands, when verifying: each step's events are
+    /// compared with the recording's.
     var recorder: SessionRecorder?
 
-    init(path: String, script: SessionScript, rest: SessionScriptRest?, verify: Bool, until: Int?, verifier: ReplayVerifier?) {
+    init(path: String, script: SessionScript, rest: SessionScriptRest?, verify: Bool, until: Int?, allowFiles: Bool) {
         self.path = path
         self.script = script
         self.rest = rest
         self.verify = verify
         self.until = until
-        self.verifier = verifier
+        self.allowFiles = allowFiles
+    }
+
+    /// The directory of the recording, where `--allow-files` lets replayed commands work.
+    var directory: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The effects the recording holds for step `index` (0-based).
+    func recordedEffects(ofStep index: Int) -> [SessionEvent] {
+        recordedEffects(script.effects(ofCommand: index))
+    }
+
+    /// The recorded effects at `range` of the script's effects.
+    func recordedEffects(_ range: Range<Int>) -> [SessionEvent] {
+        range.compactMap { script.event(ofEffect: $0) }
     }
 
     /// How many steps the replay has: one per recorded command (once the file is read; see
@@ -50,7 +66,6 @@ struct ReplayRun {
         guard let rest else { return }
         self.rest = nil
         rest.add(to: &script)
-        verifier?.script = script
     }
 }
 

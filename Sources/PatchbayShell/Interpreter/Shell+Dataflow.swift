@@ -129,8 +129,8 @@ extension Shell {
         case .remove(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.remove(name.text) }
             return CommandResult(lines: ["removed \(name.text)"], json: ["removed": .string(name.text)])
-        case .graph(let dot, let file):
-            return try graphResult(dot: dot, file: file)
+        case .graph(let dot, let file, let force):
+            return try graphResult(dot: dot, file: file, force: force)
         case .render:
             let lines = graph.render()
             return CommandResult(lines: lines.isEmpty ? ["nothing to render (no view patches)"] : lines,

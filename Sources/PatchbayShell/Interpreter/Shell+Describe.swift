@@ -68,15 +68,14 @@ extension Shell {
         return CommandResult(lines: lines, json: json)
     }
 
-    func graphResult(dot: Bool, file: Name?) throws(ShellError) -> CommandResult {
+    func graphResult(dot: Bool, file: Name?, force: Bool) throws(ShellError) -> CommandResult {
         let edges = graph.edges()
         if dot {
             let text = graph.dot()
             guard let file else { return CommandResult(lines: [text], json: .string(text)) }
-            guard FileManager.default.createFile(atPath: file.text, contents: Data((text + "\n").utf8)) else {
-                throw ShellError(.cannotWrite(path: file.text, detail: "the directory is missing or not writable"), at: file.range)
-            }
-            return CommandResult(lines: ["wrote \(file.text)"], json: ["file": .string(file.text)])
+            let path = try writablePath(file.text, at: file.range)
+            try ScriptFileWriter.write(text + "\n", to: path, replacing: force, at: file.range)
+            return CommandResult(lines: ["wrote \(path)"], json: ["file": .string(path)])
         }
         let summaries = graph.summaries()
         var lines: [String] = []

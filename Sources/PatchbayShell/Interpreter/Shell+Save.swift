@@ -4,10 +4,11 @@ extension Shell {
     /// The first line of a file `save` writes.
     static let savedScriptHeader = "# patchbay definitions saved with 'save'; load this file in a fresh shell to rebuild them"
 
-    /// `save FILE`: writes the graph's definitions as a script that `load` runs.
-    func save(to path: String, range: Range<Int>) throws(ShellError) -> CommandResult {
+    /// `save FILE [--force]`: writes the graph's definitions as a script that `load` runs.
+    func save(to file: String, force: Bool, range: Range<Int>) throws(ShellError) -> CommandResult {
+        let path = try writablePath(file, at: range)
         let script = graph.definitionScript(lineLimit: InputLimits.maxLineBytes)
-        try ScriptFileWriter.write(Self.savedScriptHeader + "\n" + script.text, to: path, at: range)
+        try ScriptFileWriter.write(Self.savedScriptHeader + "\n" + script.text, to: path, replacing: force, at: range)
         let count = script.commandCount
         return CommandResult(lines: ["saved \(count) definition\(count == 1 ? "" : "s") to \(path)"],
                              json: ["file": .string(path), "lines": .int(count)])

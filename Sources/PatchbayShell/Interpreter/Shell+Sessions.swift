@@ -2,21 +2,32 @@ import Foundation
 import PatchbayCore
 import PatchbayRecorder
 
+/// A recording under way (`record FILE`): the recorder that makes the session's events and the
+/// file they go to, one command at a time (see `Shell.execute`).
+final class Recording {
+    let recorder: SessionRecorder
+    let writer: SessionWriter
+    /// Whether each command's lines are forced to the disk when the command ends.
+    let sync: Bool
+    /// The replay during which the recording started, if one did: it stops when that replay
+    /// ends, so that a replayed `record` never outlives the replay.
+    let replayDepth: Int?
+    /// The write that failed and stopped the recording, if one did.
+    var failure: SessionError?
+
+    init(recorder: SessionRecorder, writer: SessionWriter, sync: Bool, replayDepth: Int?) {
+        self.recorder = recorder
+        self.writer = writer
+        self.sync = sync
+        self.replayDepth = replayDepth
+    }
+}
+
 extension Shell {
     func run(_ command: SessionCommand, text: String, origin: SourceOrigin, output: inout [OutputLine]) throws(ShellError) -> CommandResult {
         switch command {
-        case .record(let path, let range):
-            if let recording { throw ShellError(.session(path: path, detail: "already recording into \(recording.writer.path); 'record stop' first"), at: range) }
-            let writer: SessionWriter
-            do {
-                writer = try SessionWriter(path: path, created: options.now())
-            } catch {
-                throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
-            }
-            let recorder = SessionRecorder(graph: graph, writer: writer)
-            recorder.attach(to: histories)
-            recording = (recorder, writer)
-            return CommandResult(lines: ["recording into \(path)"], json: ["recording": .string(path)])
+        case .record(let file, let range, let recordOptions):
+            return try startRecording(file, options: recordOptions, at: range)
         case .stopRecording:
             guard let recording else { return CommandResult(lines: ["not recording"], json: ["recording": .null]) }
             finish()
@@ -25,22 +36,27 @@ extension Shell {
         case .recordingStatus:
             guard let recording else { return CommandResult(lines: ["not recording (start with: record FILE)"], json: ["recording": .null]) }
             var line = "recording into \(recording.writer.path): \(recording.writer.lastSeq) events"
-            if let failure = recording.recorder.failure { line += "; stopped by an error: \(failure)" }
+            if let failure = recording.failure { line += "; stopped by an error: \(failure)" }
             return CommandResult(lines: [line], json: ["recording": .string(recording.writer.path), "events": .int(recording.writer.lastSeq)])
-        case .replay(let path, let range, let replayOptions):
-            let (script, rest) = try readScript(ScriptFile.resolve(path, from: origin), at: range)
-            let verifier = replayOptions.verify ? ReplayVerifier(script: script) : nil
-            var run = ReplayRun(path: path, script: script, rest: rest, verify: replayOptions.verify, until: replayOptions.until, verifier: verifier)
+        case .replay(let file, let range, let replayOptions):
+            let path = try readablePath(file, from: origin, at: range)
+            try checkReplaceable(by: "replay", force: replayOptions.force, at: range)
+            let (script, rest) = try readScript(path, at: range)
+            var run = ReplayRun(path: path, script: script, rest: rest, verify: replayOptions.verify, until: replayOptions.until,
+                                allowFiles: replayOptions.allowFiles)
             if run.script.commands.isEmpty { run.finishReading() }
             guard let first = run.script.commands.first else {
                 throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
             }
+            let recorders = restartingRecorders()
             startOver()
-            if let verifier {
-                let recorder = SessionRecorder(graph: graph, receiver: verifier)
-                recorder.attach(to: histories)
+            hasStartedInnerCommands = true
+            if replayOptions.verify {
+                let recorder = SessionRecorder(graph: graph, histories: histories)
                 run.recorder = recorder
             }
+            try restore(run.recordedEffects(run.script.effectsBeforeFirstCommand), path: path, at: range)
+            recordRestart(into: recorders)
             if replayOptions.step || replayOptions.until == 0 {
                 run.finishReading()
                 replayRun = run
@@ -48,9 +64,14 @@ extension Shell {
                                      json: ["paused": .int(0), "steps": .int(run.stepCount)])
             }
             return try advance(&run, output: &output, reportingDamage: true)
-        case .inspect(let path, let range):
-            let load = try readSession(ScriptFile.resolve(path, from: origin), at: range)
+        case .inspect(let file, let range, let force):
+            let path = try readablePath(file, from: origin, at: range)
+            try checkReplaceable(by: "inspect", force: force, at: range)
+            let load = try readSession(path, at: range)
+            let recorders = restartingRecorders()
             startOver()
+            hasStartedInnerCommands = true
+            defer { recordRestart(into: recorders) }
             let inspected = try inspect(load, path: path, at: range)
             if let damage = load.damage {
                 output += renderer.success(inspected, command: text)
@@ -68,46 +89,136 @@ extension Shell {
             replayRun = nil
             if case .step = command { run.until = run.next + 1 } else { run.until = nil }
             return try advance(&run, output: &output, reportingDamage: false)
-        case .exportDevTools(let store, let path, let range):
+        case .exportDevTools(let store, let file, let range, let force):
+            let path = try writablePath(file, at: range)
             let (name, history) = try travel(store, store.range) { () throws(TimeTravelError) in try histories.history(of: store.text) }
             let entries = try travel(store, store.range) { () throws(TimeTravelError) in
                 do throws(HistoryError) { return history.count == 0 ? [] : try history.entries(1...history.count) } catch { throw .history(store: name, error) }
             }
-            let file = DevToolsFile(actions: entries.map { $0.action }, preloadedState: history.initial)
-            do {
-                try Data(file.text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw ShellError(.cannotWrite(path: path, detail: error.localizedDescription), at: range)
-            }
+            let devTools = DevToolsFile(actions: entries.map { $0.action }, preloadedState: history.initial)
+            try ScriptFileWriter.write(devTools.text, to: path, replacing: force, at: range)
             return CommandResult(lines: ["exported \(entries.count) actions of \(name) to \(path)"],
                                  json: ["store": .string(name), "file": .string(path), "actions": .int(entries.count)])
-        case .importDevTools(let path, let range, let store):
-            writeRecordingOut()
-            let bytes = try ScriptFile.read(ScriptFile.resolve(path, from: origin), at: range)
-            let file: DevToolsFile
-            do throws(DevToolsError) { file = try DevToolsFile(parsing: bytes) } catch {
+        case .importDevTools(let file, let range, let store, let force):
+            let path = try readablePath(file, from: origin, at: range)
+            let bytes = try ScriptFile.read(path, at: range)
+            let devTools: DevToolsFile
+            do throws(DevToolsError) { devTools = try DevToolsFile(parsing: bytes) } catch {
                 throw ShellError(.session(path: path, detail: error.description), at: range)
             }
-            return try importDevTools(file, into: store?.text ?? "app", path: path, range: store?.range ?? range)
+            return try importDevTools(devTools, into: store?.text ?? "app", force: force, path: path, range: store?.range ?? range)
         }
     }
 
-    /// Writes the recording's kept lines before a file is read (it may be the one recorded); a
-    /// failure stops the recording, and the command running reports it.
-    func writeRecordingOut() {
-        guard let recording else { return }
-        do throws(SessionError) { try recording.writer.flush() } catch { recording.recorder.stop(failure: error) }
+    // MARK: Recording
+
+    private func startRecording(_ file: String, options recordOptions: RecordOptions, at range: Range<Int>) throws(ShellError) -> CommandResult {
+        if let recording { throw ShellError(.session(path: file, detail: "already recording into \(recording.writer.path); 'record stop' first"), at: range) }
+        let path = try writablePath(file, at: range)
+        if let identity = FileIdentity(path: path), filesBeingRead.contains(identity) {
+            throw ShellError(.cannotWrite(path: path, detail: "this session is reading it; record into another file"), at: range)
+        }
+        var status = stat()
+        if lstat(path, &status) == 0, !recordOptions.force {
+            throw ShellError(.cannotWrite(path: path, detail: "the file exists; add --force to replace it, or choose another name"), at: range)
+        }
+        let writer: SessionWriter
+        do {
+            writer = try SessionWriter(path: path, created: options.now(), delivery: .direct)
+        } catch {
+            throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
+        }
+        // A recording that starts in the middle of a session begins with what exists.
+        let opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
+        do {
+            try writer.write(opening)
+        } catch {
+            writer.close()
+            throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
+        }
+        recording = Recording(recorder: SessionRecorder(graph: graph, histories: histories), writer: writer, sync: recordOptions.sync,
+                              replayDepth: replayAccess.map { _ in executeDepth })
+        let stores = graph.storeNames.count
+        let start = opening.isEmpty ? "" : " (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s") and the definitions)"
+        return CommandResult(lines: ["recording into \(path)" + start], json: ["recording": .string(path)])
     }
 
-    /// Closes the recording, if one is on.
+    /// Closes the recording, if one is on: its lines are on the disk.
     public func finish() {
-        recording?.recorder.stop()
-        recording?.writer.close()
-        recording = nil
+        guard let recording else { return }
+        self.recording = nil
+        if recording.failure == nil { try? recording.writer.sync() }
+        recording.writer.close()
+    }
+
+    /// The recorders that take the commands run now: those a replay or `inspect` that starts
+    /// the session over tells, with how many events each holds before it starts.
+    private func restartingRecorders() -> [(recorder: SessionRecorder, mark: Int)] {
+        recordersInCharge.map { ($0, $0.pendingCount) }
+    }
+
+    /// After a replay or `inspect` started the session over and rebuilt its stores: each
+    /// recorder forgets what it heard of the rebuild and records instead that the session
+    /// started over with the stores as they are now, as a `setup` line that a replay runs
+    /// without comparing and the histories that follow it. So a recording never needs the file
+    /// that was replayed or inspected.
+    private func recordRestart(into recorders: [(recorder: SessionRecorder, mark: Int)]) {
+        for (recorder, mark) in recorders {
+            recorder.discard(since: mark)
+            recorder.record(.setup("reset"))
+            recorder.record(contentsOf: SessionRecorder.snapshot(of: graph, histories: histories))
+        }
+    }
+
+    // MARK: Files
+
+    /// The path a command that writes a file writes. During a replay, only one that
+    /// `--allow-files` lets it, beside the recording.
+    func writablePath(_ path: String, at range: Range<Int>) throws(ShellError) -> String {
+        try replayedPath(path, writing: true, at: range) ?? path
+    }
+
+    /// The path a command that reads a file reads: beside the script that runs it, if there is
+    /// one there (see `ScriptFile.resolve`). During a replay, only one that `--allow-files` lets
+    /// it, beside the recording; never the file being recorded.
+    func readablePath(_ path: String, from origin: SourceOrigin, at range: Range<Int>) throws(ShellError) -> String {
+        let resolved = try replayedPath(path, writing: false, at: range) ?? ScriptFile.resolve(path, from: origin)
+        if let recording, let identity = FileIdentity(path: resolved), FileIdentity(path: recording.writer.path) == identity {
+            throw ShellError(.file(path: resolved, detail: "it is being recorded; 'record stop' first"), at: range)
+        }
+        return resolved
+    }
+
+    /// The path a replayed command may use, or `nil` outside a replay. A replay runs someone's
+    /// commands: they touch no file unless the user passed `--allow-files`, and then only files
+    /// under the recording's directory.
+    private func replayedPath(_ path: String, writing: Bool, at range: Range<Int>) throws(ShellError) -> String? {
+        guard let access = replayAccess else { return nil }
+        let verb = writing ? "writes" : "reads"
+        guard access.allowFiles else {
+            throw ShellError(.file(path: path, detail: "a replayed command \(verb) no file unless the replay has --allow-files"), at: range)
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard !path.hasPrefix("/"), !path.hasPrefix("~"), !parts.contains(".."), !parts.isEmpty else {
+            throw ShellError(.file(path: path, detail: "a replayed command \(verb) only files beside the recording (a relative path without '..')"), at: range)
+        }
+        return access.directory + "/" + path
+    }
+
+    /// Refuses to start the session over (`replay`, `inspect`) while it holds something, unless
+    /// forced: nothing a user made disappears silently.
+    private func checkReplaceable(by command: String, force: Bool, at range: Range<Int>) throws(ShellError) {
+        guard !force, replayAccess == nil else { return }
+        let nodes = graph.nodeNames.count, routes = graph.routePatterns.count
+        guard nodes + routes > 0 else { return }
+        var held: [String] = []
+        if nodes > 0 { held.append("\(nodes) node\(nodes == 1 ? "" : "s")") }
+        if routes > 0 { held.append("\(routes) route\(routes == 1 ? "" : "s")") }
+        throw ShellError(.session(path: command, detail: "it starts a fresh session and this one holds \(held.joined(separator: " and ")); "
+                                  + "'save FILE' or 'reset' first, or add --force"), at: range)
     }
 
     private func readSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionLoad {
-        writeRecordingOut()
         do {
             return try SessionReader.read(contentsOf: path)
         } catch {
@@ -118,6 +229,9 @@ extension Shell {
     /// Starts reading a session for a replay: its commands, with their effects as recorded
     /// lines; those of the file's start, and the rest to come.
     private func readScript(_ path: String, at range: Range<Int>) throws(ShellError) -> (script: SessionScript, rest: SessionScriptRest?) {
+        guard nestingDepth < InputLimits.maxLoadDepth else {
+            throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
+        }
         do {
             return try SessionScript.start(contentsOf: path)
         } catch {
@@ -125,26 +239,45 @@ extension Shell {
         }
     }
 
+    // MARK: Replay
+
     /// Runs a replay's steps until it ends, reaches `until`, or its break holds; at the end,
     /// when `reportingDamage`, reports the damage that ended the file early, if any.
     private func advance(_ run: inout ReplayRun, output: inout [OutputLine], reportingDamage: Bool) throws(ShellError) -> CommandResult {
+        let saved = (replayCapture, replayAccess)
         replayCapture = run.recorder.map { ($0, executeDepth) }
-        defer { replayCapture = nil }
+        replayAccess = ReplayAccess(allowFiles: run.allowFiles, directory: run.directory)
+        nestingDepth += 1
+        hasStartedInnerCommands = true
+        defer {
+            (replayCapture, replayAccess) = saved
+            nestingDepth -= 1
+            stopRecordingStartedInReplay()
+        }
         while true {
             run.readAhead()
             guard !run.isFinished else { break }
             if let until = run.until, run.next >= until { break }
             let step = run.script.commands[run.next]
-            run.verifier?.begin(step: run.next)
+            _ = run.recorder?.take()
             // A verification prints its outcome only, like a test run; a step is shown.
             let shown = !run.verify || run.until == run.next + 1
             let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
+            let index = run.next
             run.next += 1
-            if let (expected, actual) = run.verifier?.end() {
-                let divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
-                output += divergence.diffLines.map { OutputLine($0) }
-                throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+            if step.isSetup {
+                _ = run.recorder?.take()
+                try restore(run.recordedEffects(run.script.effects(ofCommand: index)), path: run.path, at: 0..<0)
+                continue
+            }
+            if let recorder = run.recorder {
+                let actual = Array(recorder.take().dropFirst())
+                if let (expected, actual) = ReplayVerifier.firstDifference(expected: run.recordedEffects(ofStep: index), actual: actual) {
+                    let divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
+                    output += divergence.diffLines.map { OutputLine($0) }
+                    throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+                }
             }
             if breakpointHolds() {
                 run.finishReading()
@@ -170,6 +303,24 @@ extension Shell {
         return CommandResult(lines: [summary], json: ["verified": .bool(verified), "steps": .int(count), "divergence": .null])
     }
 
+    /// Ends a recording that a replayed `record` started, when its replay ends.
+    private func stopRecordingStartedInReplay() {
+        if let depth = recording?.replayDepth, depth > executeDepth { finish() }
+    }
+
+    /// Rebuilds store histories from recorded events, as `inspect` does (a recording's start,
+    /// or the histories after a `setup` line).
+    private func restore(_ events: [SessionEvent], path: String, at range: Range<Int>) throws(ShellError) {
+        guard !events.isEmpty else { return }
+        var inspection = Inspection(graph: graph, histories: histories)
+        do throws(InspectionError) {
+            for event in events { try inspection.apply(event) }
+            try inspection.finish()
+        } catch {
+            throw ShellError(.session(path: path, detail: error.message), at: range)
+        }
+    }
+
     /// Whether the break condition became true with the last step.
     private func breakpointHolds() -> Bool {
         guard let breakpoint else { return false }
@@ -184,21 +335,28 @@ extension Shell {
         return became
     }
 
+    // MARK: Inspect and import
+
     /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints.
     private func inspect(_ load: SessionLoad, path: String, at range: Range<Int>) throws(ShellError) -> CommandResult {
         var inspection = Inspection(graph: graph, histories: histories)
+        var stopped: ShellError?
         for recorded in load.events {
             do throws(InspectionError) {
                 try inspection.apply(recorded.event)
             } catch {
-                throw ShellError(.session(path: path, detail: "line \(recorded.line): \(error.message)"), at: range)
+                stopped = ShellError(.session(path: path, detail: "line \(recorded.line): \(error.message); everything before that line is loaded"),
+                                     at: range)
+                break
             }
         }
+        // Every store shows the state of its current step, even when a line stopped the rebuild.
         do throws(InspectionError) {
             try inspection.finish()
         } catch {
             throw ShellError(.session(path: path, detail: error.message), at: range)
         }
+        if let stopped { throw stopped }
         let stores = inspection.order.map { name in
             let history = try? histories.history(of: name).history
             return "\(name) (\(history?.count ?? 0) actions)"
@@ -208,10 +366,20 @@ extension Shell {
         return CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))])
     }
 
-    private func importDevTools(_ file: DevToolsFile, into store: String, path: String, range: Range<Int>) throws(ShellError) -> CommandResult {
-        let initial = file.preloadedState ?? .emptyObject
-        if graph.storeNames.contains(store) {
-            histories.replace(store, with: History(initial: initial))
+    private func importDevTools(_ file: DevToolsFile, into store: String, force: Bool, path: String, range: Range<Int>) throws(ShellError) -> CommandResult {
+        let exists = graph.storeNames.contains(store)
+        // The store's own initial state when the file has none: never `{}`.
+        var initial = Value.emptyObject
+        if let preloaded = file.preloadedState { initial = preloaded } else if exists { initial = try historyOf(store, range).initial }
+        var replaced = 0
+        if exists {
+            let history = try historyOf(store, range)
+            replaced = history.count
+            if replaced > 0, !force {
+                throw ShellError(.session(path: path, detail: "\(store) has \(replaced) action\(replaced == 1 ? "" : "s") in its history, which the import "
+                                          + "would replace; 'export devtools \(store) FILE' to keep them, then add --force, or import into a new store"), at: range)
+            }
+            histories.replace(store, with: History(initial: initial, store: store))
             try call([], [], range) { () throws(GraphError) in try graph.travel(store, to: initial, index: 0) }
         } else {
             try call([], [], range) { () throws(GraphError) in try graph.createStore(store, state: initial) }
@@ -221,7 +389,23 @@ extension Shell {
             do throws(GraphError) { try graph.dispatch(store, action) } catch { failed += 1 }
         }
         _ = graph.takeEvents()
-        let line = "imported \(file.actions.count) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
-        return CommandResult(lines: [line], json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed)])
+        var line = "imported \(file.actions.count) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
+        if replaced > 0 { line += "; its \(replaced) earlier action\(replaced == 1 ? " was" : "s were") replaced" }
+        return CommandResult(lines: [line], json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed),
+                                                    "replaced": .int(replaced)])
     }
+
+    private func historyOf(_ store: String, _ range: Range<Int>) throws(ShellError) -> History {
+        do throws(TimeTravelError) { return try histories.history(of: store).history } catch {
+            throw ShellError(.timeTravel(error), at: range)
+        }
+    }
+}
+
+/// What the commands a replay runs may do with files (see `Shell.writablePath`).
+struct ReplayAccess {
+    /// `--allow-files`: files under `directory` only.
+    var allowFiles: Bool
+    /// The recording's directory.
+    var directory: String
 }

@@ -13,16 +13,22 @@ extension Shell {
             return try listHistory(history, of: name, filter: filter, at: whole)
         case .routerHistory:
             return routerHistoryResult()
-        case .rewrite(let rewrite, let store):
-            return try self.rewrite(rewrite, store: store, at: whole)
+        case .rewrite(let rewrite, let store, let force):
+            return try self.rewrite(rewrite, store: store, force: force, at: whole)
         case .jump(let store, let target, let range):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             let index: Int
             switch target {
             case .index(let number): index = number
-            case .forward(let count): index = history.current + count
-            case .backward(let count): index = history.current - count
+            // Saturated: a step past either end is out of range, and said so by the history.
+            case .forward(let count): index = history.current.saturatingAdding(count)
+            case .backward(let count): index = history.current.saturatingAdding(-count)
             case .end: index = history.count
+            }
+            // A relative move past either end says so (a step number out of range is the history's to say).
+            if case .index = target {} else if !(0...history.count).contains(index) {
+                let side = index < 0 ? "before the initial state (#0)" : "past the last step (#\(history.count))"
+                throw ShellError(.session(path: "jump", detail: "it would go \(side) of \(name), which is at #\(history.current)"), at: range)
             }
             let state = try travel(store, range) { () throws(TimeTravelError) in try histories.jump(name, to: index) }
             return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(Self.brief(state))"],
@@ -32,7 +38,7 @@ extension Shell {
             let (a, b): (Int, Int)
             switch (from, to) {
             case (nil, _): (a, b) = (Swift.max(0, history.current - 1), history.current)
-            case (let from?, nil): (a, b) = (Swift.max(0, from.0 - 1), from.0)
+            case (let from?, nil): (a, b) = (Swift.max(0, from.0.saturatingAdding(-1)), from.0)
             case (let from?, let to?): (a, b) = (from.0, to.0)
             }
             let range = from.map { from in from.1.lowerBound..<(to?.1.upperBound ?? from.1.upperBound) } ?? whole
@@ -137,8 +143,20 @@ extension Shell {
         }))
     }
 
-    private func rewrite(_ rewrite: HistoryRewrite, store: Name?, at range: Range<Int>) throws(ShellError) -> CommandResult {
+    private func rewrite(_ rewrite: HistoryRewrite, store: Name?, force: Bool, at range: Range<Int>) throws(ShellError) -> CommandResult {
         let target = store?.range ?? range
+        if rewrite != .sweep, !force {
+            // Commit and revert keep one timeline: the others go only when the user says so.
+            let (name, history) = try travel(store, target) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            let others = history.branches.filter { !$0.isCurrent }.map(\.name)
+            if !others.isEmpty {
+                let list = others.joined(separator: ", ")
+                let noun = others.count == 1 ? "branch" : "branches"
+                throw ShellError(.session(path: "history \(rewrite.rawValue)", detail: "it keeps only the current branch (\(history.branch)) and "
+                                          + "\(name) also has \(noun) \(list); add --force to drop \(others.count == 1 ? "it" : "them"), "
+                                          + "or 'checkout' the branch to keep first"), at: range)
+            }
+        }
         switch rewrite {
         case .commit:
             let dropped = try travel(store, target) { () throws(TimeTravelError) in try histories.commit(store?.text) }
@@ -222,5 +240,13 @@ extension Shell {
         case .remove: "\(change.pathText): - \(brief(change.old))"
         case .replace: "\(change.pathText): \(brief(change.old)) → \(brief(change.new))"
         }
+    }
+}
+
+extension Int {
+    /// `self + other`, or the bound it would pass.
+    func saturatingAdding(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

@@ -1,23 +1,25 @@
 import Foundation
 
-/// Writes the files `save` makes: first to `FILE.tmp`, then renamed over FILE, so that FILE is
-/// replaced whole or not at all.
+/// Writes the files the shell makes whole (`save`, `export devtools`, `graph --dot FILE`): first
+/// to a new temporary file beside FILE, then renamed over it, so that FILE is replaced whole or
+/// not at all. An existing FILE is replaced only when the user said so (`--force`).
 enum ScriptFileWriter {
     /// Writes `text` to `path`; an error points at `range`, where the command names the file.
-    static func write(_ text: String, to path: String, at range: Range<Int>) throws(ShellError) {
+    static func write(_ text: String, to path: String, replacing: Bool, at range: Range<Int>) throws(ShellError) {
         func failure(_ detail: String) -> ShellError {
             ShellError(.cannotWrite(path: path, detail: detail), at: range)
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw failure("it is a directory")
-        }
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw failure(detail(errno)) }
-        // A file replaced keeps its permissions.
         var existing = stat()
-        if stat(path, &existing) == 0 { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
+        let exists = lstat(path, &existing) == 0
+        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw failure("it is a directory") }
+        if exists, !replacing { throw failure("the file exists; add --force to replace it, or choose another name") }
+        // A name of our own beside the file: a rename within one directory is atomic.
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure(detail(errno)) }
+        let temporary = String(cString: template)
+        // A file replaced keeps its permissions; a new one gets the usual ones.
+        _ = fchmod(descriptor, exists ? existing.st_mode & 0o7777 : 0o644 & ~currentUmask())
         let bytes = Array(text.utf8)
         var written = 0
         var error: Int32 = 0
@@ -39,6 +41,13 @@ enum ScriptFileWriter {
             unlink(temporary)
             throw failure(detail(error))
         }
+    }
+
+    /// The process's file mode mask (read by setting it and setting it back).
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
     }
 
     /// What an `errno` from writing a file means, for people.

@@ -18,10 +18,13 @@ extension Graph {
     /// pending timers, the navigation stack, store histories, patches' outputs and internal
     /// state, failed marks, reducer ids that a fresh shell numbers differently, and derived
     /// nodes that could not be computed again.
-    /// - Parameter lineLimit: the longest line the script may have, in bytes; a value literal
-    ///   that would make a longer line is spread over several lines.
-    public func definitionScript(lineLimit: Int = 1 << 20) -> DefinitionScript {
-        var writer = GraphScriptWriter(graph: self, lineLimit: lineLimit)
+    /// - Parameters:
+    ///   - lineLimit: the longest line the script may have, in bytes; a value literal that
+    ///     would make a longer line is spread over several lines.
+    ///   - omittingStores: leave the stores out (a recording rebuilds them with their histories
+    ///     before it runs the script).
+    public func definitionScript(lineLimit: Int = 1 << 20, omittingStores: Bool = false) -> DefinitionScript {
+        var writer = GraphScriptWriter(graph: self, lineLimit: lineLimit, omittingStores: omittingStores)
         writer.write()
         return DefinitionScript(lines: writer.lines, commandCount: writer.commandCount)
     }
@@ -31,6 +34,7 @@ extension Graph {
 struct GraphScriptWriter {
     let graph: Graph
     let lineLimit: Int
+    let omittingStores: Bool
     private(set) var lines: [String] = []
     private(set) var commandCount = 0
     /// The nodes that cannot be rebuilt, with why.
@@ -47,9 +51,10 @@ struct GraphScriptWriter {
         case binding(Binding)
     }
 
-    init(graph: Graph, lineLimit: Int) {
+    init(graph: Graph, lineLimit: Int, omittingStores: Bool) {
         self.graph = graph
         self.lineLimit = lineLimit
+        self.omittingStores = omittingStores
     }
 
     mutating func write() {
@@ -213,6 +218,7 @@ struct GraphScriptWriter {
         case let patch as PatchNode:
             write(patch)
         case let store as StoreNode:
+            if omittingStores { return }
             command("store \(name) = ", value: store.state.value ?? .null, of: name)
             if store.actionCount > 0 {
                 note("\(name) had handled \(store.actionCount) action\(store.actionCount == 1 ? "" : "s"): its history is not saved, its state is")

@@ -1,0 +1,40 @@
+public import PatchbayCore
+
+extension History {
+    /// The events that rebuild this history, read in order by `Inspection`: the store with the
+    /// initial state, each timeline's actions in the order the timelines were made (a branch by
+    /// a jump to its fork, then its own actions), the skipped actions, and last the current
+    /// branch and state. A recording that starts while the store exists begins with them.
+    ///
+    /// `live` is the store's state (the state at `current`); it ends the events as a checkpoint.
+    /// What the events cannot carry: a skip that a branch's shared steps got after the branch
+    /// was forked (the branch gets its parent's flags as they are now).
+    func snapshot(of name: String, live: Value) -> [SessionEvent] {
+        var events: [SessionEvent] = [.store(name: name, state: initial)]
+        var built: [String] = []
+        for timeline in timelines {
+            let start = timeline.forkIndex ?? 0
+            if let parent = timeline.forkedFrom {
+                if built.last != parent { events.append(.checkout(store: name, branch: parent)) }
+                events.append(.jump(store: name, index: start))
+            }
+            var skipped: [Int] = []
+            if start < timeline.count {
+                for index in start + 1...timeline.count {
+                    let entry = timeline.steps.record(at: index).entry(index: index)
+                    if entry.skipped { skipped.append(index) }
+                    let action = SessionAction(store: name, index: index, action: entry.action, patch: JSONPatch.operations(entry.changes),
+                                               hash: nil, failure: entry.failure, cause: entry.cause, delayedReducer: entry.delayedReducer)
+                    events.append(.action(action))
+                }
+            }
+            // A skipped action changed nothing: marking it skipped recomputes nothing.
+            events += skipped.map { SessionEvent.skip(store: name, index: $0, skipped: true) }
+            built.append(timeline.name)
+        }
+        if built.last != branch { events.append(.checkout(store: name, branch: branch)) }
+        if current != count { events.append(.jump(store: name, index: current)) }
+        events.append(.checkpoint(store: name, index: current, state: live))
+        return events
+    }
+}

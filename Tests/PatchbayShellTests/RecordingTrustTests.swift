@@ -1,0 +1,260 @@
+import Foundation
+import PatchbayShell
+import Testing
+
+// What makes a recording trustworthy: it begins with what exists when it starts, it needs no
+// other file, a replay of it runs no file command it was not allowed, and nothing a user made
+// is replaced or dropped without a word.
+
+/// A fresh shell whose recordings start at a fixed time.
+private func liveShell() -> DataflowSession {
+    let session = DataflowSession()
+    session.shell.options.now = { Date(timeIntervalSince1970: 1_795_255_200) }
+    return session
+}
+
+/// What `replay FILE --verify` says in a fresh shell.
+private func verify(_ path: String, _ options: String = "") -> [String] {
+    DataflowSession().run("replay \(path) --verify \(options)")
+}
+
+/// The `history` and `state` of store `s` in `session`.
+private func view(of session: DataflowSession, store: String = "s") -> [String] {
+    session.run("history \(store)\nstate \(store)\nbranch \(store)")
+}
+
+@Suite("Recordings: a recording that starts in the middle of a session")
+struct MidSessionRecordingTests {
+    @Test func itBeginsWithTheStoresHistoriesAndDefinitionsAndVerifies() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/mid.jsonl"
+        let live = liveShell()
+        live.run("""
+            store s = {n: 0}
+            reducer s on Add : state.n += action.by
+            dispatch s Add {by: 1}
+            dispatch s Add {by: 10}
+            jump 1
+            dispatch s Add {by: 5}
+            checkout main
+            """)
+        #expect(live.run("record \(path)") == ["recording into \(path) (it starts with what exists: 1 store and the definitions)"])
+        live.run("dispatch s Add {by: 100}\nskip 2\nrecord stop")
+        let expected = view(of: live)
+
+        #expect(verify(path).last == "verified 4 steps of \(path): every effect matches the recording")
+        let replayed = DataflowSession()
+        replayed.run("replay \(path)")
+        #expect(view(of: replayed) == expected)
+        let inspected = DataflowSession()
+        #expect(inspected.run("inspect \(path)") == ["inspected \(path): s (3 actions)"])
+        #expect(view(of: inspected) == expected)
+    }
+
+    @Test func anEmptySessionRecordsNoOpening() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/empty.jsonl"
+        let live = liveShell()
+        #expect(live.run("record \(path)") == ["recording into \(path)"])
+        live.run("record stop")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 1)
+    }
+}
+
+@Suite("Recordings: self-contained")
+struct SelfContainedRecordingTests {
+    @Test func aLoadIsRecordedAsTheCommandsItRan() throws {
+        let directory = TemporaryDirectory()
+        let script = directory.write("defs.pb", "store s = {n: 0}\nreducer s on Add : state.n += action.by\n")
+        let path = directory.path + "/load.jsonl"
+        let live = liveShell()
+        live.run("record \(path)\nload \(script)\ndispatch s Add {by: 2}\nrecord stop")
+        try FileManager.default.removeItem(atPath: script)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("load "))
+        #expect(verify(path).last == "verified 3 steps of \(path): every effect matches the recording")
+    }
+
+    @Test func aReplayAndAnInspectAreRecordedAsTheSessionTheyMade() throws {
+        let directory = TemporaryDirectory()
+        let first = directory.path + "/first.jsonl"
+        let live = liveShell()
+        live.run("record \(first)\nstore s = {n: 0}\nreducer s on Add : state.n += action.by\ndispatch s Add {by: 2}\nrecord stop")
+        let second = directory.path + "/second.jsonl"
+        let recorder = liveShell()
+        recorder.run("record \(second)\nreplay \(first) --verify\ndispatch s Add {by: 3}\ninspect \(first) --force\nstate s\nrecord stop")
+        try FileManager.default.removeItem(atPath: first)
+        #expect(!(try String(contentsOfFile: second, encoding: .utf8)).contains("first.jsonl"))
+        #expect(verify(second).last?.hasPrefix("verified ") == true)
+        let inspected = DataflowSession()
+        inspected.run("inspect \(second)")
+        #expect(inspected.run("state s") == ["{n: 2}"])
+    }
+
+    @Test func aResetIsRecordedAndReplayed() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/reset.jsonl"
+        let live = liveShell()
+        live.run("""
+            record \(path)
+            store s = {n: 0}
+            reducer s on Add : state.n += action.by
+            dispatch s Add {by: 2}
+            reset
+            store s = {n: 5}
+            reducer s on Add : state.n += action.by
+            dispatch s Add {by: 1}
+            record stop
+            """)
+        #expect(verify(path).last == "verified 7 steps of \(path): every effect matches the recording")
+    }
+
+    @Test func aFailedCommandReplaysAsTheSameFailure() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/typo.jsonl"
+        let live = liveShell()
+        live.run("record \(path)\nstore s = {n: 0}\ndispatc s Add\ndispatch nope Add\n= 1 / 0\nrecord stop")
+        #expect(verify(path).last == "verified 4 steps of \(path): every effect matches the recording")
+    }
+}
+
+@Suite("Replays: what a replayed command may do")
+struct ReplayTrustTests {
+    /// A recording (written by hand) whose commands touch files.
+    private func recording(in directory: TemporaryDirectory, commands: [String]) -> String {
+        var lines = [#"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"#]
+        for (seq, command) in commands.enumerated() {
+            lines.append(#"{"seq":\#(seq + 1),"kind":"command","text":"\#(command)"}"#)
+        }
+        return directory.write("shared.jsonl", lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test func fileCommandsAreRefusedWithoutAllowFiles() throws {
+        let directory = TemporaryDirectory()
+        let victim = directory.write("victim.txt", "precious\n")
+        let path = recording(in: directory, commands: ["var a = 1", "save \(victim) --force"])
+        let session = DataflowSession()
+        let output = session.run("replay \(path)")
+        #expect(output.contains { $0.hasPrefix("error: cannot read '\(victim)'") || $0.contains("a replayed command writes no file unless the replay has --allow-files") })
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+    }
+
+    @Test func allowFilesReachesOnlyFilesBesideTheRecording() throws {
+        let directory = TemporaryDirectory()
+        let path = recording(in: directory, commands: ["var a = 1", "save out.pb", "save ../escape.pb", "save /tmp/abs.pb"])
+        let session = DataflowSession()
+        let output = session.run("replay \(path) --allow-files")
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/out.pb"))
+        #expect(output.contains { $0.contains("only files beside the recording") })
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/../escape.pb"))
+    }
+
+    @Test func aReplayedRecordStopsWhenTheReplayEnds() throws {
+        let directory = TemporaryDirectory()
+        let path = recording(in: directory, commands: ["record inner.jsonl", "var a = 1"])
+        let session = DataflowSession()
+        session.run("replay \(path) --allow-files")
+        #expect(session.run("record") == ["not recording (start with: record FILE)"])
+        session.run("var b = 2")
+        #expect(!(try String(contentsOfFile: directory.path + "/inner.jsonl", encoding: .utf8)).contains("var b"))
+    }
+
+    @Test func aFileThatReplaysItselfStopsAtTheNestingLimit() throws {
+        let directory = TemporaryDirectory()
+        let path = recording(in: directory, commands: ["replay shared.jsonl --allow-files --force"])
+        let session = DataflowSession()
+        let output = session.run("replay \(path) --allow-files")
+        #expect(output.contains { $0.contains("more than 16 deep") })
+    }
+}
+
+@Suite("Nothing a user made disappears silently")
+struct NoSilentLossTests {
+    @Test func recordOntoAnExistingFileNeedsForce() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("keep.jsonl", "mine\n")
+        let session = liveShell()
+        #expect(session.error("record \(path)") == "error: cannot write '\(path)': the file exists; add --force to replace it, or choose another name")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine\n")
+        #expect(session.run("record \(path) --force") == ["recording into \(path)"])
+    }
+
+    @Test func aFileBeingReadIsNeverRecordedInto() throws {
+        let directory = TemporaryDirectory()
+        let script = directory.write("script.pb", "var a = 1\nrecord \(directory.path)/script.pb --force\n")
+        let session = liveShell()
+        let output = session.run("load \(script)")
+        #expect(output.contains { $0.contains("this session is reading it; record into another file") })
+        #expect(try String(contentsOfFile: script, encoding: .utf8).hasPrefix("var a = 1\n"))
+    }
+
+    @Test func theFileBeingRecordedIsNeverReplayedOrInspected() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/live.jsonl"
+        let session = liveShell()
+        session.run("record \(path)\nvar a = 1")
+        #expect(session.error("replay \(path) --force") == "error: cannot read '\(path)': it is being recorded; 'record stop' first")
+        #expect(session.error("inspect \(path) --force") == "error: cannot read '\(path)': it is being recorded; 'record stop' first")
+    }
+
+    @Test func replayAndInspectKeepASessionThatHoldsSomething() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/r.jsonl"
+        let first = liveShell()
+        first.run("record \(path)\nvar x = 1\nrecord stop")
+        let session = DataflowSession()
+        session.run("var mine = 42")
+        let refusal = "it starts a fresh session and this one holds 1 node; 'save FILE' or 'reset' first, or add --force"
+        #expect(session.error("replay \(path)") == "error: replay: \(refusal)")
+        #expect(session.error("inspect \(path)") == "error: inspect: \(refusal)")
+        #expect(session.run("= mine") == ["42"])
+        #expect(session.run("replay \(path) --force").last == "replayed 1 steps of \(path)")
+    }
+
+    @Test func commitAndRevertKeepOtherBranchesUnlessForced() throws {
+        let session = DataflowSession()
+        session.run("store s = {n: 0}\nreducer s on Add : state.n += 1\ndispatch s Add\ndispatch s Add\njump 1\ndispatch s Add")
+        let refusal = "it keeps only the current branch (b1) and s also has branch main; add --force to drop it, or 'checkout' the branch to keep first"
+        #expect(session.error("history commit") == "error: history commit: \(refusal)")
+        #expect(session.error("history revert") == "error: history revert: \(refusal)")
+        #expect(session.run("branch").count == 2)
+        #expect(session.run("history commit --force") == ["committed: the current state is the initial state now (2 actions squashed)"])
+        #expect(session.run("branch").count == 1)
+    }
+
+    @Test func importIntoAStoreWithHistoryNeedsForceAndStartsFromItsInitialState() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("rdt.json", #"{"payload":"[{\"type\":\"Add\"}]"}"#)
+        let session = DataflowSession()
+        session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add")
+        #expect(session.error("import devtools \(file) s").hasPrefix("error: \(file): s has 1 action in its history, which the import would replace"))
+        #expect(session.run("state s") == ["{n: 11}"])
+        #expect(session.run("import devtools \(file) s --force") == ["imported 1 actions into s; its 1 earlier action was replaced"])
+        #expect(session.run("state s") == ["{n: 11}"])
+        #expect(session.run("jump 0") == ["s at #0 of 1: {n: 10}"])
+    }
+
+    @Test func exportOntoAnExistingFileNeedsForce() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("out.json", "mine\n")
+        let session = DataflowSession()
+        session.run("store s = {n: 0}")
+        #expect(session.error("export devtools s \(file)").hasSuffix("the file exists; add --force to replace it, or choose another name"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "mine\n")
+        #expect(session.run("export devtools s \(file) --force") == ["exported 0 actions of s to \(file)"])
+    }
+}
+
+@Suite("Time travel: user integers at the extremes")
+struct TimeTravelExtremesTests {
+    @Test(arguments: ["jump -9223372036854775808", "jump +9223372036854775807", "jump 9223372036854775807",
+                      "diff -9223372036854775808", "diff 9223372036854775807 -9223372036854775808",
+                      "skip -9223372036854775808", "unskip 9223372036854775807"])
+    func anExtremeStepIsAnErrorThatChangesNothing(command: String) {
+        let session = DataflowSession()
+        session.run("store s = {n: 0}\nreducer s on Add : state.n += 1\ndispatch s Add")
+        let before = session.run("history\nstate")
+        #expect(session.error(command).hasPrefix("error: "))
+        #expect(session.run("history\nstate") == before)
+    }
+}
