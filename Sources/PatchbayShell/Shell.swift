@@ -115,17 +115,31 @@ public final class Shell {
                 inheritedRecorders = []
                 for recorder in recorders { recorder.record(.command(text)) }
             }
+            let historyMarks = histories.mark()
+            let eventMarks = recorders.map(\.pendingCount)
             executeDepth += 1
             defer { executeDepth -= 1 }
             let result = try run(command, text: text, origin: origin, output: &lines)
             let events = graph.takeEvents()
-            for recorder in recorders { recorder.deliveries(events) }
             if let runaway = events.runaway {
+                // The command failed as a whole: the actions it made go, and so does what the
+                // recorders heard of them (a replay fails the same way and takes them back too).
+                let restored = histories.rollBack(to: historyMarks)
+                _ = graph.takeEvents()
+                let error = ShellError(.graph(.engine(runaway)), at: 0..<0)
+                for (recorder, mark) in zip(recorders, eventMarks) {
+                    recorder.discard(since: mark)
+                    recorder.record(.error(command: text, message: error.message))
+                }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
-                lines += renderer.events(events)
-                lines += renderer.failure(ShellError(.graph(.engine(runaway)), at: 0..<0), command: text, origin: origin)
+                lines += renderer.failure(error, command: text, origin: origin)
+                if !restored.isEmpty {
+                    lines.append(OutputLine("the actions the command made were taken back: \(restored.joined(separator: ", ")) "
+                                            + "\(restored.count == 1 ? "is" : "are") as before it"))
+                }
                 return CommandOutcome(status: .failure, lines: lines)
             }
+            for recorder in recorders { recorder.deliveries(events) }
             guard rendered else { return CommandOutcome(status: .success, lines: []) }
             lines += renderer.events(events)
             lines += renderer.success(result, command: text)

@@ -109,6 +109,26 @@ struct SelfContainedRecordingTests {
         #expect(verify(path).last == "verified 7 steps of \(path): every effect matches the recording")
     }
 
+    @Test func aDispatchLoopThatNeverSettlesIsTakenBackLiveInReplayAndInInspect() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/loop.jsonl"
+        let live = liveShell()
+        live.run("""
+            record \(path)
+            store s = {n: 0}
+            reducer s on Add : state.n += 1
+            dispatch s Add
+            wire s.action -> s.dispatch
+            dispatch s Add
+            record stop
+            """)
+        #expect(live.run("state s") == ["{n: 1}"])
+        #expect(verify(path).last == "verified 5 steps of \(path): every effect matches the recording")
+        let inspected = DataflowSession()
+        inspected.run("inspect \(path)")
+        #expect(inspected.run("state s\nhistory s") == live.run("state s\nhistory s"))
+    }
+
     @Test func aFailedCommandReplaysAsTheSameFailure() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/typo.jsonl"

@@ -21,6 +21,7 @@ extension History {
         if !skipped, !flags.contains(.skipped) { throw .notSkipped(store: store, index: index) }
         if skipped, old.record(at: index).changes.isEmpty {
             timelines[selected].steps.setFlags(flags.union(.skipped).subtracting(.failed), at: index)
+            rewrites += 1
             return Recomputation(changedStates: 0, state: live, firstStep: index)
         }
         var state = try state(at: index - 1, current: live)
@@ -58,6 +59,7 @@ extension History {
             if step == current { currentState = state }
         }
         timelines[selected] = timeline
+        rewrites += 1
         return Recomputation(changedStates: changedStates, state: currentState, firstStep: index, steps: steps)
     }
 }

@@ -50,6 +50,7 @@ extension History {
             swept.checkpoints.append(Checkpoint(index: newIndex[checkpoint.index], state: checkpoint.state))
         }
         timelines[selected] = swept
+        rewrites += 1
         for position in timelines.indices where timelines[position].forkedFrom == old.name {
             timelines[position].forkIndex = timelines[position].forkIndex.map { newIndex[min($0, old.count)] }
         }
@@ -58,6 +59,7 @@ extension History {
     }
 
     private func reset() {
+        rewrites += 1
         timelines = [Timeline(name: "main", initial: initial)]
         selected = 0
         forks = 0

@@ -25,6 +25,9 @@ public final class History {
     var selected = 0
     /// How many branches have been forked, for the next branch's name.
     var forks = 0
+    /// How many times steps already recorded were changed (skips, sweeps, commits, reverts):
+    /// a `Mark` taken before one cannot be rolled back to.
+    var rewrites = 0
 
     /// A history with no actions yet. `store` names the store in error messages.
     public init(initial: Value, store: String = "the store") {

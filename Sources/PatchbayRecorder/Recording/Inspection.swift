@@ -11,8 +11,11 @@ public struct Inspection {
     private var skippedChanges: [String: [Int: [ValueChange]]] = [:]
     /// The stores, in the order the recording created them.
     public private(set) var order: [String] = []
-    /// Where the recording disagrees with itself (a digest or checkpoint that does not match).
+    /// Where the recording disagrees with itself (a digest or checkpoint that does not match),
+    /// each with the line it was found on when the caller gave it.
     public private(set) var warnings: [String] = []
+    /// The line of the event being applied, for warnings.
+    private var line: Int?
 
     /// Rebuilds into `graph`'s stores and `histories`.
     public init(graph: Graph, histories: StoreHistories) {
@@ -20,8 +23,9 @@ public struct Inspection {
         self.histories = histories
     }
 
-    /// Applies one recorded event.
-    public mutating func apply(_ event: SessionEvent) throws(InspectionError) {
+    /// Applies one recorded event; `line`, the file's line that holds it, names it in warnings.
+    public mutating func apply(_ event: SessionEvent, line: Int? = nil) throws(InspectionError) {
+        self.line = line
         switch event {
         case .store(let name, let state):
             if order.contains(name) {
@@ -46,7 +50,7 @@ public struct Inspection {
             }
             digest.apply(changes, after: state)
             if let hash = recorded.hash, hash != digest {
-                warnings.append("action #\(recorded.index) of \(recorded.store): the state's digest is \(digest), the recording says \(hash)")
+                warn("action #\(recorded.index) of \(recorded.store): the state's digest is \(digest), the recording says \(hash)")
             }
             let entry = HistoryEntry(index: recorded.index, action: recorded.action, changes: changes, failure: recorded.failure,
                                      cause: recorded.cause, delayedReducer: recorded.delayedReducer)
@@ -54,7 +58,7 @@ public struct Inspection {
         case .checkpoint(let store, let index, let checkpoint):
             guard let current = states[store], let history = try? history(store), history.current == index else { return }
             if current.state != checkpoint {
-                warnings.append("checkpoint #\(index) of \(store) differs from the state the patches give; the checkpoint is kept")
+                warn("checkpoint #\(index) of \(store) differs from the state the patches give; the checkpoint is kept")
                 states[store] = (checkpoint, StateDigest(checkpoint))
             }
         case .jump(let store, let index):
@@ -112,6 +116,10 @@ public struct Inspection {
                 throw InspectionError(message: error.description)
             }
         }
+    }
+
+    private mutating func warn(_ text: String) {
+        warnings.append(line.map { "line \($0): \(text)" } ?? text)
     }
 
     private func history(_ store: String) throws(InspectionError) -> History {

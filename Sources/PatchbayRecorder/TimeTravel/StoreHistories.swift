@@ -139,6 +139,33 @@ public final class StoreHistories {
         return removed
     }
 
+    /// Where every history stands, for `rollBack(to:)`.
+    package struct Marks {
+        fileprivate var marks: [(store: String, history: History, mark: History.Mark)]
+    }
+
+    /// Where every history stands now.
+    package func mark() -> Marks {
+        Marks(marks: histories.map { ($0.key, $0.value, $0.value.mark()) })
+    }
+
+    /// Takes back the actions every history recorded since `marks` (a command that failed as
+    /// a whole) and moves each store that had some back to its state then, so that what is
+    /// wired to it follows. A history rewritten since (or replaced) is left as it is.
+    /// - Returns: the stores moved back.
+    @discardableResult
+    package func rollBack(to marks: Marks) -> [String] {
+        var moved: [String] = []
+        for (store, history, mark) in marks.marks where histories[store] === history {
+            guard history.count != mark.count || history.current != mark.current || history.timelines.count != mark.timelineCount,
+                  let state = try? history.state(at: mark.current, current: liveState(store)),
+                  history.rollBack(to: mark) else { continue }
+            try? travel(store, to: state, history: history)
+            moved.append(store)
+        }
+        return moved
+    }
+
     /// Runs the store's reducers for a history entry, for a recomputation.
     private func reduce(_ store: String, _ entry: HistoryEntry, _ state: inout Value) -> Reduction {
         do {

@@ -343,7 +343,7 @@ extension Shell {
         var stopped: ShellError?
         for recorded in load.events {
             do throws(InspectionError) {
-                try inspection.apply(recorded.event)
+                try inspection.apply(recorded.event, line: recorded.line)
             } catch {
                 stopped = ShellError(.session(path: path, detail: "line \(recorded.line): \(error.message); everything before that line is loaded"),
                                      at: range)
