@@ -19,8 +19,9 @@ public final class Shell {
     private(set) var graph: Graph
     /// The histories of the session's stores.
     private(set) var histories: StoreHistories
-    /// The recording `record FILE` writes, if one is on.
-    var recording: (recorder: SessionRecorder, writer: SessionWriter)?
+    /// The recording `record FILE` writes, if one is on: the recorder puts the events of the
+    /// command being run in `events`, which `execute` writes when the command ends.
+    var recording: (recorder: SessionRecorder, writer: SessionWriter, events: CommandEvents)?
     /// A replay paused by `--step`, `--until` or its break.
     var replayRun: ReplayRun?
     /// `break [STORE] when EXPR`, and whether the condition held after the last step.
@@ -52,35 +53,23 @@ public final class Shell {
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
-        // A command's recorded lines go to the file together, when it ends.
+        // A command's recorded lines go to the file together, with one write, when it ends.
         guard executeDepth == 0, let recording else { return perform(text, at: origin, rendered: true) }
         let stoppedBefore = recording.recorder.failure != nil
-        recording.writer.beginBatch()
         var outcome = perform(text, at: origin, rendered: true)
-        do {
-            try recording.writer.endBatch()
-        } catch {
-            recording.recorder.stop(failure: error)
+        let events = recording.events.take()
+        if !events.isEmpty {
+            do {
+                try recording.writer.write(events)
+            } catch {
+                recording.recorder.stop(failure: error)
+            }
         }
         if !stoppedBefore, let failure = recording.recorder.failure {
             // Said once, when it happens; `record` keeps saying it.
             outcome.lines += recordingStopped(by: failure, in: recording.writer, command: text, origin: origin)
         }
         return outcome
-    }
-
-    /// Writes the lines the recording keeps in memory to its file, so that the file holds
-    /// every command run so far; the executable calls it whenever it waits for input.
-    /// - Returns: the error to print, when this write failed and stopped the recording.
-    public func flushRecording() -> [OutputLine] {
-        guard let recording, recording.recorder.failure == nil else { return [] }
-        do {
-            try recording.writer.flush()
-            return []
-        } catch {
-            recording.recorder.stop(failure: error)
-            return recordingStopped(by: error, in: recording.writer, command: "", origin: .interactive)
-        }
     }
 
     private func recordingStopped(by failure: SessionError, in writer: SessionWriter, command: String, origin: SourceOrigin) -> [OutputLine] {

@@ -33,7 +33,6 @@ struct InteractiveSession {
         let continuation = Prompt(text: "...> ", color: color ? "2" : nil)
 
         while !shell.hasQuit {
-            shell.flushRecording().forEach(output.write)
             output.flush()
             switch reader.read(prompt: assembler.isPending ? continuation : primary) {
             case .endOfInput:

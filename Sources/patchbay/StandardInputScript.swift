@@ -9,8 +9,6 @@ enum StandardInputScript {
         var splitter = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         reading: while !runner.isStopped {
-            // The recording's file is complete whenever the script waits for more input.
-            shell.flushRecording().forEach(output.write)
             output.flush()
             let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }

@@ -48,8 +48,8 @@ struct RecordingProcessTests {
     }
 
     @Test func aRecordingKilledWhileBusyKeepsEveryCommandItPrinted() throws {
-        // Killed in the middle of a long script, with lines still in memory: the keeper process
-        // writes them, and holds standard output open until it has.
+        // Killed in the middle of a long script: each command's lines reach the file with one
+        // write when it ends, before its output is printed.
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/busy.jsonl"

@@ -74,7 +74,6 @@ struct RecordShellTests {
             route add /message/:username view=message option=modal
             route /message/Max
             """)
-        #expect(session.shell.flushRecording().isEmpty)
         let recorded = lines(of: path)
         #expect(recorded.contains(#"{"seq":4,"kind":"publish","port":"x.value","value":3}"#))
         #expect(recorded.contains { $0.contains(#""kind":"error","text":"= nope","message":"unknown name 'nope'"#) })

@@ -66,7 +66,7 @@ public struct Inspection {
             } catch {
                 throw InspectionError(message: error.description)
             }
-        case .skip(let store, let index, let skipped):
+        case .skip(let store, let index, let skipped, _):
             let history = try history(store)
             guard let current = states[store] else { return }
             if skipped, let entry = try? history.entry(index) { skippedChanges[store, default: [:]][index] = entry.changes }
@@ -99,7 +99,7 @@ public struct Inspection {
             }
         case .sweep(let store):
             _ = try history(store).sweep()
-        case .command, .publish, .route, .error:
+        case .command, .setup, .publish, .route, .error:
             break
         }
     }

@@ -18,7 +18,7 @@ extension SessionWriter: SessionEventReceiver {
     }
 
     package func receiveAction(_ step: StoreStep, hash: StateDigest) throws(SessionError) {
-        try writeAction(step, hash: hash)
+        try write(.action(SessionAction(step, hash: hash)))
     }
 }
 
@@ -27,14 +27,5 @@ extension SessionAction {
     public init(_ step: StoreStep, hash: StateDigest) {
         self.init(store: step.store, index: step.index, action: step.action, patch: JSONPatch.operations(step.changes), hash: hash,
                   failure: step.failure, cause: step.cause, delayedReducer: step.reducer)
-    }
-
-    /// Appends the whole line (without the line break) of the action of `step`, numbered `seq`:
-    /// the line of `SessionEvent.action(SessionAction(step, hash: hash))`, without making it.
-    static func encodeLine<Output: SessionLineOutput & ~Copyable>(_ step: StoreStep, hash: StateDigest, seq: Int, into out: inout Output) {
-        out.appendRaw(#"{"seq":"#)
-        out.appendInteger(seq)
-        encode(step, hash: hash, into: &out)
-        out.appendRaw("}")
     }
 }

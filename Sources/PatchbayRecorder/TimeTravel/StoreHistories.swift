@@ -94,7 +94,7 @@ public final class StoreHistories {
         } catch {
             throw .history(store: name, error)
         }
-        announce(.skip(store: name, index: index, skipped: skipped))
+        announce(.skip(store: name, index: index, skipped: skipped, recomputed: []))
         try travel(name, to: recomputation.state, history: history)
         return recomputation
     }

@@ -1,18 +1,21 @@
 import PatchbayCore
 import PatchbayRecorder
 
-/// A replay under way (`replay FILE`): the recorded commands, each with the effects the
-/// recording saw, and how far it has run. A replay paused by `--step`, `--until` or a break
-/// goes on with `step` and `continue`.
+/// A replay under way (`replay FILE`): the recorded steps (commands with the effects the
+/// recording saw), read from the file as the replay goes, and how far it has run. A replay
+/// paused by `--step`, `--until` or a break goes on with `step` and `continue`.
 struct ReplayRun {
     let path: String
-    /// The recorded commands with their effects (the effects before the first command belong
-    /// to no step and are not replayed); only those of the file's start while `rest` is read.
-    private(set) var script: SessionScript
-    /// The rest of the file, read on a thread of its own while the first steps run.
-    private var rest: SessionScriptRest?
+    /// The file read (`path` resolved).
+    let file: String
+    /// The steps not yet read.
+    private let steps: SessionStepReader
+    /// The next step to run, read ahead; `nil` once the file has no more (or is damaged).
+    private(set) var upcoming: RecordedCommand?
+    /// The damage that ended the file early, once reading met it.
+    private(set) var damage: SessionError?
     let verify: Bool
-    /// The index in the script's commands of the next command to run.
+    /// How many steps have run.
     var next = 0
     /// Pause after this step number (1-based), if set.
     var until: Int?
@@ -21,36 +24,44 @@ struct ReplayRun {
     /// The recorder that hears the replayed commands and tells the verifier. The run keeps it
     /// (the recorder keeps the verifier), so that nothing is kept once the run is dropped.
     var recorder: SessionRecorder?
+    /// The number of steps in the file, once counted.
+    private var stepCount: Int?
 
-    init(path: String, script: SessionScript, rest: SessionScriptRest?, verify: Bool, until: Int?, verifier: ReplayVerifier?) {
+    init(path: String, file: String, steps: SessionStepReader, verify: Bool, until: Int?, verifier: ReplayVerifier?) {
         self.path = path
-        self.script = script
-        self.rest = rest
+        self.file = file
+        self.steps = steps
         self.verify = verify
         self.until = until
         self.verifier = verifier
+        readAhead()
     }
 
-    /// How many steps the replay has: one per recorded command (once the file is read; see
-    /// `finishReading()`).
-    var stepCount: Int { script.commands.count }
-
-    var isFinished: Bool { next >= stepCount }
-
-    /// Makes sure the next step is known with all its effects: unless the rest of the file is
-    /// read, the last command read so far may have more of them there, and be the last only
-    /// so far.
-    mutating func readAhead() {
-        if rest != nil, next + 1 >= script.commands.count { finishReading() }
+    /// Takes the upcoming step (which the caller runs) and reads the one after it.
+    mutating func take() {
+        next += 1
+        readAhead()
     }
 
-    /// Waits for the rest of the file and adds it to the script: every step is known, and the
-    /// damage, if any.
-    mutating func finishReading() {
-        guard let rest else { return }
-        self.rest = nil
-        rest.add(to: &script)
-        verifier?.script = script
+    private mutating func readAhead() {
+        do {
+            upcoming = try steps.next()
+        } catch {
+            upcoming = nil
+            damage = error
+        }
+    }
+
+    /// How many steps the file has (up to any damage): counted, the first time it is asked,
+    /// by reading the file through once more.
+    mutating func totalSteps() -> Int {
+        if let stepCount { return stepCount }
+        var count = 0
+        if let counter = try? SessionStepReader(path: file) {
+            while (try? counter.next()) != nil { count += 1 }
+        }
+        stepCount = count
+        return count
     }
 }
 

@@ -2,57 +2,35 @@ import PatchbayCore
 import PatchbayRecorder
 
 /// Compares what a verifying replay's commands do with the recording, event by event as they
-/// happen: the recorder that hears the replayed commands hands each event to `hear(_:)` (each
-/// action to `hearAction(_:hash:)`, from its step), which matches it with the next effect
-/// recorded for the step (see `SessionScript.matches`) and keeps the first that differs.
-/// Nothing is kept of the events that match.
+/// happen: the recorder that hears the replayed commands hands each event to `hear(_:)`, which
+/// compares it (`==`) with the next effect recorded for the step and keeps the first that
+/// differs.
 final class ReplayVerifier {
-    /// The recorded commands and effects (see `ReplayRun.script`).
-    var script: SessionScript
-    /// The effects of the step being run that are still to come; `nil` between steps, when
-    /// events are not compared.
-    private var pending: Range<Int>?
+    /// The effects of the step being run that are still to come; `nil` between steps (and
+    /// during a setup step), when events are not compared.
+    private var pending: ArraySlice<RecordedEvent>?
     /// The first event of the step that differs from the recording, and the effect recorded
     /// in its place (`nil` when the recording has no more).
     private var mismatch: (expected: SessionEvent?, actual: SessionEvent)?
-    /// Working space for comparing events with the recorded lines.
-    private var scratch: [UInt8] = []
 
-    init(script: SessionScript) {
-        self.script = script
-    }
-
-    /// Starts comparing the events of step `index` (0-based) with its recorded effects.
-    func begin(step index: Int) {
-        pending = script.effects(ofCommand: index)
+    /// Starts comparing the events of a step with `effects`, those recorded for it.
+    func begin(effects: [RecordedEvent]) {
+        pending = effects[...]
         mismatch = nil
     }
 
     /// Compares an event of the step being run with the next recorded effect.
     func hear(_ event: SessionEvent) {
         if case .command = event { return }
-        compare(event) { script, effect, scratch in script.matches(event, effect: effect, scratch: &scratch) }
-    }
-
-    /// Compares the action of `step` with the next recorded effect, without making its
-    /// `SessionAction` unless they differ.
-    func hearAction(_ step: StoreStep, hash: StateDigest) {
-        compare(.action(SessionAction(step, hash: hash))) { script, effect, scratch in
-            script.matches(step, hash: hash, effect: effect, scratch: &scratch)
-        }
-    }
-
-    /// Matches an event (made only when it differs) with the next recorded effect.
-    private func compare(_ event: @autoclosure () -> SessionEvent, matching: (SessionScript, Int, inout [UInt8]) -> Bool) {
-        guard let pending, mismatch == nil else { return }
-        guard let effect = pending.first else {
-            mismatch = (nil, event())
+        guard var pending, mismatch == nil else { return }
+        guard let expected = pending.popFirst() else {
+            mismatch = (nil, event)
             return
         }
-        if matching(script, effect, &scratch) {
-            self.pending = pending.dropFirst()
+        if expected.event == event {
+            self.pending = pending
         } else {
-            mismatch = (script.event(ofEffect: effect), event())
+            mismatch = (expected.event, event)
         }
     }
 
@@ -61,7 +39,7 @@ final class ReplayVerifier {
     func end() -> (expected: SessionEvent?, actual: SessionEvent?)? {
         defer { pending = nil }
         if let mismatch { return (mismatch.expected, mismatch.actual) }
-        if let effect = pending?.first { return (script.event(ofEffect: effect), nil) }
+        if let effect = pending?.first { return (effect.event, nil) }
         return nil
     }
 }
@@ -72,6 +50,6 @@ extension ReplayVerifier: SessionEventReceiver {
     }
 
     func receiveAction(_ step: StoreStep, hash: StateDigest) {
-        hearAction(step, hash: hash)
+        hear(.action(SessionAction(step, hash: hash)))
     }
 }

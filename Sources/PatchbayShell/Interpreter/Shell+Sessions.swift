@@ -9,13 +9,14 @@ extension Shell {
             if let recording { throw ShellError(.session(path: path, detail: "already recording into \(recording.writer.path); 'record stop' first"), at: range) }
             let writer: SessionWriter
             do {
-                writer = try SessionWriter(path: path, created: options.now())
+                writer = try SessionWriter(path: path, created: options.now(), replacing: true)
             } catch {
                 throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
             }
-            let recorder = SessionRecorder(graph: graph, writer: writer)
+            let events = CommandEvents()
+            let recorder = SessionRecorder(graph: graph) { event in events.events.append(event) }
             recorder.attach(to: histories)
-            recording = (recorder, writer)
+            recording = (recorder, writer, events)
             return CommandResult(lines: ["recording into \(path)"], json: ["recording": .string(path)])
         case .stopRecording:
             guard let recording else { return CommandResult(lines: ["not recording"], json: ["recording": .null]) }
@@ -28,11 +29,12 @@ extension Shell {
             if let failure = recording.recorder.failure { line += "; stopped by an error: \(failure)" }
             return CommandResult(lines: [line], json: ["recording": .string(recording.writer.path), "events": .int(recording.writer.lastSeq)])
         case .replay(let path, let range, let replayOptions):
-            let (script, rest) = try readScript(ScriptFile.resolve(path, from: origin), at: range)
-            let verifier = replayOptions.verify ? ReplayVerifier(script: script) : nil
-            var run = ReplayRun(path: path, script: script, rest: rest, verify: replayOptions.verify, until: replayOptions.until, verifier: verifier)
-            if run.script.commands.isEmpty { run.finishReading() }
-            guard let first = run.script.commands.first else {
+            let file = ScriptFile.resolve(path, from: origin)
+            let steps = try openSteps(file, at: range)
+            let verifier = replayOptions.verify ? ReplayVerifier() : nil
+            var run = ReplayRun(path: path, file: file, steps: steps, verify: replayOptions.verify, until: replayOptions.until, verifier: verifier)
+            guard let first = run.upcoming else {
+                if let damage = run.damage { throw ShellError(.session(path: path, detail: damage.description), at: range) }
                 throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
             }
             startOver()
@@ -42,17 +44,17 @@ extension Shell {
                 run.recorder = recorder
             }
             if replayOptions.step || replayOptions.until == 0 {
-                run.finishReading()
                 replayRun = run
-                return CommandResult(lines: ["replay of \(path) paused before step 1 of \(run.stepCount): \(first.text)"],
-                                     json: ["paused": .int(0), "steps": .int(run.stepCount)])
+                let count = run.totalSteps()
+                return CommandResult(lines: ["replay of \(path) paused before step 1 of \(count): \(first.text)"],
+                                     json: ["paused": .int(0), "steps": .int(count)])
             }
             return try advance(&run, output: &output, reportingDamage: true)
         case .inspect(let path, let range):
-            let load = try readSession(ScriptFile.resolve(path, from: origin), at: range)
+            let reader = try openSession(ScriptFile.resolve(path, from: origin), at: range)
             startOver()
-            let inspected = try inspect(load, path: path, at: range)
-            if let damage = load.damage {
+            let (inspected, damage) = try inspect(reader, path: path, at: range)
+            if let damage {
                 output += renderer.success(inspected, command: text)
                 throw ShellError(.session(path: path, detail: "\(damage.description); everything before that line is loaded"), at: range)
             }
@@ -82,7 +84,6 @@ extension Shell {
             return CommandResult(lines: ["exported \(entries.count) actions of \(name) to \(path)"],
                                  json: ["store": .string(name), "file": .string(path), "actions": .int(entries.count)])
         case .importDevTools(let path, let range, let store):
-            writeRecordingOut()
             let bytes = try ScriptFile.read(ScriptFile.resolve(path, from: origin), at: range)
             let file: DevToolsFile
             do throws(DevToolsError) { file = try DevToolsFile(parsing: bytes) } catch {
@@ -92,13 +93,6 @@ extension Shell {
         }
     }
 
-    /// Writes the recording's kept lines before a file is read (it may be the one recorded); a
-    /// failure stops the recording, and the command running reports it.
-    func writeRecordingOut() {
-        guard let recording else { return }
-        do throws(SessionError) { try recording.writer.flush() } catch { recording.recorder.stop(failure: error) }
-    }
-
     /// Closes the recording, if one is on.
     public func finish() {
         recording?.recorder.stop()
@@ -106,20 +100,19 @@ extension Shell {
         recording = nil
     }
 
-    private func readSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionLoad {
-        writeRecordingOut()
+    private func openSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionFileReader {
         do {
-            return try SessionReader.read(contentsOf: path)
+            return try SessionFileReader(path: path)
         } catch {
             throw ShellError(.session(path: path, detail: error.description), at: range)
         }
     }
 
-    /// Starts reading a session for a replay: its commands, with their effects as recorded
-    /// lines; those of the file's start, and the rest to come.
-    private func readScript(_ path: String, at range: Range<Int>) throws(ShellError) -> (script: SessionScript, rest: SessionScriptRest?) {
+    /// Opens a session for a replay, which reads its steps (commands with their recorded
+    /// effects) as it runs them.
+    private func openSteps(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionStepReader {
         do {
-            return try SessionScript.start(contentsOf: path)
+            return try SessionStepReader(path: path)
         } catch {
             throw ShellError(.session(path: path, detail: error.description), at: range)
         }
@@ -130,43 +123,39 @@ extension Shell {
     private func advance(_ run: inout ReplayRun, output: inout [OutputLine], reportingDamage: Bool) throws(ShellError) -> CommandResult {
         replayCapture = run.recorder.map { ($0, executeDepth) }
         defer { replayCapture = nil }
-        while true {
-            run.readAhead()
-            guard !run.isFinished else { break }
+        while let step = run.upcoming {
             if let until = run.until, run.next >= until { break }
-            let step = run.script.commands[run.next]
-            run.verifier?.begin(step: run.next)
+            run.take()
+            // A setup line rebuilds a definition: it runs without comparing its effects.
+            if !step.isSetup { run.verifier?.begin(effects: step.effects) }
             // A verification prints its outcome only, like a test run; a step is shown.
-            let shown = !run.verify || run.until == run.next + 1
+            let shown = !run.verify || run.until == run.next
             let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
-            run.next += 1
             if let (expected, actual) = run.verifier?.end() {
                 let divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
                 output += divergence.diffLines.map { OutputLine($0) }
                 throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
             }
             if breakpointHolds() {
-                run.finishReading()
                 replayRun = run
-                let (next, count) = (run.next, run.stepCount)
+                let (next, count) = (run.next, run.totalSteps())
                 return CommandResult(lines: ["break: the condition holds after step \(next) of \(count) (\(Self.causeText(step.text)))"],
                                      json: ["paused": .int(next), "steps": .int(count)])
             }
         }
-        run.finishReading()
-        if !run.isFinished {
+        if let next = run.upcoming {
             replayRun = run
-            let (path, done, count, next) = (run.path, run.next, run.stepCount, run.script.commands[run.next].text)
-            return CommandResult(lines: ["replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next))"],
+            let (path, done, count) = (run.path, run.next, run.totalSteps())
+            return CommandResult(lines: ["replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next.text))"],
                                  json: ["paused": .int(done), "steps": .int(count)])
         }
-        if reportingDamage, let damage = run.script.damage {
+        if reportingDamage, let damage = run.damage {
             throw ShellError(.session(path: run.path, detail: "\(damage.description); the steps before it ran"), at: 0..<0)
         }
-        let summary = run.verify ? "verified \(run.stepCount) steps of \(run.path): every effect matches the recording"
-            : "replayed \(run.stepCount) steps of \(run.path)"
-        let (verified, count) = (run.verify, run.stepCount)
+        let summary = run.verify ? "verified \(run.next) steps of \(run.path): every effect matches the recording"
+            : "replayed \(run.next) steps of \(run.path)"
+        let (verified, count) = (run.verify, run.next)
         return CommandResult(lines: [summary], json: ["verified": .bool(verified), "steps": .int(count), "divergence": .null])
     }
 
@@ -184,10 +173,23 @@ extension Shell {
         return became
     }
 
-    /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints.
-    private func inspect(_ load: SessionLoad, path: String, at range: Range<Int>) throws(ShellError) -> CommandResult {
+    /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints,
+    /// event by event as `reader` reads them. Returns the result and the damage that ended the
+    /// file early, if any.
+    private func inspect(_ reader: SessionFileReader, path: String, at range: Range<Int>) throws(ShellError)
+        -> (CommandResult, SessionError?)
+    {
         var inspection = Inspection(graph: graph, histories: histories)
-        for recorded in load.events {
+        var damage: SessionError?
+        while true {
+            let recorded: RecordedEvent
+            do throws(SessionError) {
+                guard let next = try reader.next() else { break }
+                recorded = next
+            } catch {
+                damage = error
+                break
+            }
             do throws(InspectionError) {
                 try inspection.apply(recorded.event)
             } catch {
@@ -205,7 +207,7 @@ extension Shell {
         }
         let lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.joined(separator: ", "))]
             + inspection.warnings.map { "warning: \($0)" }
-        return CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))])
+        return (CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))]), damage)
     }
 
     private func importDevTools(_ file: DevToolsFile, into store: String, path: String, range: Range<Int>) throws(ShellError) -> CommandResult {
@@ -223,5 +225,17 @@ extension Shell {
         _ = graph.takeEvents()
         let line = "imported \(file.actions.count) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
         return CommandResult(lines: [line], json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed)])
+    }
+}
+
+/// The events a recording's recorder heard during the command being run, which the shell
+/// writes with one write when the command ends.
+final class CommandEvents {
+    var events: [SessionEvent] = []
+
+    /// The events, leaving none.
+    func take() -> [SessionEvent] {
+        defer { events = [] }
+        return events
     }
 }
