@@ -57,12 +57,19 @@ import Testing
         #"{"seq":3,"kind":"publish","port":"x"}"#,
         #"{"seq":3,"kind":"publish","port":"x","value":[1,2"#,
     ])
-    func aDamagedEffectLineIsDamageBeforeItsStep(line: String) throws {
-        let bytes = sessionBytes([#"{"seq":1,"kind":"command","text":"a"}"#, #"{"seq":2,"kind":"command","text":"b"}"#, line])
+    func aDamagedEffectLineCutsItsStepAndIsThrownAfterIt(line: String) throws {
+        let bytes = sessionBytes([
+            #"{"seq":1,"kind":"command","text":"a"}"#, #"{"seq":2,"kind":"command","text":"b"}"#,
+            #"{"seq":3,"kind":"jump","store":"app","index":0}"#, line, #"{"seq":5,"kind":"command","text":"c"}"#,
+        ])
         let load = try SessionReader.read(bytes, path: "s.pb")
-        let reader = try SessionStepReader(bytes: bytes, path: "s.pb")
-        #expect(try reader.next()?.text == "a")
         let damage = try #require(load.damage)
+        #expect(damage.line == 5)
+        let reader = try SessionStepReader(bytes: bytes, path: "s.pb")
+        #expect(try reader.next() == RecordedCommand(text: "a", line: 2, seq: 1, effects: []))
+        #expect(try reader.next() == RecordedCommand(text: "b", line: 3, seq: 2, effects: [
+            RecordedEvent(line: 4, seq: 3, event: .jump(store: "app", index: 0)),
+        ], isCut: true))
         #expect(throws: damage) { try reader.next() }
         #expect(reader.damage == load.damage)
         #expect(try reader.next() == nil)

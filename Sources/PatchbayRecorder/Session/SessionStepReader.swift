@@ -11,14 +11,18 @@ public struct RecordedCommand: Sendable, Equatable {
     public var seq: Int
     /// The events recorded after it, up to the next command, in file order.
     public var effects: [RecordedEvent]
+    /// Whether a damaged line ended the file among its effects: `effects` are those before
+    /// it, and the step may have had more.
+    public var isCut: Bool
 
     /// A step of a replay.
-    public init(text: String, isSetup: Bool = false, line: Int, seq: Int, effects: [RecordedEvent]) {
+    public init(text: String, isSetup: Bool = false, line: Int, seq: Int, effects: [RecordedEvent], isCut: Bool = false) {
         self.text = text
         self.isSetup = isSetup
         self.line = line
         self.seq = seq
         self.effects = effects
+        self.isCut = isCut
     }
 }
 
@@ -29,13 +33,17 @@ public struct RecordedCommand: Sendable, Equatable {
 /// The events before the first command (what a recording started in the middle of a session
 /// writes first: its stores and their histories) are read when the reader opens, into
 /// `prelude`. Damage is found as `SessionFileReader` finds it, on any line, effect lines
-/// included: `next()` throws it before returning the step whose effects it cuts.
+/// included: everything before the damaged line is read, so the step among whose effects it
+/// comes is returned with the effects before it (and `isCut`), and the next call of `next()`
+/// throws the damage.
 public final class SessionStepReader {
     private let events: SessionFileReader
     /// The events before the first command.
     public let prelude: [RecordedEvent]
     /// The command line read last, whose effects come next.
     private var pending: RecordedEvent?
+    /// The damage that cut the last step returned, which the next call throws.
+    private var unreportedDamage: SessionError?
     /// How many steps `next()` returned.
     public private(set) var stepCount = 0
 
@@ -74,23 +82,38 @@ public final class SessionStepReader {
     public var damage: SessionError? { events.damage }
 
     /// The next step, with all its effects; `nil` at the end of the file (or after damage).
-    /// Throws the first damaged line.
+    /// Throws the first damaged line, after returning the steps before it.
     public func next() throws(SessionError) -> RecordedCommand? {
-        guard let command = pending else { return nil }
+        guard let command = pending else {
+            if let damage = unreportedDamage {
+                unreportedDamage = nil
+                throw damage
+            }
+            return nil
+        }
         pending = nil
         var effects: [RecordedEvent] = []
-        while let event = try events.next() {
-            if Self.isCommand(event.event) {
-                pending = event
-                break
+        var isCut = false
+        do {
+            while let event = try events.next() {
+                if Self.isCommand(event.event) {
+                    pending = event
+                    break
+                }
+                effects.append(event)
             }
-            effects.append(event)
+        } catch {
+            isCut = true
+            unreportedDamage = error
         }
         stepCount += 1
         switch command.event {
-        case .setup(let text): return RecordedCommand(text: text, isSetup: true, line: command.line, seq: command.seq, effects: effects)
-        case .command(let text): return RecordedCommand(text: text, line: command.line, seq: command.seq, effects: effects)
-        default: preconditionFailure("a pending step is a command or a setup line")
+        case .setup(let text):
+            return RecordedCommand(text: text, isSetup: true, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
+        case .command(let text):
+            return RecordedCommand(text: text, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
+        default:
+            preconditionFailure("a pending step is a command or a setup line")
         }
     }
 

@@ -9,13 +9,17 @@ final class ReplayVerifier {
     /// The effects of the step being run that are still to come; `nil` between steps (and
     /// during a setup step), when events are not compared.
     private var pending: ArraySlice<RecordedEvent>?
+    /// Whether the recorded effects end the step's effects; not when damage cut them, and
+    /// the step may do more.
+    private var isComplete = true
     /// The first event of the step that differs from the recording, and the effect recorded
     /// in its place (`nil` when the recording has no more).
     private var mismatch: (expected: SessionEvent?, actual: SessionEvent)?
 
-    /// Starts comparing the events of a step with `effects`, those recorded for it.
-    func begin(effects: [RecordedEvent]) {
-        pending = effects[...]
+    /// Starts comparing the events of `step` with the effects recorded for it.
+    func begin(_ step: RecordedCommand) {
+        pending = step.effects[...]
+        isComplete = !step.isCut
         mismatch = nil
     }
 
@@ -24,7 +28,7 @@ final class ReplayVerifier {
         if case .command = event { return }
         guard var pending, mismatch == nil else { return }
         guard let expected = pending.popFirst() else {
-            mismatch = (nil, event)
+            if isComplete { mismatch = (nil, event) }
             return
         }
         if expected.event == event {

@@ -127,7 +127,7 @@ extension Shell {
             if let until = run.until, run.next >= until { break }
             run.take()
             // A setup line rebuilds a definition: it runs without comparing its effects.
-            if !step.isSetup { run.verifier?.begin(effects: step.effects) }
+            if !step.isSetup { run.verifier?.begin(step) }
             // A verification prints its outcome only, like a test run; a step is shown.
             let shown = !run.verify || run.until == run.next
             let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
