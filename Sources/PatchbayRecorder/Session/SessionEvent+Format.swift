@@ -169,6 +169,18 @@ struct SessionField: Sendable {
     let name: String
     let type: ValueType
     let presence: Presence
+    /// `"name":`, as written before the value.
+    let key: [UInt8]
+
+    init(name: String, type: ValueType, presence: Presence) {
+        self.name = name
+        self.type = type
+        self.presence = presence
+        var key: [UInt8] = []
+        Value.string(name).writeJSON(to: &key)
+        key.append(UInt8(ascii: ":"))
+        self.key = key
+    }
 
     static func string(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .string, presence: presence) }
     static func integer(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .integer, presence: presence) }
@@ -188,8 +200,7 @@ struct SessionField: Sendable {
             guard let value else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            Value.string(field.name).writeJSON(to: &out)
-            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: field.key)
             value.encode(into: &out)
         }
     }
@@ -207,9 +218,11 @@ struct SessionField: Sendable {
         return SessionFieldValues(values)
     }
 
-    /// Reads this field's value `value` (`nil` when the field is missing).
+    /// Reads this field's value `value` (`nil` when the field is missing); `prefix` goes
+    /// before the field's name in errors.
     func decode(_ value: Value?, prefix: String) throws(SessionError.Reason) -> SessionFieldValue? {
-        let label = prefix + name
+        // The label is made only for an error: most lines have none.
+        var label: String { prefix + name }
         guard let value else {
             switch presence {
             case .required: throw .missingField(label, expected: type.phrase)
@@ -361,25 +374,26 @@ extension JSONPatch.Operation {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Reads one operation of a patch; `field` names it in errors (`patch[2]`).
-    init(_ value: Value, field: String) throws(SessionError.Reason) {
+    /// Reads one operation of a patch; `field` names it in errors (`patch[2]`), and is made
+    /// only for one.
+    init(_ value: Value, field: @autoclosure () -> String) throws(SessionError.Reason) {
         guard case .object(let members) = value else {
-            throw .wrongType(field, expected: "an object {\"op\":...,\"path\":...}", found: value.typePhrase)
+            throw .wrongType(field(), expected: "an object {\"op\":...,\"path\":...}", found: value.typePhrase)
         }
         guard case .string(let name)? = members["op"] else {
-            throw Self.problem(members["op"], field: field + ".op")
+            throw Self.problem(members["op"], field: field() + ".op")
         }
         guard let op = ValueChange.Operation(rawValue: name) else {
-            throw .invalidField(field + ".op", "is \(Value.string(name).jsonText); this patchbay reads add, remove and replace")
+            throw .invalidField(field() + ".op", "is \(Value.string(name).jsonText); this patchbay reads add, remove and replace")
         }
         guard case .string(let pointer)? = members["path"] else {
-            throw Self.problem(members["path"], field: field + ".path")
+            throw Self.problem(members["path"], field: field() + ".path")
         }
         guard let path = JSONPointer(pointer) else {
-            throw .invalidField(field + ".path", "is \(Value.string(pointer).jsonText), which is not a JSON Pointer (\"\" or /key/0...)")
+            throw .invalidField(field() + ".path", "is \(Value.string(pointer).jsonText), which is not a JSON Pointer (\"\" or /key/0...)")
         }
         let operationValue = members["value"]
-        guard op == .remove || operationValue != nil else { throw .missingField(field + ".value", expected: "any JSON value") }
+        guard op == .remove || operationValue != nil else { throw .missingField(field() + ".value", expected: "any JSON value") }
         self.init(op, path: path, value: operationValue)
     }
 
