@@ -212,6 +212,17 @@ struct InspectShellTests {
         #expect(message.contains("line 1") && message.contains("version 2"))
     }
 
+    @Test func aFileThatIsNotASessionEndsAtOnceWithOneLine() {
+        // /dev/zero never ends a line: the 64 MiB line limit stops it, not memory.
+        let session = DataflowSession()
+        session.run("store app = {n: 1}")
+        let zero = session.error("inspect /dev/zero")
+        #expect(zero.hasPrefix("error: /dev/zero: /dev/zero: line 1: the line is longer than 64 MiB"))
+        #expect(session.error("replay /dev/zero").contains("line 1: the line is longer than 64 MiB"))
+        #expect(session.error("replay /dev/urandom").contains("line 1"))
+        #expect(session.run("state") == ["{n: 1}"], "a refused file leaves the session as it was")
+    }
+
     @Test func unknownKindsAndFieldsAreIgnored() {
         let directory = TemporaryDirectory()
         let path = directory.write("extra.jsonl", """
