@@ -34,12 +34,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The keeper process of a session file (fork, pipe, shared memory): C, because the
-        // forked child of a multithreaded process may only make system calls.
-        .target(name: "CSessionKeeper"),
         .target(
             name: "PatchbayRecorder",
-            dependencies: ["PatchbayCore", "CSessionKeeper"],
+            dependencies: ["PatchbayCore"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -79,11 +79,10 @@ public final class Shell {
         guard recording.failure == nil, !events.isEmpty else { return [] }
         do throws(SessionError) {
             try recording.writer.write(events)
-            if recording.sync { try recording.writer.sync() }
             return []
         } catch {
             recording.failure = error
-            let stopped = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(error.description)"), at: 0..<0)
+            let stopped = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(Self.detail(of: error))"), at: 0..<0)
             return renderer.failure(stopped, command: command, origin: origin)
         }
     }

@@ -48,8 +48,8 @@ struct RecordingProcessTests {
     }
 
     @Test func aRecordingKilledWhileBusyKeepsEveryCommandItPrinted() throws {
-        // Killed in the middle of a long script, with lines still in memory: the keeper process
-        // writes them, and holds standard output open until it has.
+        // Killed in the middle of a long script: each command's lines reach the file with one
+        // write when it ends, before its output is printed.
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/busy.jsonl"
@@ -101,5 +101,44 @@ struct RecordingProcessTests {
         let diverged = try PatchbayProcess.run(["replay", path, "--verify"])
         #expect(diverged.status == 1)
         #expect(diverged.errors.contains("replay diverged at step 3"))
+    }
+
+    @Test func aRecordingPastTheFileSizeLimitStopsAndKeepsItsWholeLines() throws {
+        // The shell sets the limit (`ulimit -f`, in blocks of 512 or 1024 bytes) and ignores
+        // SIGXFSZ, which stays ignored in patchbay: a write past the limit fails with EFBIG.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/limited.jsonl"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"trap "" XFSZ; ulimit -f 8; exec "$0" --record "$1""#, PatchbayProcess.binary.path, path]
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let commands = Self.counter + String(repeating: "dispatch app Add\n", count: 300)
+        let writer = Thread {
+            try? stdin.fileHandleForWriting.write(contentsOf: Data(commands.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errors = ErrorCollector(stderr.fileHandleForReading)
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let printed = output + String(decoding: errors.finish(), as: UTF8.self)
+
+        let message = try #require(printed.split(separator: "\n").first { $0.contains("the recording stopped") })
+        #expect(message.contains("cannot write to the file: File too large; the recording stopped, and the file holds its first "))
+        let counts = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let (lines, bytes) = (counts[counts.count - 2], counts[counts.count - 1])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.utf8.count == bytes, "the file is cut back to its last whole line")
+        #expect(text.hasSuffix("\n"))
+        #expect(text.split(separator: "\n").count == lines)
+        #expect(bytes <= 8 * 1024 && bytes > 1_000)
+        let inspected = try PatchbayProcess.run(["inspect", path])
+        #expect(inspected.status == 0, "\(inspected.errors)")
+        #expect(inspected.outputLines.first?.hasPrefix("inspected \(path): app (") == true)
     }
 }

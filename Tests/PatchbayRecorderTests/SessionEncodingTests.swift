@@ -73,9 +73,30 @@ import Testing
 
     @Test func timeTravelLines() {
         #expect(SessionEvent.jump(store: "app", index: 3).line(seq: 9) == #"{"seq":9,"kind":"jump","store":"app","index":3}"#)
-        #expect(SessionEvent.skip(store: "app", index: 2, skipped: true).line(seq: 10) == #"{"seq":10,"kind":"skip","store":"app","index":2,"skipped":true}"#)
-        #expect(SessionEvent.skip(store: "app", index: 2, skipped: false).line(seq: 11) == #"{"seq":11,"kind":"skip","store":"app","index":2,"skipped":false}"#)
+        #expect(
+            SessionEvent.skip(store: "app", index: 2, skipped: true, recomputed: []).line(seq: 10)
+                == #"{"seq":10,"kind":"skip","store":"app","index":2,"skipped":true,"recomputed":[]}"#)
+        #expect(
+            SessionEvent.skip(store: "app", index: 2, skipped: false, recomputed: []).line(seq: 11)
+                == #"{"seq":11,"kind":"skip","store":"app","index":2,"skipped":false,"recomputed":[]}"#)
         #expect(SessionEvent.reset(store: "app", state: [:]).line(seq: 12) == #"{"seq":12,"kind":"reset","store":"app","state":{}}"#)
+    }
+
+    @Test func aSkipLineCarriesTheStepsItRecomputed() {
+        let recomputed = [
+            SessionStep(index: 2, patch: []),
+            SessionStep(index: 3, patch: [JSONPatch.Operation(.replace, path: JSONPointer([.key("n")]), value: 1)],
+                        hash: StateDigest(text: "00000000000000ff"), failure: "no key 'x'"),
+        ]
+        #expect(
+            SessionEvent.skip(store: "s", index: 2, skipped: true, recomputed: recomputed).line(seq: 9)
+                == #"{"seq":9,"kind":"skip","store":"s","index":2,"skipped":true,"recomputed":[{"index":2,"patch":[]},{"index":3,"patch":[{"op":"replace","path":"/n","value":1}],"hash":"00000000000000ff","failed":"no key 'x'"}]}"#
+        )
+    }
+
+    @Test func aSetupLine() {
+        #expect(SessionEvent.setup("reducer s on Add : state.n += 1").line(seq: 3) == #"{"seq":3,"kind":"setup","text":"reducer s on Add : state.n += 1"}"#)
+        #expect(SessionEvent.setup("x").kind == "setup")
     }
 
     @Test func valuesAreWrittenAsJSONTextWritesThem() {

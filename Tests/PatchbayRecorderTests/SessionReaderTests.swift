@@ -1,6 +1,6 @@
 import Foundation
 import PatchbayCore
-import PatchbayRecorder
+@testable import PatchbayRecorder
 import Testing
 
 @Suite struct SessionReaderTests {
@@ -18,6 +18,54 @@ import Testing
             #expect(recorded.event == events[position])
             #expect(recorded.event.line(seq: recorded.seq) == lines[position])
         }
+    }
+
+    @Test func decodingAnEncodedEventGivesItBackAndTheSameBytes() throws {
+        // Random events of every kind: strings with escapes, controls and astral code points,
+        // integers at the extremes, decimals (integral ones, -0.0, the largest and smallest),
+        // and nested values. `==` on values lets 1 equal 1.0, so the bytes are compared too.
+        var generator = ValueGenerator(seed: 99)
+        var decoder = SessionLineDecoder()
+        for seq in 1...5_000 {
+            let event = generator.event()
+            let line = Array(event.line(seq: seq).utf8)
+            let (readSeq, decoded) = try line.withUnsafeBufferPointer { bytes throws(SessionError.Reason) in try decoder.decode(bytes) }
+            #expect(readSeq == seq)
+            #expect(decoded == event, "\(String(decoding: line, as: UTF8.self))")
+            #expect(decoded.map { Array($0.line(seq: seq).utf8) } == line)
+        }
+    }
+
+    @Test func aSkipLineWithoutRecomputedStepsIsAnOlderFilesAndReadsAsNone() throws {
+        let old = #"{"seq":10,"kind":"skip","store":"app","index":2,"skipped":true}"#
+        let new = #"{"seq":11,"kind":"skip","store":"app","index":2,"skipped":false,"recomputed":[{"index":3,"patch":[{"op":"remove","path":"/n"}],"hash":"00000000000000aa"},{"index":4,"patch":[],"failed":"x"}]}"#
+        let load = try SessionReader.read(sessionBytes([old, new]))
+        #expect(load.damage == nil)
+        #expect(load.events.map(\.event) == [
+            .skip(store: "app", index: 2, skipped: true, recomputed: []),
+            .skip(store: "app", index: 2, skipped: false, recomputed: [
+                SessionStep(index: 3, patch: [JSONPatch.Operation(.remove, path: JSONPointer("/n")!)], hash: StateDigest(text: "00000000000000aa")),
+                SessionStep(index: 4, patch: [], failure: "x"),
+            ]),
+        ])
+    }
+
+    @Test(arguments: [
+        (#"{"seq":3,"kind":"skip","store":"a","index":1,"skipped":true,"recomputed":{}}"#,
+         SessionError.Reason.wrongType("recomputed", expected: "an array of recomputed steps", found: "an object")),
+        (#"{"seq":3,"kind":"skip","store":"a","index":1,"skipped":true,"recomputed":[3]}"#,
+         .wrongType("recomputed[0]", expected: #"an object {"index":...,"patch":...}"#, found: "an integer")),
+        (#"{"seq":3,"kind":"skip","store":"a","index":1,"skipped":true,"recomputed":[{"index":2,"patch":[]},{"patch":[]}]}"#,
+         .missingField("recomputed[1].index", expected: "an integer")),
+        (#"{"seq":3,"kind":"skip","store":"a","index":1,"skipped":true,"recomputed":[{"index":2,"patch":[{"op":"add","path":"/a"}]}]}"#,
+         .missingField("recomputed[0].patch[0].value", expected: "any JSON value")),
+        (#"{"seq":3,"kind":"skip","store":"a","index":1,"skipped":true,"recomputed":[{"index":2,"patch":[],"hash":"xyz"}]}"#,
+         .invalidField("recomputed[0].hash", "must be 16 hexadecimal digits")),
+        (#"{"seq":3,"kind":"setup"}"#, .missingField("text", expected: "a string")),
+    ])
+    func aDamagedSkipOrSetupLineSaysWhichField(line: String, reason: SessionError.Reason) throws {
+        let load = try SessionReader.read(sessionBytes([line]))
+        #expect(load.damage == SessionError(line: 2, reason))
     }
 
     @Test func anActionReadsIntoItsParts() throws {
@@ -225,6 +273,67 @@ import Testing
         #expect(fromFile.events.count == 20001)
         #expect(fromFile.damage == SessionError(path: path, line: 20003, .cutShort))
         #expect(fromFile == (try SessionReader.read(bytes, path: path)))
+    }
+
+    @Test func theFileReaderPullsOneEventAtATime() throws {
+        let lines = Self.good + [#"{"seq":3,"kind":"telemetry"}"#, #"{"seq":4,"kind":"setup","text":"reducer s on A : state"}"#]
+        let reader = try SessionFileReader(bytes: sessionBytes(lines), path: "s.pb")
+        #expect(reader.header == SessionHeader(created: "2026-11-21T10:00:00Z"))
+        #expect(try reader.next()?.seq == 1)
+        #expect(try reader.next()?.seq == 2)
+        #expect(try reader.next() == RecordedEvent(line: 5, seq: 4, event: .setup("reducer s on A : state")))
+        #expect(reader.unknownKindCount == 1)
+        #expect(try reader.next() == nil)
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func damageIsThrownOnceAndEndsReading() throws {
+        let reader = try SessionFileReader(bytes: sessionBytes(Self.good + ["{", #"{"seq":4,"kind":"command","text":"x"}"#]), path: "s.pb")
+        _ = try reader.next()
+        _ = try reader.next()
+        let damage = SessionError(path: "s.pb", line: 4, .notJSON(JSONError(message: "expected a key", offset: 1)))
+        #expect(throws: damage) { try reader.next() }
+        #expect(reader.damage == damage)
+        #expect(try reader.next() == nil)
+    }
+
+    @Test(arguments: [false, true])
+    func aLineLongerThanTheLimitIsDamageAtItsLine(fromFile: Bool) throws {
+        let limit = 1_000
+        let long = #"{"seq":3,"kind":"command","text":""# + String(repeating: "x", count: limit) + #""}"#
+        let bytes = sessionBytes(Self.good + [long, #"{"seq":4,"kind":"command","text":"x"}"#])
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let lines = fromFile ? LineSource(descriptor: open(path, O_RDONLY), limit: limit) : LineSource(bytes: bytes, limit: limit)
+        let reader = try SessionFileReader(lines, path: path)
+        #expect(try reader.next()?.seq == 1)
+        #expect(try reader.next()?.seq == 2)
+        #expect(throws: SessionError(path: path, line: 4, .lineTooLong(limit: limit))) { try reader.next() }
+        // Just under the limit reads.
+        let fits = #"{"seq":3,"kind":"command","text":""# + String(repeating: "x", count: limit - 40) + #""}"#
+        let fitting = try SessionFileReader(LineSource(bytes: sessionBytes([fits]), limit: limit), path: nil)
+        #expect(try fitting.next()?.seq == 3)
+    }
+
+    @Test func aFileThatNeverEndsALineIsRefusedWithoutReadingItAll() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/zero") else { return }
+        let error = SessionError(path: "/dev/zero", line: 1, .lineTooLong(limit: SessionFileReader.maximumLineBytes))
+        #expect(throws: error) { try SessionFileReader(path: "/dev/zero") }
+        #expect(
+            error.description
+                == "/dev/zero: line 1: the line is longer than 64 MiB, the longest a session line may be: this is not a session file, or it is damaged")
+    }
+
+    @Test func randomBytesAreNotASession() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/urandom") else { return }
+        do {
+            _ = try SessionFileReader(path: "/dev/urandom")
+            Issue.record("random bytes read as a session")
+        } catch {
+            #expect(error.line == 1)
+            #expect(!error.description.contains("\n"))
+        }
     }
 
     @Test func aMissingFileIsAnError() {

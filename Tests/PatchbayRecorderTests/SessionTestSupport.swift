@@ -23,7 +23,8 @@ struct ValueGenerator {
         case 1: return .bool(int(0..<2) == 0)
         case 2: return .int(int(-1000..<1000))
         case 3: return [.int(Int.min), .int(Int.max), .int(0), .int(-1)][int(0..<4)]
-        case 4: return [.decimal(1.0), .decimal(-0.5), .decimal(0.1), .decimal(1e300), .decimal(-2.5e-8)][int(0..<5)]
+        case 4: return [.decimal(1.0), .decimal(-0.5), .decimal(0.1), .decimal(1e300), .decimal(-2.5e-8), .decimal(-0.0),
+                         .decimal(.greatestFiniteMagnitude), .decimal(.leastNonzeroMagnitude), .decimal(9007199254740993)][int(0..<9)]
         case 5: return .decimal(Double(int(-100..<100)) / 8)
         default: return .string(Self.strings[int(0..<Self.strings.count)])
         }
@@ -58,10 +59,38 @@ extension ValueGenerator {
         JSONPointer((0..<int(0..<4)).map { _ in int(0..<3) == 0 ? .index(int(0..<20)) : .key(Self.keys[int(0..<Self.keys.count)]) })
     }
 
+    mutating func operations() -> [JSONPatch.Operation] {
+        (0..<int(0..<4)).map { _ in
+            let op = [ValueChange.Operation.add, .remove, .replace][int(0..<3)]
+            return JSONPatch.Operation(op, path: pointer(), value: value())
+        }
+    }
+
+    /// A string of random code points (escapes, controls, astral), or one of `strings`.
+    mutating func text() -> String {
+        guard int(0..<2) == 0 else { return Self.strings[int(0..<Self.strings.count)] }
+        let scalars = (0..<int(0..<12)).compactMap { _ -> Unicode.Scalar? in
+            switch int(0..<4) {
+            case 0: Unicode.Scalar(UInt32(int(0..<0x80)))
+            case 1: Unicode.Scalar(UInt32(int(0x80..<0xD800)))
+            case 2: Unicode.Scalar(UInt32(int(0x10000..<0x110000)))
+            default: Unicode.Scalar(UInt32(int(0x20..<0x7F)))
+            }
+        }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
     /// An event of any kind, with random content.
     mutating func event() -> SessionEvent {
-        switch int(0..<10) {
-        case 0: return .command(Self.strings[int(0..<Self.strings.count)])
+        switch int(0..<12) {
+        case 10: return .setup(text())
+        case 11:
+            let steps = (0..<int(0..<4)).map { _ in
+                SessionStep(index: int(1..<100), patch: operations(), hash: int(0..<3) == 0 ? nil : StateDigest(value()),
+                            failure: int(0..<3) == 0 ? text() : nil)
+            }
+            return .skip(store: name(), index: int(1..<100), skipped: int(0..<2) == 0, recomputed: steps)
+        case 0: return .command(text())
         case 1: return .store(name: name(), state: value())
         case 2:
             let operations = (0..<int(0..<4)).map { _ in
@@ -81,7 +110,7 @@ extension ValueGenerator {
                 view: int(0..<2) == 0 ? nil : "Message", option: int(0..<2) == 0 ? nil : "modal"))
         case 6: return .error(command: Self.strings[int(0..<Self.strings.count)], message: name())
         case 7: return .jump(store: name(), index: int(0..<100))
-        case 8: return .skip(store: name(), index: int(1..<100), skipped: int(0..<2) == 0)
+        case 8: return .skip(store: name(), index: int(1..<100), skipped: int(0..<2) == 0, recomputed: [])
         default: return .reset(store: name(), state: value())
         }
     }

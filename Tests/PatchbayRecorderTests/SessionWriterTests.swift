@@ -5,13 +5,16 @@ import PatchbayTestSupport
 import Testing
 
 @Suite struct SessionWriterTests {
+    static let created = "2026-11-21T10:00:00Z"
+
     @Test func theWriterWritesTheHeaderThenNumberedLines() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        let writer = try SessionWriter(path: path, created: Self.created)
         #expect(try writer.write(.command("store app = {count: 0}")) == 1)
-        #expect(try writer.write(.store(name: "app", state: ["count": 0])) == 2)
-        #expect(writer.lastSeq == 2)
+        #expect(try writer.write([.store(name: "app", state: ["count": 0]), .publish(port: "x.value", value: 1)]) == 3)
+        #expect(try writer.write([]) == 3)
+        #expect(writer.lastSeq == 3)
         writer.close()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(
@@ -19,120 +22,48 @@ import Testing
                 {"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}
                 {"seq":1,"kind":"command","text":"store app = {count: 0}"}
                 {"seq":2,"kind":"store","store":"app","state":{"count":0}}
+                {"seq":3,"kind":"publish","port":"x.value","value":1}
 
                 """)
     }
 
-    @Test func aKeptWritersLinesReachTheFileWhenItFlushes() throws {
+    @Test func aCommandsLinesAreInTheFileWhenWriteReturns() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
-        #expect(writer.delivery == .kept)
-        try writer.write(.publish(port: "x.value", value: 3))
-        try writer.write(.publish(port: "x.value", value: 4))
-        try writer.flush()
-        #expect(try SessionReader.read(contentsOf: path).events.map(\.event) == [
-            .publish(port: "x.value", value: 3), .publish(port: "x.value", value: 4),
-        ])
-        try writer.write(.publish(port: "x.value", value: 5))
-        writer.close()
-        #expect(try SessionReader.read(contentsOf: path).events.count == 3, "close writes what is kept")
-    }
-
-    @Test func whenItsProcessEndsTheKeeperWritesEveryCommittedLineButNotAnOpenBatch() throws {
-        let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
-        for value in 1...1_000 { try writer.write(.publish(port: "x.value", value: .int(value))) }
-        writer.beginBatch()
-        try writer.write(.command("dispatch app Increment"))
-        writer.abandon()
-        let load = try SessionReader.read(contentsOf: path)
-        #expect(load.damage == nil)
-        #expect(load.events.map(\.seq) == Array(1...1_000))
-    }
-
-    @Test func whenItsKeeperIsGoneAWriterWritesTheFileItself() throws {
-        let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
-        try writer.write(.publish(port: "x.value", value: 3))
-        let keeper = try #require(writer.keeperProcess)
-        #expect(kill(keeper, SIGKILL) == 0)
-        try writer.write(.publish(port: "x.value", value: 4))
-        try writer.flush()
-        #expect(try SessionReader.read(contentsOf: path).events.count == 2)
-        for value in 5...5_000 { try writer.write(.publish(port: "x.value", value: .int(value))) }
-        writer.close()
-        let load = try SessionReader.read(contentsOf: path)
-        #expect(load.damage == nil)
-        #expect(load.events.map(\.seq) == Array(1...4_998))
-    }
-
-    @Test func keptAndDirectWritersWriteTheSameBytes() throws {
-        // Lines of every size, past the kept memory (made small) many times, one larger than it.
-        let kept = temporaryPath(), direct = temporaryPath()
-        defer { for path in [kept, direct] { try? FileManager.default.removeItem(atPath: path) } }
-        let capacity = 100_000
-        let writers = [try SessionWriter(path: kept, created: "2026-11-21T10:00:00Z", delivery: .kept, keptCapacity: capacity),
-                       try SessionWriter(path: direct, created: "2026-11-21T10:00:00Z", delivery: .direct)]
-        #expect(writers.map(\.delivery) == [.kept, .direct])
-        var random = SplitMix64(seed: 7)
-        for round in 0..<3_000 {
-            let length = round == 1_500 ? capacity + 10 : Int(random.next() % 2_000)
-            let event = SessionEvent.command(String(repeating: "x", count: length))
-            for writer in writers { try writer.write(event) }
-            if round % 700 == 0 { try writers[0].flush() }
-        }
-        for writer in writers { writer.close() }
-        let bytes = try [kept, direct].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-        #expect(bytes[0].count > 25 * capacity)
-        #expect(bytes[0] == bytes[1])
-    }
-
-    @Test func aDirectWritersLinesAreInTheFileAsSoonAsTheyAreWritten() throws {
-        let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z", delivery: .direct)
-        try writer.write(.publish(port: "x.value", value: 3))
-        let load = try SessionReader.read(contentsOf: path)
-        #expect(load.events == [RecordedEvent(line: 2, seq: 1, event: .publish(port: "x.value", value: 3))])
-        try writer.write(.publish(port: "x.value", value: 4))
-        #expect(try SessionReader.read(contentsOf: path).events.count == 2)
-    }
-
-    @Test func aBatchsLinesAreCommittedTogetherWhenItEnds() throws {
-        let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z", delivery: .direct)
-        writer.beginBatch()
-        try writer.write(.command("dispatch app Increment"))
-        writer.beginBatch()
-        try writer.write(.publish(port: "x.value", value: 3))
-        try writer.endBatch()
-        #expect(try SessionReader.read(contentsOf: path).events.isEmpty, "an inner batch's end writes nothing")
-        try writer.endBatch()
+        let writer = try SessionWriter(path: path, created: Self.created)
+        #expect(try SessionReader.read(contentsOf: path).events.isEmpty, "the header is written at once")
+        try writer.write([.command("dispatch app Add"), .publish(port: "x.value", value: 3)])
         #expect(try SessionReader.read(contentsOf: path).events.map(\.seq) == [1, 2])
         try writer.write(.publish(port: "x.value", value: 4))
-        #expect(try SessionReader.read(contentsOf: path).events.count == 3, "after the batch, each line goes out at once")
+        #expect(try SessionReader.read(contentsOf: path).events.map(\.seq) == [1, 2, 3])
+        // Large commands, past any buffer size, read back whole.
+        let big = String(repeating: "x", count: 5_000_000)
+        try writer.write([.command(big), .command(big)])
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.damage == nil)
+        #expect(load.events.last?.event == .command(big))
     }
 
-    @Test func aBatchOverItsLimitIsCommittedWithoutWaitingForItsEnd() throws {
+    @Test func everyCommandCanBeSyncedToDisk() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z", delivery: .direct)
-        writer.beginBatch()
-        let text = String(repeating: "x", count: 1_000)
-        repeat {
-            try writer.write(.command(text))
-        } while try SessionReader.read(contentsOf: path).events.isEmpty && writer.lastSeq < 1_000
-        // Lines of about 1,040 bytes: the batch went out with the line that took it over its limit.
-        #expect(writer.lastSeq == SessionWriter.batchLimit / 1_040 + 1)
-        #expect(try SessionReader.read(contentsOf: path).events.count == writer.lastSeq)
-        try writer.write(.command(text))
-        #expect(try SessionReader.read(contentsOf: path).events.count == writer.lastSeq - 1)
-        writer.close()
-        #expect(try SessionReader.read(contentsOf: path).events.count == writer.lastSeq, "close writes what a batch holds")
+        let writer = try SessionWriter(path: path, created: Self.created, syncEveryCommand: true)
+        #expect(writer.syncEveryCommand)
+        try writer.write([.command("a"), .command("b")])
+        try writer.sync()
+        #expect(try SessionReader.read(contentsOf: path).events.count == 2)
+    }
+
+    @Test func anActionLineOfAStepIsTheLineOfItsSessionAction() throws {
+        let step = StoreStep(store: "app", index: 3, action: ["type": "Move", "to": "a/b~c"], changes: [
+            ValueChange(path: [.key("a/b~c"), .index(2)], operation: .add, old: nil, new: ["x": 1]),
+            ValueChange(path: [.key("count")], operation: .replace, old: 1, new: 2),
+            ValueChange(path: [.key("gone")], operation: .remove, old: "x", new: nil),
+        ], cause: 2, delayedFrom: 1, reducer: "r4")
+        let line = SessionEvent.action(SessionAction(step, hash: StateDigest(text: "0000000000000001")!)).line(seq: 1)
+        #expect(
+            line == #"{"seq":1,"kind":"action","store":"app","index":3,"action":{"type":"Move","to":"a/b~c"},"patch":[{"op":"add","path":"/a~1b~0c/2","value":{"x":1}},{"op":"replace","path":"/count","value":2},{"op":"remove","path":"/gone"}],"hash":"0000000000000001","cause":2,"reducer":"r4"}"#
+        )
     }
 
     @Test func aDateIsWrittenAsUTCText() throws {
@@ -143,38 +74,118 @@ import Testing
         #expect(try SessionReader.read(contentsOf: path).header.created == "2026-11-21T10:00:00Z")
     }
 
-    @Test func anExistingFileIsEmptiedFirst() throws {
+    @Test func anExistingFileIsKeptUnlessTheCallerAsksToReplaceIt() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data(repeating: UInt8(ascii: "x"), count: 10_000).write(to: URL(fileURLWithPath: path))
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        let original = Data(repeating: UInt8(ascii: "x"), count: 10_000)
+        try original.write(to: URL(fileURLWithPath: path))
+        let error = SessionError(path: path, .exists)
+        #expect(throws: error) { try SessionWriter(path: path, created: Self.created) }
+        #expect(error.description == "\(path) exists; use --force to replace it or choose another name")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+
+        let writer = try SessionWriter(path: path, created: Self.created, replacing: true)
         writer.close()
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == SessionHeader(created: "2026-11-21T10:00:00Z").line + "\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == SessionHeader(created: Self.created).line + "\n")
+    }
+
+    @Test func aSymbolicLinkIsNotFollowed() throws {
+        let target = temporaryPath(), link = temporaryPath()
+        defer { for path in [target, link] { try? FileManager.default.removeItem(atPath: path) } }
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(throws: SessionError(path: link, .symbolicLink)) { try SessionWriter(path: link, created: Self.created, replacing: true) }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me\n")
+        // A link to a file that does not exist yet is not followed either.
+        let dangling = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: dangling) }
+        let missing = temporaryPath()
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: missing)
+        #expect(throws: SessionError(path: dangling, .symbolicLink)) { try SessionWriter(path: dangling, created: Self.created) }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        #expect(
+            SessionError(path: link, .symbolicLink).description
+                == "\(link): the path is a symbolic link; a session file is written only to the file itself (name the link's target)")
+    }
+
+    @Test func aSecondWriterOfTheSameFileIsRefused() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = try SessionWriter(path: path, created: Self.created)
+        try first.write(.command("a"))
+        let refusal = SessionError(path: path, .beingRecorded)
+        #expect(throws: refusal) { try SessionWriter(path: path, created: Self.created, replacing: true) }
+        #expect(refusal.description == "\(path) is being recorded by another process")
+        // The refused writer did not empty the file, and the first goes on.
+        try first.write(.command("b"))
+        #expect(try SessionReader.read(contentsOf: path).events.map(\.event) == [.command("a"), .command("b")])
+        first.close()
+        let second = try SessionWriter(path: path, created: Self.created, replacing: true)
+        second.close()
+        #expect(try SessionReader.read(contentsOf: path).events.isEmpty)
+    }
+
+    @Test func aPipeIsWrittenAppendOnlyAndOneWithoutAReaderIsRefused() throws {
+        let path = temporaryPath(".fifo")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: SessionError(path: path, .noReader)) { try SessionWriter(path: path, created: Self.created) }
+
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let writer = try SessionWriter(path: path, created: Self.created)
+        try writer.write([.command("a"), .command("b")])
+        writer.close()
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = read(reader, &bytes, bytes.count)
+        let load = try SessionReader.read(Array(bytes[0..<max(count, 0)]))
+        #expect(load.damage == nil)
+        #expect(load.events.map(\.event) == [.command("a"), .command("b")])
+    }
+
+    @Test func aFailedWriteSaysWhatTheFileHoldsAndStopsTheWriter() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let path = temporaryPath(".fifo")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(mkfifo(path, 0o600) == 0)
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        let writer = try SessionWriter(path: path, created: Self.created)
+        try writer.write([.command("a"), .command("b")])
+        let written = SessionHeader(created: Self.created).line.utf8.count + 1
+            + [SessionEvent.command("a").line(seq: 1), SessionEvent.command("b").line(seq: 2)].map { $0.utf8.count + 1 }.reduce(0, +)
+        close(reader)
+        let failure = SessionError(path: path, .writeFailed(errno: EPIPE, validLines: 3, validBytes: written))
+        #expect(throws: failure) { try writer.write(.command("c")) }
+        #expect(!writer.isOpen)
+        #expect(writer.lastSeq == 2)
+        #expect(throws: failure, "the writer refuses further events") { try writer.write(.command("d")) }
+        #expect(
+            failure.description
+                == "\(path): cannot write to the file: Broken pipe; the recording stopped, and the file holds its first 3 whole lines (\(written) bytes)")
+    }
+
+    @Test func aFullDeviceIsAFailedWrite() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        #expect(throws: SessionError(path: "/dev/full", .writeFailed(errno: ENOSPC, validLines: 0, validBytes: 0))) {
+            try SessionWriter(path: "/dev/full", created: Self.created)
+        }
     }
 
     @Test func aClosedWriterRefusesEvents() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try SessionWriter(path: path, created: "2026-11-21T10:00:00Z")
+        let writer = try SessionWriter(path: path, created: Self.created)
         writer.close()
         writer.close()
         #expect(!writer.isOpen)
         #expect(throws: SessionError(path: path, .closed)) { try writer.write(.command("x")) }
+        #expect(throws: SessionError(path: path, .closed)) { try writer.sync() }
     }
 
     @Test func aFileThatCannotBeCreatedIsAnError() {
         #expect(throws: SessionError(path: "/nonexistent/dir/s.pb", .cannotOpen(errno: ENOENT))) {
-            try SessionWriter(path: "/nonexistent/dir/s.pb", created: "2026-11-21T10:00:00Z")
+            try SessionWriter(path: "/nonexistent/dir/s.pb", created: Self.created)
         }
-    }
-
-    @Test func aFailedWriteClosesTheWriter() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        #expect(throws: SessionError(path: "/dev/full", .cannotWrite(errno: ENOSPC))) {
-            try SessionWriter(path: "/dev/full", created: "2026-11-21T10:00:00Z")
-        }
-        #expect(
-            SessionError(path: "/dev/full", .cannotWrite(errno: ENOSPC)).description
-                == "/dev/full: cannot write to the file: No space left on device")
     }
 }

@@ -61,6 +61,50 @@ struct MidSessionRecordingTests {
     }
 }
 
+@Suite("Recordings: skips carry their recomputed steps")
+struct RecordedSkipTests {
+    private func record(_ commands: String, into path: String) -> DataflowSession {
+        let live = liveShell()
+        live.run("record \(path)\nstore s = {n: 0}\nreducer s on Add : state.n += action.by")
+        live.run("dispatch s Add {by: 1}\ndispatch s Add {by: 10}\ndispatch s Add {by: 100}")
+        live.run(commands + "\nrecord stop")
+        return live
+    }
+
+    @Test func inspectShowsTheStatesTheReducersRecomputed() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/skip.jsonl"
+        let live = record("skip 2", into: path)
+        let inspected = DataflowSession()
+        #expect(inspected.run("inspect \(path)") == ["inspected \(path): s (3 actions)"])
+        #expect(live.run("jump 3") == ["s at #3 of 3: {n: 101}"])
+        #expect(inspected.run("jump 3") == ["s at #3 of 3: {n: 101}"])
+        #expect(inspected.run("history\njump 1\nstate") == live.run("history\njump 1\nstate"))
+        #expect(verify(path).last?.hasPrefix("verified ") == true)
+    }
+
+    @Test func skipThenUnskipInspectsAsTheLiveHistory() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/unskip.jsonl"
+        let live = record("skip 1\nunskip 1", into: path)
+        let inspected = DataflowSession()
+        #expect(inspected.run("inspect \(path)") == ["inspected \(path): s (3 actions)"])
+        let history = inspected.run("history")
+        #expect(!history.contains { $0.contains("(no changes)") })
+        #expect(history == live.run("history"))
+        #expect(inspected.run("state") == ["{n: 111}"])
+    }
+
+    @Test func aRecordingWhoseSkipLinesLieIsCaughtByVerify() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/lie.jsonl"
+        _ = record("skip 2", into: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: #""value":101"#, with: #""value":111"#).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(verify(path).last?.contains("replay diverged at step") == true)
+    }
+}
+
 @Suite("Recordings: self-contained")
 struct SelfContainedRecordingTests {
     @Test func aLoadIsRecordedAsTheCommandsItRan() throws {

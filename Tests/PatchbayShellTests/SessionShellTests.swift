@@ -212,6 +212,17 @@ struct InspectShellTests {
         #expect(message.contains("line 1") && message.contains("version 2"))
     }
 
+    @Test func aFileThatIsNotASessionEndsAtOnceWithOneLine() {
+        // /dev/zero never ends a line: the 64 MiB line limit stops it, not memory.
+        let session = DataflowSession()
+        session.run("store app = {n: 1}")
+        let zero = session.error("inspect /dev/zero --force")
+        #expect(zero.hasPrefix("error: /dev/zero: line 1: the line is longer than 64 MiB"))
+        #expect(session.error("replay /dev/zero --force").contains("line 1: the line is longer than 64 MiB"))
+        #expect(session.error("replay /dev/urandom --force").contains("line 1"))
+        #expect(session.run("state") == ["{n: 1}"], "a refused file leaves the session as it was")
+    }
+
     @Test func unknownKindsAndFieldsAreIgnored() {
         let directory = TemporaryDirectory()
         let path = directory.write("extra.jsonl", """
@@ -348,7 +359,7 @@ struct ReplayRecordedLinesTests {
         let outcome = session.shell.execute("replay \(path)" + (verify ? " --verify" : ""))
         #expect(outcome.status == .failure)
         #expect(Self.firstLine(outcome.lines.last?.text)
-            == "error: \(path): \(path): line 7: not JSON: unexpected character at byte 1; the steps before it ran")
+            == "error: \(path): line 7: not JSON: unexpected character at byte 1; the steps before it ran")
         #expect(session.run("state") == ["{count: 2}"])
         #expect(DataflowSession().run("replay \(path) --step") == ["replay of \(path) paused before step 1 of 3: store app = {count: 0}"])
     }
@@ -362,7 +373,7 @@ struct ReplayRecordedLinesTests {
         let session = DataflowSession()
         let outcome = session.shell.execute("replay \(path)")
         #expect(Self.firstLine(outcome.lines.last?.text)
-            == "error: \(path): \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
+            == "error: \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
         #expect(session.run("state") == ["{count: 5}"])
     }
 }
@@ -428,7 +439,7 @@ struct ReplayLargeFileTests {
         try write(recorded, to: path)
         let session = DataflowSession()
         let outcome = session.shell.execute("replay \(path) --verify")
-        #expect(outcome.lines.last?.text.hasPrefix("error: \(path): \(path): line \(garbage + 1): not JSON") == true)
+        #expect(outcome.lines.last?.text.hasPrefix("error: \(path): line \(garbage + 1): not JSON") == true)
         #expect(outcome.lines.last?.text.contains("the steps before it ran") == true)
         #expect(session.run("state") == ["{n: 2900}"])
         #expect(DataflowSession().run("replay \(path) --step").first?.hasPrefix("replay of \(path) paused before step 1 of 2902:") == true)

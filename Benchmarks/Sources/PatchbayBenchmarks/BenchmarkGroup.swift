@@ -64,6 +64,11 @@ enum Target: CustomStringConvertible {
     case secondsBelow(Double, operations: Int)
     /// Our median time per operation allows at least this many operations per second.
     case perSecondAtLeast(Double)
+    /// Our median figure, a factor (a row whose `measurement` is a ratio of two sizes), is
+    /// below this.
+    case factorBelow(Double)
+    /// Every one of these targets.
+    indirect case all([Target])
     /// No target: the row reports a figure that explains another row's (its notes say why).
     case reported
 
@@ -74,6 +79,8 @@ enum Target: CustomStringConvertible {
         case .nanosecondsBelow(let limit), .bytesBelow(let limit): nanoseconds < limit
         case .secondsBelow(let limit, let operations): nanoseconds * Double(operations) / 1e9 < limit
         case .perSecondAtLeast(let limit): 1e9 / nanoseconds >= limit
+        case .factorBelow(let limit): nanoseconds < limit
+        case .all(let targets): targets.allSatisfy { $0.isMet(nanoseconds: nanoseconds, ratio: ratio) }
         case .reported: true
         }
     }
@@ -85,6 +92,8 @@ enum Target: CustomStringConvertible {
         case .bytesBelow(let limit): "< \(Self.shortest(limit)) B"
         case .secondsBelow(let limit, _): "< \(Self.shortest(limit)) s in all"
         case .perSecondAtLeast(let limit): ">= \(Self.shortest(limit)) op/s"
+        case .factorBelow(let limit): "< \(Self.shortest(limit))x"
+        case .all(let targets): targets.map(\.description).joined(separator: " and ")
         case .reported: "(reported)"
         }
     }

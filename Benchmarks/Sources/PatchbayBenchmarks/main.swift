@@ -14,6 +14,12 @@ let groups: [any BenchmarkGroup] = [
     SessionBenchmarks(),
 ]
 
+// The child run of the R-INS-MEM row: `inspect FILE` alone in a fresh process, whose peak
+// resident size it prints.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == SessionBenchmarks.inspectChildFlag {
+    exit(SessionBenchmarks.inspectInChild(CommandLine.arguments[2]))
+}
+
 let options: Options
 do {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -29,7 +29,7 @@ extension History {
                 }
             }
             // A skipped action changed nothing: marking it skipped recomputes nothing.
-            events += skipped.map { SessionEvent.skip(store: name, index: $0, skipped: true) }
+            events += skipped.map { SessionEvent.skip(store: name, index: $0, skipped: true, recomputed: []) }
             built.append(timeline.name)
         }
         if built.last != branch { events.append(.checkout(store: name, branch: branch)) }

@@ -25,9 +25,9 @@ public import PatchbayCore
 ///   (`{"type":"set","_0":3}`), and a case without payload is `{"type":"reset"}`;
 /// - anything else becomes `{"type":"<the Action type's name>","value":<the encoded action>}`.
 ///
-/// Lines are written as `SessionWriter` writes them: kept in memory shared with a small keeper
-/// process, and in the file after `flush()`, `stop()`, every 256 KB or 50 ms
-/// of steady recording, and when the app's process ends in any way, a crash included.
+/// Each line is in the file as soon as its action is recorded (one `write(2)`, see
+/// `SessionWriter`), so a crash of the app loses nothing recorded; `flush()` and `stop()`
+/// force the file to disk.
 ///
 /// Recording never stops the app: the first error (an action or state that cannot be encoded,
 /// a full disk) is kept in `error` and ends the recording; the file stays readable up to it.
@@ -82,7 +82,7 @@ public final class Recorder<State: Codable, Action: Codable>: StoreObserver {
         digest = StateDigest(state)
         self.checkpointInterval = nextCheckpointInterval()
         do {
-            let writer = try SessionWriter(path: path, created: created)
+            let writer = try SessionWriter(path: path, created: created, replacing: true)
             try writer.write(.store(name: storeName, state: state))
             self.writer = writer
         } catch {
@@ -94,12 +94,11 @@ public final class Recorder<State: Codable, Action: Codable>: StoreObserver {
     /// Whether actions are still being recorded (no `stop()`, no error).
     public var isRecording: Bool { writer != nil }
 
-    /// Writes the actions recorded so far to the file (they wait in memory shared with the
-    /// writer's keeper process otherwise; see `SessionWriter`). A failed write ends the
-    /// recording and is kept in `error`.
+    /// Forces the actions recorded so far to disk (`fsync`; each is in the file as soon as it
+    /// is recorded). A failed sync ends the recording and is kept in `error`.
     public func flush() {
         guard let writer else { return }
-        do throws(SessionError) { try writer.flush() } catch {
+        do throws(SessionError) { try writer.sync() } catch {
             self.error = .session(error)
             stop()
         }

@@ -70,15 +70,24 @@ public struct Inspection {
             } catch {
                 throw InspectionError(message: error.description)
             }
-        case .skip(let store, let index, let skipped):
+        case .skip(let store, let index, let skipped, let recomputed):
             let history = try history(store)
             guard let current = states[store] else { return }
+            let steps = Dictionary(recomputed.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             if skipped, let entry = try? history.entry(index) { skippedChanges[store, default: [:]][index] = entry.changes }
             let restored = skipped ? [] : skippedChanges[store]?[index] ?? []
-            // Without reducers, every action keeps its recorded changes (an unskipped one gets
-            // back those it had); the checkpoint that follows the move gives the state.
             do {
                 let recomputation = try history.setSkipped(index, skipped, current: current.state) { state, entry in
+                    // Each step does what the recording says the recomputation made it do.
+                    if let step = steps[entry.index] {
+                        do throws(JSONPatchError) {
+                            return Reduction(changes: try JSONPatch.apply(step.patch, to: &state), failure: step.failure)
+                        } catch {
+                            return Reduction(changes: [], failure: "the recorded patch does not apply: \(error.description)")
+                        }
+                    }
+                    // A file without recomputed steps (an older one): every action keeps its
+                    // recorded changes, and an unskipped one gets back those it had.
                     var changes: [ValueChange] = []
                     for change in entry.index == index ? restored : entry.changes where (try? state.apply(change)) != nil {
                         changes.append(change)

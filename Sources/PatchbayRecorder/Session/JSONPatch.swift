@@ -38,7 +38,8 @@ public enum JSONPatch {
     /// Applies `operations` to `state` in order and returns what each changed, old values
     /// included. A pointer token names an object key or an array index by the container it
     /// meets at that moment; `-` adds at the end of an array; an `add` at an existing key
-    /// replaces its value (and is returned as a `replace`).
+    /// replaces its value (and is returned as a `replace`). Each operation is resolved into a
+    /// `ValueChange` and applied with `Value.apply(_:)`, the one applier of changes.
     ///
     /// All or nothing: when an operation fails, the ones before it are undone, `state` is as it
     /// was, and the error names the operation and why it failed.
@@ -47,17 +48,111 @@ public enum JSONPatch {
         changes.reserveCapacity(operations.count)
         var keyPositions: [Int?] = []
         for (index, operation) in operations.enumerated() {
+            let (change, keyPosition): (ValueChange, Int?)
             do {
-                let (change, keyPosition) = try PatchApplier.apply(operation, to: &state)
-                changes.append(change)
-                keyPositions.append(keyPosition)
+                (change, keyPosition) = try resolve(operation, in: state)
             } catch {
                 for (change, keyPosition) in zip(changes, keyPositions).reversed() {
-                    PatchApplier.undo(change, keyPosition: keyPosition, in: &state)
+                    try? state.undo(change, position: keyPosition)
                 }
                 throw JSONPatchError(index: index, operation: operation, at: JSONPointer(error.path), reason: error.reason)
             }
+            // Resolving checked every step of the path against `state`: the change applies.
+            try? state.apply(change)
+            changes.append(change)
+            keyPositions.append(keyPosition)
         }
         return changes
+    }
+
+    /// A failed resolution: the path of the container where it failed, and why.
+    private struct Failure: Error {
+        var path: [ValueChange.PathComponent]
+        var reason: JSONPatchError.Reason
+    }
+
+    /// The change `operation` makes to `state`, its tokens resolved against the containers
+    /// they meet, and, for a removed object key, where the key stood (to undo it in place).
+    private static func resolve(_ operation: Operation, in state: Value) throws(Failure) -> (ValueChange, Int?) {
+        guard operation.op == .remove || operation.value != nil else { throw Failure(path: [], reason: .missingValue) }
+        let tokens = operation.path.components
+        guard let last = tokens.last else {
+            guard operation.op != .remove else { throw Failure(path: [], reason: .removeRoot) }
+            return (ValueChange(path: [], operation: .replace, old: state, new: operation.value), nil)
+        }
+        var path: [ValueChange.PathComponent] = []
+        path.reserveCapacity(tokens.count)
+        var container = state
+        for token in tokens.dropLast() {
+            container = try step(into: container, token: token, path: &path)
+        }
+        let isAdd = operation.op == .add
+        let new = isAdd || operation.op == .replace ? operation.value : nil
+        if case .object(let members) = container {
+            let key = Self.key(last)
+            path.append(.key(key))
+            guard let found = members.index(forKey: key) else {
+                guard isAdd else { throw Failure(path: path.dropLast(), reason: .noKey(key)) }
+                return (ValueChange(path: path, operation: .add, old: nil, new: new), nil)
+            }
+            let old = members.values[found]
+            if operation.op == .remove { return (ValueChange(path: path, operation: .remove, old: old, new: nil), found) }
+            return (ValueChange(path: path, operation: .replace, old: old, new: new), nil)
+        }
+        if case .array(let elements) = container {
+            let index = try Self.index(last, count: elements.count, isAdd: isAdd, path: path)
+            path.append(.index(index))
+            if isAdd { return (ValueChange(path: path, operation: .add, old: nil, new: new), nil) }
+            return (ValueChange(path: path, operation: operation.op, old: elements[index], new: new), nil)
+        }
+        throw Failure(path: path, reason: .notAContainer(typeName: container.typeName))
+    }
+
+    /// The member or element of `container` that `token` names, appending its step to `path`.
+    private static func step(into container: Value, token: ValueChange.PathComponent, path: inout [ValueChange.PathComponent])
+        throws(Failure) -> Value
+    {
+        if case .object(let members) = container {
+            let key = Self.key(token)
+            guard let member = members[key] else { throw Failure(path: path, reason: .noKey(key)) }
+            path.append(.key(key))
+            return member
+        }
+        if case .array(let elements) = container {
+            let index = try Self.index(token, count: elements.count, isAdd: false, path: path)
+            path.append(.index(index))
+            return elements[index]
+        }
+        throw Failure(path: path, reason: .notAContainer(typeName: container.typeName))
+    }
+
+    private static func key(_ token: ValueChange.PathComponent) -> String {
+        switch token {
+        case .key(let key): key
+        case .index(let index): String(index)
+        }
+    }
+
+    /// The array index `token` names in an array of `count` elements: a number without
+    /// leading zeros below `count` (up to `count` for an add), or `-` (the end) for an add.
+    private static func index(_ token: ValueChange.PathComponent, count: Int, isAdd: Bool, path: [ValueChange.PathComponent])
+        throws(Failure) -> Int
+    {
+        let index: Int
+        switch token {
+        case .index(let number):
+            index = number
+        case .key(let text):
+            if isAdd, text == "-" { return count }
+            let digits = text.utf8
+            guard let first = digits.first, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  first != UInt8(ascii: "0") || digits.count == 1
+            else { throw Failure(path: path, reason: .notAnIndex(text)) }
+            index = Int(text) ?? .max
+        }
+        guard index >= 0, index < count || (isAdd && index == count) else {
+            throw Failure(path: path, reason: .indexOutOfRange(index, count: count))
+        }
+        return index
     }
 }

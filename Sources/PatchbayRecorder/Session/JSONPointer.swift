@@ -62,33 +62,19 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The pointer text: `/items/2`.
+    /// The pointer text: `/items/2`, with `~` written `~0` and `/` written `~1` in tokens.
     public var description: String {
-        var bytes: [UInt8] = []
-        appendEscaped(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends the pointer text, escaped for a JSON string (without the quotes).
-    func appendEscaped<Output: SessionLineOutput & ~Copyable>(to out: inout Output) {
-        Self.appendEscaped(components, to: &out)
-    }
-
-    /// Appends the text of the pointer to `components`, escaped for a JSON string.
-    static func appendEscaped<Output: SessionLineOutput & ~Copyable>(_ components: [ValueChange.PathComponent], to out: inout Output) {
+        var text = ""
         for component in components {
-            out.appendRaw("/")
+            text += "/"
             switch component {
             case .index(let index):
-                out.appendInteger(index)
+                text += String(index)
             case .key(let key):
-                if key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
-                    out.appendEscaped(key.replacing("~", with: "~0").replacing("/", with: "~1"))
-                } else {
-                    out.appendEscaped(key)
-                }
+                text += key.contains(where: { $0 == "~" || $0 == "/" }) ? key.replacing("~", with: "~0").replacing("/", with: "~1") : key
             }
         }
+        return text
     }
 
     /// Whether the two pointers have the same tokens.

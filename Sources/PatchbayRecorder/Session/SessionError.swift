@@ -14,6 +14,20 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case cannotOpen(errno: Int32)
         /// A line could not be written; `errno` says why.
         case cannotWrite(errno: Int32)
+        /// A command's lines could not be written; `errno` says why. The file holds its first
+        /// `validLines` lines (the header included), `validBytes` bytes, whole; the writer
+        /// refuses further events.
+        case writeFailed(errno: Int32, validLines: Int, validBytes: Int)
+        /// The file exists and the writer was not asked to replace it.
+        case exists
+        /// The path names a symbolic link, which a writer does not follow.
+        case symbolicLink
+        /// Another writer (in this process or another) holds the file's lock.
+        case beingRecorded
+        /// The path names a pipe (FIFO) that no process reads.
+        case noReader
+        /// A line is longer than `SessionFileReader.maximumLineBytes`.
+        case lineTooLong(limit: Int)
         /// The file could not be read; `errno` says why.
         case cannotRead(errno: Int32)
         /// The writer was closed before the write.
@@ -54,6 +68,11 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// One line: `session.pb: line 4: missing "store" (a string)`.
     public var description: String {
+        switch reason {
+        case .exists: return "\(path ?? "the file") exists; use --force to replace it or choose another name"
+        case .beingRecorded: return "\(path ?? "the file") is being recorded by another process"
+        default: break
+        }
         var text = ""
         if let path { text += path + ": " }
         if let line { text += "line \(line): " }
@@ -65,6 +84,15 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .cannotOpen(let code): "cannot open the file: \(Self.systemMessage(code))"
         case .cannotWrite(let code): "cannot write to the file: \(Self.systemMessage(code))"
         case .cannotRead(let code): "cannot read the file: \(Self.systemMessage(code))"
+        case .writeFailed(let code, let lines, let bytes):
+            "cannot write to the file: \(Self.systemMessage(code)); the recording stopped, and the file holds its first "
+                + "\(lines) whole lines (\(bytes) bytes)"
+        case .exists: "the file exists"
+        case .symbolicLink: "the path is a symbolic link; a session file is written only to the file itself (name the link's target)"
+        case .beingRecorded: "the file is being recorded by another process"
+        case .noReader: "the path is a pipe that no process reads; start the reader first"
+        case .lineTooLong(let limit):
+            "the line is longer than \(limit >> 20) MiB, the longest a session line may be: this is not a session file, or it is damaged"
         case .closed: "the session file is already closed"
         case .empty: "the file is empty; a session file starts with {\"patchbay\":\"session\",\"version\":1,...}"
         case .notASession(let detail):

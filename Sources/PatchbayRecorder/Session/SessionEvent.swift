@@ -1,15 +1,16 @@
 public import PatchbayCore
 
 /// One line of a session file after the header: something the session did, in the order it
-/// happened. Each is written as one JSON object with `seq` (1, 2, ...) and `kind`; see
-/// `line(seq:)` for the exact form of each.
+/// happened. Each is written as one JSON object with `seq` (1, 2, ...), `kind`, and the fields
+/// of its kind in a fixed order: `SessionEvent.Kind` describes each kind once, and writing,
+/// reading and checking a line all follow that description (see `SessionEvent+Format.swift`).
 public enum SessionEvent: Sendable, Equatable {
     /// A command as typed: `{"seq":1,"kind":"command","text":"store app = {count: 0}"}`.
     case command(String)
-    /// A command that rebuilds what existed when the recording started (or when a replay
-    /// recorded in it started over): `{"seq":1,"kind":"setup","text":"reset"}`. A replay runs
-    /// it without comparing what it does with the recording, then applies the store histories
-    /// recorded after it as `inspect` does; `inspect` applies them too.
+    /// A command that rebuilds a definition (a reducer, a patch) when a recording starts in the
+    /// middle of a session: `{"seq":3,"kind":"setup","text":"reducer s on Add : ..."}`. A
+    /// replay runs it without comparing its effects; `inspect` ignores it. Readers older than
+    /// this kind skip it as unknown.
     case setup(String)
     /// A store was created with its initial state:
     /// `{"seq":2,"kind":"store","store":"app","state":{"count":0}}`.
@@ -28,9 +29,11 @@ public enum SessionEvent: Sendable, Equatable {
     /// Time travel made state `index` of the store's history current; an action after it
     /// starts a branch: `{"seq":9,"kind":"jump","store":"app","index":3}`.
     case jump(store: String, index: Int)
-    /// Action `index` was skipped (or, with `false`, taken back):
-    /// `{"seq":10,"kind":"skip","store":"app","index":2,"skipped":true}`.
-    case skip(store: String, index: Int, skipped: Bool)
+    /// Action `index` was skipped (or, with `false`, taken back), and the steps after it that
+    /// this recomputed, each with its new patch:
+    /// `{"seq":10,"kind":"skip","store":"app","index":2,"skipped":true,"recomputed":[...]}`.
+    /// A line without `recomputed` (an older file) reads as recomputing nothing.
+    case skip(store: String, index: Int, skipped: Bool, recomputed: [SessionStep])
     /// The store's history was replaced (commit, revert, import) by one that starts at
     /// `state`: `{"seq":11,"kind":"reset","store":"app","state":{...}}`.
     case reset(store: String, state: Value)

@@ -1,3 +1,5 @@
+import PatchbayCore
+
 /// The first line of a session file: `{"patchbay":"session","version":1,"created":"..."}`.
 public struct SessionHeader: Sendable, Equatable {
     /// The version of the session format this package writes, and the newest it reads.
@@ -22,12 +24,12 @@ public struct SessionHeader: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    func encode<Output: SessionLineOutput & ~Copyable>(into out: inout Output) {
+    func encode(into out: inout [UInt8]) {
         out.appendRaw(#"{"patchbay":"session","version":"#)
-        out.appendInteger(version)
+        Value.int(version).writeJSON(to: &out)
         if let created {
             out.appendRaw(#","created":"#)
-            out.appendQuoted(created)
+            Value.string(created).writeJSON(to: &out)
         }
         out.appendRaw("}")
     }

@@ -53,14 +53,14 @@ public struct StateDigest: Sendable, Hashable, CustomStringConvertible {
     /// The 16 hexadecimal digits, as `text`.
     public var description: String { text }
 
-    func appendText<Output: SessionLineOutput & ~Copyable>(to out: inout Output) {
+    func appendText(to out: inout [UInt8]) {
         let digits: StaticString = "0123456789abcdef"
         var text: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &text) { bytes in
             for position in 0..<16 {
                 bytes[position] = digits.utf8Start[Int((sum >> UInt64(60 - 4 * position)) & 0xF)]
             }
-            out.appendBytes(UnsafeRawBufferPointer(bytes))
+            out.append(contentsOf: bytes)
         }
     }
 

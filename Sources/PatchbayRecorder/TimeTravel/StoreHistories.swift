@@ -94,7 +94,12 @@ public final class StoreHistories {
         } catch {
             throw .history(store: name, error)
         }
-        announce(.skip(store: name, index: index, skipped: skipped))
+        // What each later step now does goes with the skip, so that a reader rebuilds the same
+        // states without reducers.
+        let recomputed = recomputation.steps.enumerated().map { offset, step in
+            SessionStep(index: recomputation.firstStep + offset, patch: JSONPatch.operations(step.changes), failure: step.failure)
+        }
+        announce(.skip(store: name, index: index, skipped: skipped, recomputed: recomputed))
         try travel(name, to: recomputation.state, history: history)
         return recomputation
     }

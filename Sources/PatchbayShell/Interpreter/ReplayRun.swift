@@ -1,71 +1,78 @@
 import PatchbayCore
 import PatchbayRecorder
 
-/// A replay under way (`replay FILE`): the recorded commands, each with the effects the
-/// recording saw, and how far it has run. A replay paused by `--step`, `--until` or a break
-/// goes on with `step` and `continue`.
+/// A replay under way (`replay FILE`): the recorded steps (commands with the effects the
+/// recording saw), read from the file as the replay goes, and how far it has run. A replay
+/// paused by `--step`, `--until` or a break goes on with `step` and `continue`.
 struct ReplayRun {
+    /// The file, as the user named it.
     let path: String
-    /// The recorded commands with their effects (the effects before the first command belong
-    /// to no step and are not replayed); only those of the file's start while `rest` is read.
-    private(set) var script: SessionScript
-    /// The rest of the file, read on a thread of its own while the first steps run.
-    private var rest: SessionScriptRest?
+    /// The file read (`path` resolved).
+    let file: String
+    /// The steps not yet read.
+    private let steps: SessionStepReader
+    /// The next step to run, read ahead; `nil` once the file has no more (or is damaged).
+    private(set) var upcoming: RecordedCommand?
+    /// The damage that ended the file early, once reading met it.
+    private(set) var damage: SessionError?
     let verify: Bool
     /// Whether the replayed commands may read and write files beside the recording.
     let allowFiles: Bool
-    /// The index in the script's commands of the next command to run.
+    /// How many steps have run.
     var next = 0
     /// Pause after this step number (1-based), if set.
     var until: Int?
     /// The recorder that hears the replayed commands, when verifying: each step's events are
     /// compared with the recording's.
     var recorder: SessionRecorder?
+    /// The number of steps in the file, once counted.
+    private var stepCount: Int?
 
-    init(path: String, script: SessionScript, rest: SessionScriptRest?, verify: Bool, until: Int?, allowFiles: Bool) {
+    init(path: String, file: String, steps: SessionStepReader, verify: Bool, until: Int?, allowFiles: Bool) {
         self.path = path
-        self.script = script
-        self.rest = rest
+        self.file = file
+        self.steps = steps
         self.verify = verify
         self.until = until
         self.allowFiles = allowFiles
+        readAhead()
     }
+
+    /// The events before the file's first command: the stores and histories a recording that
+    /// started in the middle of a session begins with.
+    var prelude: [SessionEvent] { steps.prelude.map(\.event) }
 
     /// The directory of the recording, where `--allow-files` lets replayed commands work.
     var directory: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 
-    /// The effects the recording holds for step `index` (0-based).
-    func recordedEffects(ofStep index: Int) -> [SessionEvent] {
-        recordedEffects(script.effects(ofCommand: index))
+    /// Takes the upcoming step (which the caller runs) and reads the one after it.
+    mutating func take() {
+        next += 1
+        readAhead()
     }
 
-    /// The recorded effects at `range` of the script's effects.
-    func recordedEffects(_ range: Range<Int>) -> [SessionEvent] {
-        range.compactMap { script.event(ofEffect: $0) }
+    private mutating func readAhead() {
+        do {
+            upcoming = try steps.next()
+        } catch {
+            upcoming = nil
+            damage = error
+        }
     }
 
-    /// How many steps the replay has: one per recorded command (once the file is read; see
-    /// `finishReading()`).
-    var stepCount: Int { script.commands.count }
-
-    var isFinished: Bool { next >= stepCount }
-
-    /// Makes sure the next step is known with all its effects: unless the rest of the file is
-    /// read, the last command read so far may have more of them there, and be the last only
-    /// so far.
-    mutating func readAhead() {
-        if rest != nil, next + 1 >= script.commands.count { finishReading() }
-    }
-
-    /// Waits for the rest of the file and adds it to the script: every step is known, and the
-    /// damage, if any.
-    mutating func finishReading() {
-        guard let rest else { return }
-        self.rest = nil
-        rest.add(to: &script)
+    /// How many steps the file has (up to any damage): counted, the first time it is asked,
+    /// by reading the file through once more.
+    mutating func totalSteps() -> Int {
+        if let stepCount { return stepCount }
+        var count = 0
+        if let counter = try? SessionStepReader(path: file) {
+            while (try? counter.next()) != nil { count += 1 }
+        }
+        stepCount = count
+        return count
     }
 }
 

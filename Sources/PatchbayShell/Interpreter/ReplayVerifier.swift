@@ -3,12 +3,16 @@ import PatchbayRecorder
 
 /// Compares what a verifying replay's step did with what the recording says it did: the
 /// events the step's command made (taken from the replay's recorder when the command ends)
-/// against the effects recorded after the command, in order.
+/// against the effects recorded after the command, in order, by `==`.
 enum ReplayVerifier {
     /// The first difference between what was recorded and what the replay did, if any:
-    /// `expected` is `nil` when the replay did more, `actual` when it did less.
-    static func firstDifference(expected: [SessionEvent], actual: [SessionEvent]) -> (expected: SessionEvent?, actual: SessionEvent?)? {
-        for position in 0..<max(expected.count, actual.count) {
+    /// `expected` is `nil` when the replay did more, `actual` when it did less. When damage
+    /// cut the recorded effects short (`isComplete` false), doing more is no difference.
+    static func firstDifference(expected: [SessionEvent], actual: [SessionEvent], isComplete: Bool = true)
+        -> (expected: SessionEvent?, actual: SessionEvent?)?
+    {
+        let count = isComplete ? max(expected.count, actual.count) : expected.count
+        for position in 0..<count {
             let want = position < expected.count ? expected[position] : nil
             let got = position < actual.count ? actual[position] : nil
             if want != got { return (want, got) }

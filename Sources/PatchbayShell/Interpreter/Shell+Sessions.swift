@@ -7,18 +7,15 @@ import PatchbayRecorder
 final class Recording {
     let recorder: SessionRecorder
     let writer: SessionWriter
-    /// Whether each command's lines are forced to the disk when the command ends.
-    let sync: Bool
     /// The replay during which the recording started, if one did: it stops when that replay
     /// ends, so that a replayed `record` never outlives the replay.
     let replayDepth: Int?
     /// The write that failed and stopped the recording, if one did.
     var failure: SessionError?
 
-    init(recorder: SessionRecorder, writer: SessionWriter, sync: Bool, replayDepth: Int?) {
+    init(recorder: SessionRecorder, writer: SessionWriter, replayDepth: Int?) {
         self.recorder = recorder
         self.writer = writer
-        self.sync = sync
         self.replayDepth = replayDepth
     }
 }
@@ -41,41 +38,40 @@ extension Shell {
         case .replay(let file, let range, let replayOptions):
             let path = try readablePath(file, from: origin, at: range)
             try checkReplaceable(by: "replay", force: replayOptions.force, at: range)
-            let (script, rest) = try readScript(path, at: range)
-            var run = ReplayRun(path: path, script: script, rest: rest, verify: replayOptions.verify, until: replayOptions.until,
-                                allowFiles: replayOptions.allowFiles)
-            if run.script.commands.isEmpty { run.finishReading() }
-            guard let first = run.script.commands.first else {
+            guard nestingDepth < InputLimits.maxLoadDepth else {
+                throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
+            }
+            var run = ReplayRun(path: file, file: path, steps: try openSteps(path, at: range), verify: replayOptions.verify,
+                                until: replayOptions.until, allowFiles: replayOptions.allowFiles)
+            guard let first = run.upcoming else {
+                if let damage = run.damage { throw ShellError(.session(path: path, detail: Self.detail(of: damage)), at: range) }
                 throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
             }
             let recorders = restartingRecorders()
             startOver()
             hasStartedInnerCommands = true
-            if replayOptions.verify {
-                let recorder = SessionRecorder(graph: graph, histories: histories)
-                run.recorder = recorder
-            }
-            try restore(run.recordedEffects(run.script.effectsBeforeFirstCommand), path: path, at: range)
+            if replayOptions.verify { run.recorder = SessionRecorder(graph: graph, histories: histories) }
+            try restore(run.prelude, path: path, at: range)
             recordRestart(into: recorders)
             if replayOptions.step || replayOptions.until == 0 {
-                run.finishReading()
                 replayRun = run
-                return CommandResult(lines: ["replay of \(path) paused before step 1 of \(run.stepCount): \(first.text)"],
-                                     json: ["paused": .int(0), "steps": .int(run.stepCount)])
+                let count = run.totalSteps()
+                return CommandResult(lines: ["replay of \(file) paused before step 1 of \(count): \(first.text)"],
+                                     json: ["paused": .int(0), "steps": .int(count)])
             }
             return try advance(&run, output: &output, reportingDamage: true)
         case .inspect(let file, let range, let force):
             let path = try readablePath(file, from: origin, at: range)
             try checkReplaceable(by: "inspect", force: force, at: range)
-            let load = try readSession(path, at: range)
+            let reader = try openSession(path, at: range)
             let recorders = restartingRecorders()
             startOver()
             hasStartedInnerCommands = true
             defer { recordRestart(into: recorders) }
-            let inspected = try inspect(load, path: path, at: range)
-            if let damage = load.damage {
+            let (inspected, damage) = try inspect(reader, path: path, at: range)
+            if let damage {
                 output += renderer.success(inspected, command: text)
-                throw ShellError(.session(path: path, detail: "\(damage.description); everything before that line is loaded"), at: range)
+                throw ShellError(.session(path: path, detail: "\(Self.detail(of: damage)); everything before that line is loaded"), at: range)
             }
             return inspected
         case .breakpoint(let store, let condition):
@@ -118,15 +114,12 @@ extension Shell {
         if let identity = FileIdentity(path: path), filesBeingRead.contains(identity) {
             throw ShellError(.cannotWrite(path: path, detail: "this session is reading it; record into another file"), at: range)
         }
-        var status = stat()
-        if lstat(path, &status) == 0, !recordOptions.force {
-            throw ShellError(.cannotWrite(path: path, detail: "the file exists; add --force to replace it, or choose another name"), at: range)
-        }
         let writer: SessionWriter
         do {
-            writer = try SessionWriter(path: path, created: options.now(), delivery: .direct)
+            writer = try SessionWriter(path: path, created: options.now(), replacing: recordOptions.force,
+                                       syncEveryCommand: recordOptions.sync)
         } catch {
-            throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
+            throw ShellError(.cannotWrite(path: path, detail: Self.detail(of: error)), at: range)
         }
         // A recording that starts in the middle of a session begins with what exists.
         let opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
@@ -134,9 +127,9 @@ extension Shell {
             try writer.write(opening)
         } catch {
             writer.close()
-            throw ShellError(.cannotWrite(path: path, detail: error.description), at: range)
+            throw ShellError(.cannotWrite(path: path, detail: Self.detail(of: error)), at: range)
         }
-        recording = Recording(recorder: SessionRecorder(graph: graph, histories: histories), writer: writer, sync: recordOptions.sync,
+        recording = Recording(recorder: SessionRecorder(graph: graph, histories: histories), writer: writer,
                               replayDepth: replayAccess.map { _ in executeDepth })
         let stores = graph.storeNames.count
         let start = opening.isEmpty ? "" : " (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s") and the definitions)"
@@ -145,10 +138,16 @@ extension Shell {
 
     /// Closes the recording, if one is on: its lines are on the disk.
     public func finish() {
-        guard let recording else { return }
-        self.recording = nil
-        if recording.failure == nil { try? recording.writer.sync() }
-        recording.writer.close()
+        recording?.writer.close()
+        recording = nil
+    }
+
+    /// What went wrong with a session file, for a message that names the file already.
+    static func detail(of error: SessionError) -> String {
+        if error.reason == .exists { return "the file exists; add --force to replace it, or choose another name" }
+        let text = error.description
+        guard let path = error.path, text.hasPrefix(path + ": ") else { return text }
+        return String(text.dropFirst(path.count + 2))
     }
 
     /// The recorders that take the commands run now: those a replay or `inspect` that starts
@@ -218,24 +217,21 @@ extension Shell {
                                   + "'save FILE' or 'reset' first, or add --force"), at: range)
     }
 
-    private func readSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionLoad {
+    private func openSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionFileReader {
         do {
-            return try SessionReader.read(contentsOf: path)
+            return try SessionFileReader(path: path)
         } catch {
-            throw ShellError(.session(path: path, detail: error.description), at: range)
+            throw ShellError(.session(path: path, detail: Self.detail(of: error)), at: range)
         }
     }
 
-    /// Starts reading a session for a replay: its commands, with their effects as recorded
-    /// lines; those of the file's start, and the rest to come.
-    private func readScript(_ path: String, at range: Range<Int>) throws(ShellError) -> (script: SessionScript, rest: SessionScriptRest?) {
-        guard nestingDepth < InputLimits.maxLoadDepth else {
-            throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
-        }
+    /// Opens a session for a replay, which reads its steps (commands with their recorded
+    /// effects) as it runs them.
+    private func openSteps(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionStepReader {
         do {
-            return try SessionScript.start(contentsOf: path)
+            return try SessionStepReader(path: path)
         } catch {
-            throw ShellError(.session(path: path, detail: error.description), at: range)
+            throw ShellError(.session(path: path, detail: Self.detail(of: error)), at: range)
         }
     }
 
@@ -254,52 +250,49 @@ extension Shell {
             nestingDepth -= 1
             stopRecordingStartedInReplay()
         }
-        while true {
-            run.readAhead()
-            guard !run.isFinished else { break }
+        while let step = run.upcoming {
             if let until = run.until, run.next >= until { break }
-            let step = run.script.commands[run.next]
+            run.take()
             _ = run.recorder?.take()
             // A verification prints its outcome only, like a test run; a step is shown.
-            let shown = !run.verify || run.until == run.next + 1
+            let shown = !run.verify || run.until == run.next
             let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
-            let index = run.next
-            run.next += 1
             if step.isSetup {
+                // A setup line rebuilds what the recording started with: it runs without being
+                // compared, and the histories after it are rebuilt as inspect does.
                 _ = run.recorder?.take()
-                try restore(run.recordedEffects(run.script.effects(ofCommand: index)), path: run.path, at: 0..<0)
+                try restore(step.effects.map(\.event), path: run.path, at: 0..<0)
                 continue
             }
             if let recorder = run.recorder {
                 let actual = Array(recorder.take().dropFirst())
-                if let (expected, actual) = ReplayVerifier.firstDifference(expected: run.recordedEffects(ofStep: index), actual: actual) {
+                if let (expected, actual) = ReplayVerifier.firstDifference(expected: step.effects.map(\.event), actual: actual,
+                                                                           isComplete: !step.isCut) {
                     let divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
                     output += divergence.diffLines.map { OutputLine($0) }
                     throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
                 }
             }
             if breakpointHolds() {
-                run.finishReading()
                 replayRun = run
-                let (next, count) = (run.next, run.stepCount)
+                let (next, count) = (run.next, run.totalSteps())
                 return CommandResult(lines: ["break: the condition holds after step \(next) of \(count) (\(Self.causeText(step.text)))"],
                                      json: ["paused": .int(next), "steps": .int(count)])
             }
         }
-        run.finishReading()
-        if !run.isFinished {
+        if let next = run.upcoming {
             replayRun = run
-            let (path, done, count, next) = (run.path, run.next, run.stepCount, run.script.commands[run.next].text)
-            return CommandResult(lines: ["replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next))"],
+            let (path, done, count) = (run.path, run.next, run.totalSteps())
+            return CommandResult(lines: ["replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next.text))"],
                                  json: ["paused": .int(done), "steps": .int(count)])
         }
-        if reportingDamage, let damage = run.script.damage {
-            throw ShellError(.session(path: run.path, detail: "\(damage.description); the steps before it ran"), at: 0..<0)
+        if reportingDamage, let damage = run.damage {
+            throw ShellError(.session(path: run.path, detail: "\(Self.detail(of: damage)); the steps before it ran"), at: 0..<0)
         }
-        let summary = run.verify ? "verified \(run.stepCount) steps of \(run.path): every effect matches the recording"
-            : "replayed \(run.stepCount) steps of \(run.path)"
-        let (verified, count) = (run.verify, run.stepCount)
+        let summary = run.verify ? "verified \(run.next) steps of \(run.path): every effect matches the recording"
+            : "replayed \(run.next) steps of \(run.path)"
+        let (verified, count) = (run.verify, run.next)
         return CommandResult(lines: [summary], json: ["verified": .bool(verified), "steps": .int(count), "divergence": .null])
     }
 
@@ -337,11 +330,24 @@ extension Shell {
 
     // MARK: Inspect and import
 
-    /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints.
-    private func inspect(_ load: SessionLoad, path: String, at range: Range<Int>) throws(ShellError) -> CommandResult {
+    /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints,
+    /// event by event as `reader` reads them. Returns the result and the damage that ended the
+    /// file early, if any.
+    private func inspect(_ reader: SessionFileReader, path: String, at range: Range<Int>) throws(ShellError)
+        -> (CommandResult, SessionError?)
+    {
         var inspection = Inspection(graph: graph, histories: histories)
+        var damage: SessionError?
         var stopped: ShellError?
-        for recorded in load.events {
+        while true {
+            let recorded: RecordedEvent
+            do throws(SessionError) {
+                guard let next = try reader.next() else { break }
+                recorded = next
+            } catch {
+                damage = error
+                break
+            }
             do throws(InspectionError) {
                 try inspection.apply(recorded.event, line: recorded.line)
             } catch {
@@ -363,7 +369,7 @@ extension Shell {
         }
         let lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.joined(separator: ", "))]
             + inspection.warnings.map { "warning: \($0)" }
-        return CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))])
+        return (CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))]), damage)
     }
 
     private func importDevTools(_ file: DevToolsFile, into store: String, force: Bool, path: String, range: Range<Int>) throws(ShellError) -> CommandResult {

@@ -1,0 +1,411 @@
+public import PatchbayCore
+
+// The one description of the session file's event lines (SPEC 8). Each kind is listed once
+// below with its fields, in the order they are written; writing a line (`line(seq:)`), reading
+// one (`SessionLineDecoder`) and the errors a damaged line gets all follow from that list:
+//
+//     {"seq":N,"kind":KIND, then each field of the kind as "name":value}
+//
+// A field is required, optional (left out when the event has no value for it; read as absent
+// when missing) or defaulted (always written; a missing one reads as its default, for fields
+// added after files were written without them). Readers ignore fields they do not know, and
+// lines of kinds they do not know.
+
+extension SessionEvent {
+    /// A kind of event line: its `kind` text and its fields in the order they are written.
+    struct Kind: Sendable {
+        let name: String
+        let fields: [SessionField]
+        /// Makes the event of this kind from its fields' values, checked against `fields` and
+        /// taken in their order.
+        let make: @Sendable (inout SessionFieldValues) -> SessionEvent
+
+        init(_ name: String, _ fields: [SessionField], make: @escaping @Sendable (inout SessionFieldValues) -> SessionEvent) {
+            self.name = name
+            self.fields = fields
+            self.make = make
+        }
+
+        static let command = Kind("command", [.string("text")]) { .command($0.string()) }
+        static let setup = Kind("setup", [.string("text")]) { .setup($0.string()) }
+        static let store = Kind("store", [.string("store"), .json("state")]) { .store(name: $0.string(), state: $0.json()) }
+        static let action = Kind("action", [
+            .string("store"), .integer("index"), .json("action"), .patch("patch"), .digest("hash", .optional),
+            .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional),
+        ]) { values in
+            .action(SessionAction(
+                store: values.string(), index: values.integer(), action: values.json(), patch: values.patch(),
+                hash: values.optionalDigest(), failure: values.optionalString(), cause: values.optionalInteger(),
+                delayedReducer: values.optionalString()))
+        }
+        static let checkpoint = Kind("checkpoint", [.string("store"), .integer("index"), .json("state")]) {
+            .checkpoint(store: $0.string(), index: $0.integer(), state: $0.json())
+        }
+        static let publish = Kind("publish", [.string("port"), .json("value")]) { .publish(port: $0.string(), value: $0.json()) }
+        static let route = Kind("route", [
+            .string("url"), .string("pattern"), .object("params"), .string("view", .optional), .string("option", .optional),
+        ]) { values in
+            .route(SessionRoute(url: values.string(), pattern: values.string(), params: values.json(),
+                                view: values.optionalString(), option: values.optionalString()))
+        }
+        static let error = Kind("error", [.string("text"), .string("message")]) { .error(command: $0.string(), message: $0.string()) }
+        static let jump = Kind("jump", [.string("store"), .integer("index")]) { .jump(store: $0.string(), index: $0.integer()) }
+        static let skip = Kind("skip", [
+            .string("store"), .integer("index"), .boolean("skipped"), .steps("recomputed", .defaulted(.steps([]))),
+        ]) { values in
+            .skip(store: values.string(), index: values.integer(), skipped: values.boolean(), recomputed: values.steps())
+        }
+        static let reset = Kind("reset", [.string("store"), .json("state")]) { .reset(store: $0.string(), state: $0.json()) }
+        static let checkout = Kind("checkout", [.string("store"), .string("branch")]) {
+            .checkout(store: $0.string(), branch: $0.string())
+        }
+        static let sweep = Kind("sweep", [.string("store")]) { .sweep(store: $0.string()) }
+
+        /// Every kind this package reads, by name.
+        static let byName: [String: Kind] = Dictionary(uniqueKeysWithValues: [
+            command, setup, store, action, checkpoint, publish, route, error, jump, skip, reset, checkout, sweep,
+        ].map { ($0.name, $0) })
+    }
+
+    /// The event's kind and the values of its fields, in the kind's order (`nil` for an
+    /// optional field the event has no value for).
+    var contents: (kind: Kind, values: [SessionFieldValue?]) {
+        switch self {
+        case .command(let text): (.command, [.string(text)])
+        case .setup(let text): (.setup, [.string(text)])
+        case .store(let name, let state): (.store, [.string(name), .json(state)])
+        case .action(let action):
+            (.action, [.string(action.store), .integer(action.index), .json(action.action), .patch(action.patch),
+                       action.hash.map { .digest($0) }, action.failure.map { .string($0) }, action.cause.map { .integer($0) },
+                       action.delayedReducer.map { .string($0) }])
+        case .checkpoint(let store, let index, let state): (.checkpoint, [.string(store), .integer(index), .json(state)])
+        case .publish(let port, let value): (.publish, [.string(port), .json(value)])
+        case .route(let route):
+            (.route, [.string(route.url), .string(route.pattern), .json(route.params), route.view.map { .string($0) },
+                      route.option.map { .string($0) }])
+        case .error(let command, let message): (.error, [.string(command), .string(message)])
+        case .jump(let store, let index): (.jump, [.string(store), .integer(index)])
+        case .skip(let store, let index, let skipped, let recomputed):
+            (.skip, [.string(store), .integer(index), .boolean(skipped), .steps(recomputed)])
+        case .reset(let store, let state): (.reset, [.string(store), .json(state)])
+        case .checkout(let store, let branch): (.checkout, [.string(store), .string(branch)])
+        case .sweep(let store): (.sweep, [.string(store)])
+        }
+    }
+
+    /// The event as its line of the session file, numbered `seq`, without the line break.
+    /// Keys come in the kind's order without spaces, and values are written as
+    /// `Value.jsonText` writes them, so the same event always gives the same line.
+    public func line(seq: Int) -> String {
+        var bytes: [UInt8] = []
+        encode(seq: seq, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the event's line (without the line break) to `out`.
+    func encode(seq: Int, into out: inout [UInt8]) {
+        let (kind, values) = contents
+        out.appendRaw(#"{"seq":"#)
+        Value.int(seq).writeJSON(to: &out)
+        out.appendRaw(#","kind":"#)
+        Value.string(kind.name).writeJSON(to: &out)
+        SessionField.encode(kind.fields, values, into: &out, first: false)
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension SessionStep {
+    /// The fields of a recomputed step, in the order written.
+    static let fields: [SessionField] = [.integer("index"), .patch("patch"), .digest("hash", .optional), .string("failed", .optional)]
+
+    var values: [SessionFieldValue?] {
+        [.integer(index), .patch(patch), hash.map { .digest($0) }, failure.map { .string($0) }]
+    }
+
+    init(_ values: inout SessionFieldValues) {
+        self.init(index: values.integer(), patch: values.patch(), hash: values.optionalDigest(), failure: values.optionalString())
+    }
+}
+
+/// A field of an object in a session file: its name, the type of its value, and whether it
+/// must be there.
+struct SessionField: Sendable {
+    enum ValueType: Sendable {
+        case string, integer, boolean
+        /// A JSON object.
+        case object
+        /// Any JSON value.
+        case json
+        /// A list of JSON Patch operations.
+        case patch
+        /// A `StateDigest`, as its 16 hexadecimal digits.
+        case digest
+        /// A list of `SessionStep`s.
+        case steps
+
+        /// The type as an error message names it.
+        var phrase: String {
+            switch self {
+            case .string, .digest: "a string"
+            case .integer: "an integer"
+            case .boolean: "true or false"
+            case .object: "an object"
+            case .json: "any JSON value"
+            case .patch: "an array of JSON Patch operations"
+            case .steps: "an array of recomputed steps"
+            }
+        }
+    }
+
+    enum Presence: Sendable {
+        /// Always written; a line without it is damaged.
+        case required
+        /// Written only when the event has a value for it.
+        case optional
+        /// Always written; a missing one reads as this value.
+        case defaulted(SessionFieldValue)
+    }
+
+    let name: String
+    let type: ValueType
+    let presence: Presence
+    /// `"name":`, as written before the value.
+    let key: [UInt8]
+
+    init(name: String, type: ValueType, presence: Presence) {
+        self.name = name
+        self.type = type
+        self.presence = presence
+        var key: [UInt8] = []
+        Value.string(name).writeJSON(to: &key)
+        key.append(UInt8(ascii: ":"))
+        self.key = key
+    }
+
+    static func string(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .string, presence: presence) }
+    static func integer(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .integer, presence: presence) }
+    static func boolean(_ name: String) -> Self { Self(name: name, type: .boolean, presence: .required) }
+    static func object(_ name: String) -> Self { Self(name: name, type: .object, presence: .required) }
+    static func json(_ name: String) -> Self { Self(name: name, type: .json, presence: .required) }
+    static func patch(_ name: String) -> Self { Self(name: name, type: .patch, presence: .required) }
+    static func digest(_ name: String, _ presence: Presence) -> Self { Self(name: name, type: .digest, presence: presence) }
+    static func steps(_ name: String, _ presence: Presence) -> Self { Self(name: name, type: .steps, presence: presence) }
+
+    /// Appends `"name":value` for each field with a value, separated by commas (and preceded
+    /// by one unless `first`).
+    static func encode(_ fields: [SessionField], _ values: [SessionFieldValue?], into out: inout [UInt8], first: Bool) {
+        assert(fields.count == values.count, "an event's values follow its kind's fields")
+        var first = first
+        for (field, value) in zip(fields, values) {
+            guard let value else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(contentsOf: field.key)
+            value.encode(into: &out)
+        }
+    }
+
+    /// Reads the values of `fields` from `members`, checking each; `prefix` goes before the
+    /// field names in errors (`recomputed[2].`).
+    static func decode(_ fields: [SessionField], from members: Value.Members, prefix: String = "")
+        throws(SessionError.Reason) -> SessionFieldValues
+    {
+        var values: [SessionFieldValue?] = []
+        values.reserveCapacity(fields.count)
+        for field in fields {
+            values.append(try field.decode(members[field.name], prefix: prefix))
+        }
+        return SessionFieldValues(values)
+    }
+
+    /// Reads this field's value `value` (`nil` when the field is missing); `prefix` goes
+    /// before the field's name in errors.
+    func decode(_ value: Value?, prefix: String) throws(SessionError.Reason) -> SessionFieldValue? {
+        // The label is made only for an error: most lines have none.
+        var label: String { prefix + name }
+        guard let value else {
+            switch presence {
+            case .required: throw .missingField(label, expected: type.phrase)
+            case .optional: return nil
+            case .defaulted(let fallback): return fallback
+            }
+        }
+        switch (type, value) {
+        case (.string, .string(let string)): return .string(string)
+        case (.integer, .int(let integer)): return .integer(integer)
+        case (.boolean, .bool(let bool)): return .boolean(bool)
+        case (.object, .object), (.json, _): return .json(value)
+        case (.digest, .string(let text)):
+            guard let digest = StateDigest(text: text) else { throw .invalidField(label, "must be 16 hexadecimal digits") }
+            return .digest(digest)
+        case (.patch, .array(let elements)):
+            var operations: [JSONPatch.Operation] = []
+            operations.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                operations.append(try JSONPatch.Operation(element, field: "\(label)[\(position)]"))
+            }
+            return .patch(operations)
+        case (.steps, .array(let elements)):
+            var steps: [SessionStep] = []
+            for (position, element) in elements.enumerated() {
+                guard case .object(let members) = element else {
+                    throw .wrongType("\(label)[\(position)]", expected: "an object {\"index\":...,\"patch\":...}", found: element.typePhrase)
+                }
+                var values = try Self.decode(SessionStep.fields, from: members, prefix: "\(label)[\(position)].")
+                steps.append(SessionStep(&values))
+            }
+            return .steps(steps)
+        default:
+            throw .wrongType(label, expected: type.phrase, found: value.typePhrase)
+        }
+    }
+}
+
+/// The value of a field, of its field's type.
+enum SessionFieldValue: Sendable, Equatable {
+    case string(String)
+    case integer(Int)
+    case boolean(Bool)
+    /// Any JSON value (an object, for a field of type `.object`).
+    case json(Value)
+    case patch([JSONPatch.Operation])
+    case digest(StateDigest)
+    case steps([SessionStep])
+
+    /// Appends the value as JSON.
+    func encode(into out: inout [UInt8]) {
+        switch self {
+        case .string(let string): Value.string(string).writeJSON(to: &out)
+        case .integer(let integer): Value.int(integer).writeJSON(to: &out)
+        case .boolean(let bool): out.appendRaw(bool ? "true" : "false")
+        case .json(let value): value.writeJSON(to: &out)
+        case .digest(let digest):
+            out.append(UInt8(ascii: "\""))
+            digest.appendText(to: &out)
+            out.append(UInt8(ascii: "\""))
+        case .patch(let operations):
+            out.append(UInt8(ascii: "["))
+            for (position, operation) in operations.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                operation.encode(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .steps(let steps):
+            out.append(UInt8(ascii: "["))
+            for (position, step) in steps.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "{"))
+                SessionField.encode(SessionStep.fields, step.values, into: &out, first: true)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+}
+
+/// The checked values of an object's fields, taken one by one in the order of the fields:
+/// what a `Kind`'s `make` reads. Decoding has checked every value's type against its field, so
+/// taking one of another type is a mistake in the description itself.
+struct SessionFieldValues {
+    private var values: [SessionFieldValue?]
+    private var position = 0
+
+    init(_ values: [SessionFieldValue?]) {
+        self.values = values
+    }
+
+    private mutating func take() -> SessionFieldValue? {
+        defer { position += 1 }
+        return values[position].take()
+    }
+
+    mutating func string() -> String { optionalString() ?? "" }
+    mutating func integer() -> Int { optionalInteger() ?? 0 }
+    mutating func json() -> Value {
+        guard case .json(let value)? = take() else { preconditionFailure("the field is not of type .json or .object") }
+        return value
+    }
+    mutating func boolean() -> Bool {
+        guard case .boolean(let bool)? = take() else { preconditionFailure("the field is not of type .boolean") }
+        return bool
+    }
+    mutating func patch() -> [JSONPatch.Operation] {
+        guard case .patch(let operations)? = take() else { preconditionFailure("the field is not of type .patch") }
+        return operations
+    }
+    mutating func steps() -> [SessionStep] {
+        guard case .steps(let steps)? = take() else { preconditionFailure("the field is not of type .steps") }
+        return steps
+    }
+    mutating func optionalString() -> String? {
+        switch take() {
+        case .string(let string)?: return string
+        case nil: return nil
+        default: preconditionFailure("the field is not of type .string")
+        }
+    }
+    mutating func optionalInteger() -> Int? {
+        switch take() {
+        case .integer(let integer)?: return integer
+        case nil: return nil
+        default: preconditionFailure("the field is not of type .integer")
+        }
+    }
+    mutating func optionalDigest() -> StateDigest? {
+        switch take() {
+        case .digest(let digest)?: return digest
+        case nil: return nil
+        default: preconditionFailure("the field is not of type .digest")
+        }
+    }
+}
+
+extension JSONPatch.Operation {
+    /// Appends `{"op":...,"path":...,"value":...}`; a `remove` has no value.
+    func encode(into out: inout [UInt8]) {
+        out.appendRaw(#"{"op":"#)
+        Value.string(op.rawValue).writeJSON(to: &out)
+        out.appendRaw(#","path":"#)
+        Value.string(path.description).writeJSON(to: &out)
+        if op != .remove, let value {
+            out.appendRaw(#","value":"#)
+            value.writeJSON(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Reads one operation of a patch; `field` names it in errors (`patch[2]`), and is made
+    /// only for one.
+    init(_ value: Value, field: @autoclosure () -> String) throws(SessionError.Reason) {
+        guard case .object(let members) = value else {
+            throw .wrongType(field(), expected: "an object {\"op\":...,\"path\":...}", found: value.typePhrase)
+        }
+        guard case .string(let name)? = members["op"] else {
+            throw Self.problem(members["op"], field: field() + ".op")
+        }
+        guard let op = ValueChange.Operation(rawValue: name) else {
+            throw .invalidField(field() + ".op", "is \(Value.string(name).jsonText); this patchbay reads add, remove and replace")
+        }
+        guard case .string(let pointer)? = members["path"] else {
+            throw Self.problem(members["path"], field: field() + ".path")
+        }
+        guard let path = JSONPointer(pointer) else {
+            throw .invalidField(field() + ".path", "is \(Value.string(pointer).jsonText), which is not a JSON Pointer (\"\" or /key/0...)")
+        }
+        let operationValue = members["value"]
+        guard op == .remove || operationValue != nil else { throw .missingField(field() + ".value", expected: "any JSON value") }
+        self.init(op, path: path, value: operationValue)
+    }
+
+    private static func problem(_ value: Value?, field: String) -> SessionError.Reason {
+        guard let value else { return .missingField(field, expected: "a string") }
+        return .wrongType(field, expected: "a string", found: value.typePhrase)
+    }
+}
+
+extension [UInt8] {
+    /// Appends `text` as it stands: punctuation and keys written out in the source.
+    mutating func appendRaw(_ text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+}

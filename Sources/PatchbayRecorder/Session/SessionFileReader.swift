@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a session file (JSON Lines; see `SessionEvent`) one event at a time, streaming: it
+/// holds one buffer of lines, never the whole file.
+///
+/// - The first line must be the header; a file of a newer version than
+///   `SessionHeader.supportedVersion` is refused, with nothing read (the initializer throws).
+/// - Lines that hold only white space are skipped, so a file edited by hand or joined from
+///   pieces still reads. A line may end in `\r\n`.
+/// - Fields a reader does not know are ignored, and lines of a kind it does not know are
+///   skipped and counted in `unknownKindCount`.
+/// - A damaged line (not JSON, cut short at the end of the file, missing a field its kind
+///   needs, longer than `maximumLineBytes`) is thrown by `next()` as a `SessionError` naming
+///   its line; reading stops there (`next()` returns `nil` after it).
+public final class SessionFileReader {
+    /// The longest line read, in bytes: 64 MiB, room for a state of tens of megabytes of JSON.
+    /// A longer line is damage, so that reading a file that is not a session (`/dev/zero`)
+    /// ends at once instead of filling memory.
+    public static let maximumLineBytes = 64 << 20
+
+    /// The file read, when there is one (it names the file in errors).
+    public let path: String?
+    /// The file's first line.
+    public let header: SessionHeader
+    /// How many lines had a kind this reader does not know (written by a newer patchbay);
+    /// they were skipped.
+    public private(set) var unknownKindCount = 0
+    /// The damage that stopped reading, once `next()` has thrown it.
+    public private(set) var damage: SessionError?
+
+    private var lines: LineSource
+    private var decoder = SessionLineDecoder()
+
+    /// Opens the session file at `path` and reads its header. Throws when the file cannot be
+    /// read or does not start with a header this reader accepts.
+    public convenience init(path: String) throws(SessionError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
+        try self.init(LineSource(descriptor: descriptor, limit: Self.maximumLineBytes), path: path)
+    }
+
+    /// Reads a session from `bytes`; `path`, when given, names the file in errors.
+    public convenience init(bytes: [UInt8], path: String? = nil) throws(SessionError) {
+        try self.init(LineSource(bytes: bytes, limit: Self.maximumLineBytes), path: path)
+    }
+
+    init(_ lines: LineSource, path: String?) throws(SessionError) {
+        self.path = path
+        self.lines = lines
+        do throws(SessionError.Reason) {
+            guard let (range, _) = try self.lines.next() else { throw SessionError.Reason.empty }
+            header = try self.lines.withBytes(range) { bytes throws(SessionError.Reason) in try SessionHeader.decode(bytes) }
+        } catch {
+            throw SessionError(path: path, line: 1, error)
+        }
+    }
+
+    /// The next event with its line, or `nil` at the end of the file (or after damage).
+    /// Throws the first damaged line.
+    public func next() throws(SessionError) -> RecordedEvent? {
+        guard damage == nil else { return nil }
+        do throws(SessionError.Reason) {
+            while let (range, isTerminated) = try lines.next() {
+                guard !lines.isBlank(range) else { continue }
+                do throws(SessionError.Reason) {
+                    let (seq, event) = try lines.withBytes(range) { bytes throws(SessionError.Reason) in try decoder.decode(bytes) }
+                    guard let event else {
+                        unknownKindCount += 1
+                        continue
+                    }
+                    return RecordedEvent(line: lines.lineNumber, seq: seq, event: event)
+                } catch {
+                    // A last line that ends before its JSON does: the writer stopped midway.
+                    if case .notJSON(let jsonError) = error, !isTerminated, jsonError.offset >= range.count { throw .cutShort }
+                    throw error
+                }
+            }
+            return nil
+        } catch {
+            let damage = SessionError(path: path, line: lines.lineNumber, error)
+            self.damage = damage
+            throw damage
+        }
+    }
+}
+
+/// The lines of a session's bytes, read from a file a buffer at a time (or from bytes in
+/// memory), each at most `limit` bytes long.
+struct LineSource {
+    /// The bytes read and not yet taken: `buffer[start..<end]`.
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end: Int
+    /// Where to look for the next line break: bytes before it, from `start`, have none.
+    private var searched = 0
+    /// The file, or -1 for bytes in memory (or once the file is read to its end).
+    private var file: FileDescriptor?
+    private let limit: Int
+    /// The number of the line returned last: 1 for the first.
+    private(set) var lineNumber = 0
+
+    /// The bytes read at once from a file.
+    private static let chunkBytes = 1 << 20
+
+    init(descriptor: Int32, limit: Int) {
+        buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
+        end = 0
+        file = FileDescriptor(descriptor)
+        self.limit = limit
+    }
+
+    init(bytes: [UInt8], limit: Int) {
+        buffer = bytes
+        end = bytes.count
+        file = nil
+        self.limit = limit
+    }
+
+    /// The next line's place in the buffer (without its line break, valid until the next call)
+    /// and whether a line break ended it; `nil` at the end.
+    mutating func next() throws(SessionError.Reason) -> (range: Range<Int>, isTerminated: Bool)? {
+        while true {
+            if let newline = findNewline() {
+                let range = start..<newline
+                start = newline + 1
+                searched = start
+                lineNumber += 1
+                guard range.count <= limit else { throw .lineTooLong(limit: limit) }
+                return (range, true)
+            }
+            guard end - start <= limit else {
+                lineNumber += 1
+                throw .lineTooLong(limit: limit)
+            }
+            guard let file else {
+                guard start < end else { return nil }
+                let range = start..<end
+                start = end
+                lineNumber += 1
+                return (range, false)
+            }
+            try fill(from: file)
+        }
+    }
+
+    /// Calls `body` with the bytes of `range`, a line `next()` returned.
+    func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(SessionError.Reason) -> Result)
+        throws(SessionError.Reason) -> Result
+    {
+        try buffer.withUnsafeBufferPointer { bytes throws(SessionError.Reason) in try body(UnsafeBufferPointer(rebasing: bytes[range])) }
+    }
+
+    /// Whether the line at `range` holds nothing but white space.
+    func isBlank(_ range: Range<Int>) -> Bool {
+        buffer[range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// The position of the next line break in `buffer[searched..<end]`, if there is one.
+    private mutating func findNewline() -> Int? {
+        guard searched < end else { return nil }
+        let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+            guard let pointer = memchr(bytes.baseAddress! + searched, 0x0A, end - searched) else { return nil }
+            return bytes.baseAddress!.distance(to: pointer.assumingMemoryBound(to: UInt8.self))
+        }
+        searched = found ?? end
+        return found
+    }
+
+    /// Reads more of the file after what the buffer holds, moving the unread bytes to its
+    /// start and growing it when a line fills it.
+    private mutating func fill(from file: FileDescriptor) throws(SessionError.Reason) {
+        if start > 0 {
+            let count = end - start
+            buffer.withUnsafeMutableBytes { bytes in _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, count) }
+            searched -= start
+            end = count
+            start = 0
+        }
+        if end == buffer.count {
+            buffer += [UInt8](repeating: 0, count: min(buffer.count, limit + 1))
+        }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in systemRead(file.descriptor, bytes.baseAddress! + end, bytes.count - end) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(errno: errno)
+            }
+            if count == 0 { self.file = nil }
+            end += count
+            return
+        }
+    }
+}
+
+/// An open file, closed when the last reader holding it goes.
+final class FileDescriptor {
+    let descriptor: Int32
+
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { _ = close(descriptor) }
+}
+
+/// `read(2)`, under a name that the readers' own methods do not hide.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -1,0 +1,126 @@
+/// A command of a session file with the effects recorded after it: one step of a replay.
+public struct RecordedCommand: Sendable, Equatable {
+    /// The command's text.
+    public var text: String
+    /// Whether it is a `setup` line (run without comparing its effects) rather than a
+    /// `command` line.
+    public var isSetup: Bool
+    /// The line that holds it.
+    public var line: Int
+    /// Its `seq`.
+    public var seq: Int
+    /// The events recorded after it, up to the next command, in file order.
+    public var effects: [RecordedEvent]
+    /// Whether a damaged line ended the file among its effects: `effects` are those before
+    /// it, and the step may have had more.
+    public var isCut: Bool
+
+    /// A step of a replay.
+    public init(text: String, isSetup: Bool = false, line: Int, seq: Int, effects: [RecordedEvent], isCut: Bool = false) {
+        self.text = text
+        self.isSetup = isSetup
+        self.line = line
+        self.seq = seq
+        self.effects = effects
+        self.isCut = isCut
+    }
+}
+
+/// Reads a session file for a replay, a step at a time: each `command` (or `setup`) line
+/// with the effect events recorded after it. Only the step being read is held, so a replay of
+/// a large file holds one step of it at a time.
+///
+/// The events before the first command (what a recording started in the middle of a session
+/// writes first: its stores and their histories) are read when the reader opens, into
+/// `prelude`. Damage is found as `SessionFileReader` finds it, on any line, effect lines
+/// included: everything before the damaged line is read, so the step among whose effects it
+/// comes is returned with the effects before it (and `isCut`), and the next call of `next()`
+/// throws the damage.
+public final class SessionStepReader {
+    private let events: SessionFileReader
+    /// The events before the first command.
+    public let prelude: [RecordedEvent]
+    /// The command line read last, whose effects come next.
+    private var pending: RecordedEvent?
+    /// The damage that cut the last step returned, which the next call throws.
+    private var unreportedDamage: SessionError?
+    /// How many steps `next()` returned.
+    public private(set) var stepCount = 0
+
+    /// Opens the session file at `path` and reads it up to its first command. Throws when the
+    /// file cannot be read, does not start with a header this reader accepts, or is damaged
+    /// before its first command.
+    public convenience init(path: String) throws(SessionError) {
+        try self.init(try SessionFileReader(path: path))
+    }
+
+    /// Reads a session from `bytes`; `path`, when given, names the file in errors.
+    public convenience init(bytes: [UInt8], path: String? = nil) throws(SessionError) {
+        try self.init(try SessionFileReader(bytes: bytes, path: path))
+    }
+
+    private init(_ events: SessionFileReader) throws(SessionError) {
+        self.events = events
+        var prelude: [RecordedEvent] = []
+        while let event = try events.next() {
+            guard !Self.isCommand(event.event) else {
+                pending = event
+                break
+            }
+            prelude.append(event)
+        }
+        self.prelude = prelude
+    }
+
+    /// The file's first line.
+    public var header: SessionHeader { events.header }
+    /// The file read, if there is one.
+    public var path: String? { events.path }
+    /// How many lines of a kind this reader does not know were skipped so far.
+    public var unknownKindCount: Int { events.unknownKindCount }
+    /// The damage that stopped reading, once `next()` has thrown it.
+    public var damage: SessionError? { events.damage }
+
+    /// The next step, with all its effects; `nil` at the end of the file (or after damage).
+    /// Throws the first damaged line, after returning the steps before it.
+    public func next() throws(SessionError) -> RecordedCommand? {
+        guard let command = pending else {
+            if let damage = unreportedDamage {
+                unreportedDamage = nil
+                throw damage
+            }
+            return nil
+        }
+        pending = nil
+        var effects: [RecordedEvent] = []
+        var isCut = false
+        do {
+            while let event = try events.next() {
+                if Self.isCommand(event.event) {
+                    pending = event
+                    break
+                }
+                effects.append(event)
+            }
+        } catch {
+            isCut = true
+            unreportedDamage = error
+        }
+        stepCount += 1
+        switch command.event {
+        case .setup(let text):
+            return RecordedCommand(text: text, isSetup: true, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
+        case .command(let text):
+            return RecordedCommand(text: text, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
+        default:
+            preconditionFailure("a pending step is a command or a setup line")
+        }
+    }
+
+    private static func isCommand(_ event: SessionEvent) -> Bool {
+        switch event {
+        case .command, .setup: true
+        default: false
+        }
+    }
+}
