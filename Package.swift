@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PatchbayShellTests",
-            dependencies: ["PatchbayShell", "PatchbayRecorder"]
+            dependencies: ["PatchbayShell", "PatchbayRecorder", "PatchbayTestSupport"]
         ),
         .testTarget(
             name: "PatchbayEndToEndTests",
