@@ -7,7 +7,7 @@ import Testing
 // or from a random point, must look the same live, in `inspect` of the recording and in
 // `replay --verify` of it.
 //
-// CI runs 10,000 sequences of 5 to 25 commands. Every 10th sequence is checked after every
+// CI runs 10,000 sequences of 5 to 20 commands. Every 25th sequence is checked after every
 // command; the others before each `record stop` and after their last command. Run it longer
 // (other seeds with PATCHBAY_SEED) by hand:
 //
@@ -33,8 +33,8 @@ struct SessionOracleTests {
             let sequenceSeed = SplitMix64.seed(Self.seed, run: sequence)
             var generator = StoreSessionGenerator(seed: sequenceSeed)
             var random = SplitMix64(seed: sequenceSeed)
-            let commands = generator.session(length: random.int(5...25))
-            let oracle = SessionOracle(checkEveryCommand: sequence % 10 == 0)
+            let commands = generator.session(length: random.int(5...20))
+            let oracle = SessionOracle(checkEveryCommand: sequence % 25 == 0)
             guard let failure = oracle.run(commands) else { continue }
             kinds[failure.kind, default: 0] += 1
             guard kinds[failure.kind] == 1, reported < Self.reportedKinds else { continue }
