@@ -69,6 +69,20 @@ struct CommandFuzzTests {
         }
     }
 
+    /// The fingerprint sees what a command changes, and a failing command that changes
+    /// nothing leaves it equal.
+    @Test func theFingerprintSeesChanges() {
+        let shell = Self.freshShell(json: false)
+        let before = Fingerprint(of: shell)
+        #expect(shell.execute("set a = nope").status == .failure)
+        #expect(Fingerprint(of: shell) == before)
+        for command in ["set a = 5", "dispatch cart Go", "jump app 0", "route /modal", "tick 3", "wire d.value -> v.x"] {
+            let earlier = Fingerprint(of: shell)
+            #expect(shell.execute(command).status == .success)
+            #expect(Fingerprint(of: shell) != earlier, "\(command)")
+        }
+    }
+
     private static func freshShell(json: Bool) -> Shell {
         let shell = Shell(options: ShellOptions(json: json))
         for command in CommandFuzzer.fixture {
