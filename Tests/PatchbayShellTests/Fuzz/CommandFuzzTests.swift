@@ -209,6 +209,10 @@ struct KnownCrash: Sendable {
         KnownCrash(name: "jump or diff with -9223372036854775808 overflows") { input in
             (input.hasPrefix("jump") || input.hasPrefix("diff")) && input.contains("-9223372036854775808")
         },
+        // Shell+TimeTravel.swift: `jump +K` computes current + K.
+        KnownCrash(name: "jump +9223372036854775807 past step 0 overflows") { input in
+            input.hasPrefix("jump") && input.contains("+9223372036854775807")
+        },
     ]
 
     static func matching(_ input: String) -> KnownCrash? {

@@ -94,6 +94,10 @@ struct SessionOracle {
         guard replayed.status == .success, Self.result(replayed)?["verified"] == .bool(true) else {
             return failure("replay --verify failed: " + Self.kind(of: Self.errorMessage(replayed)), Self.text(replayed))
         }
+        if Self.result(replayed)?["steps"] != .int(commandsInFile) {
+            return failure("replay --verify ran another number of steps than were recorded",
+                           "recorded \(commandsInFile) commands\n" + Self.text(replayed))
+        }
         if let difference = View(of: replayer).difference(from: liveView, comparingClock: true) {
             return failure("replay differs from live: \(difference.query)", difference.detail(actualName: "replay"))
         }
