@@ -67,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PatchbayShellTests",
-            dependencies: ["PatchbayShell", "PatchbayRecorder"]
+            dependencies: ["PatchbayShell", "PatchbayRecorder", "PatchbayTestSupport"]
         ),
         .testTarget(
             name: "PatchbayEndToEndTests",

@@ -1,0 +1,120 @@
+import Foundation
+import PatchbayTestSupport
+import Testing
+
+// The session oracle (see PatchbayShellTests' SessionOracle) across a crash: `patchbay --record`
+// runs a random store session and is killed with SIGKILL at a random point. What the file
+// holds must then agree three ways: the commands it recorded, run again by a fresh patchbay
+// without recording (the live view), `inspect FILE`, and `replay FILE --verify` (which must
+// verify). Each view is every store's state, history and branches as `--json` prints them.
+//
+// CI kills 8 recordings; more by hand (other inputs with PATCHBAY_SEED):
+//
+//     PATCHBAY_ORACLE_KILLS=200 swift test --skip-build --filter KilledRecordingOracle
+
+@Suite("Session oracle: recordings killed at random points")
+struct KilledRecordingOracleTests {
+    private static let trials = TestBudget.count("PATCHBAY_ORACLE_KILLS", default: 8)
+    private static let seed = TestBudget.seed(default: 0x5EED_0A7A)
+    /// Every store name the generator uses.
+    private static let stores = ["app", "cart", "log", "imported"]
+
+    private static var queries: [String] {
+        ["nodes"] + stores.flatMap { ["state \($0)", "history \($0)", "branch \($0)"] }
+    }
+
+    @Test func aKilledRecordingAgreesWithItsCommandsInspectAndReplay() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var failures: [String] = []
+        for trial in 0..<Self.trials {
+            if let failure = try Self.trial(seed: SplitMix64.seed(Self.seed, run: trial)) {
+                failures.append("seed \(Self.seed), trial \(trial): \(failure)")
+            }
+        }
+        for failure in failures { Issue.record(Comment(rawValue: failure)) }
+    }
+
+    /// One recording killed at a random point; what disagrees, if anything.
+    private static func trial(seed: UInt64) throws -> String? {
+        let directory = NSTemporaryDirectory() + "pb-killed-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var generator = StoreSessionGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
+        let commands = generator.session(length: 25).filter { !$0.hasPrefix("record") }
+            .map { $0.replacingOccurrences(of: StoreSessionGenerator.directory, with: directory) }
+        let path = directory + "/killed.jsonl"
+
+        let process = Process()
+        process.executableURL = PatchbayProcess.binary
+        process.arguments = ["--record", path, "--keep-going"]
+        let stdin = Pipe()
+        process.standardInput = stdin
+        // The keeper process writes the lines still in memory after the kill, and holds
+        // standard output open until it has: reading it to its end waits for the file.
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = ErrorCollector(stdout.fileHandleForReading)
+        // The recording starts with the process: wait for its file. Then some commands, and
+        // a kill a moment later: while it runs them or waits for more.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !FileManager.default.fileExists(atPath: path) { Thread.sleep(forTimeInterval: 0.002) }
+        let sent = random.int(1...commands.count)
+        try? stdin.fileHandleForWriting.write(contentsOf: Data(commands.prefix(sent).map { $0 + "\n" }.joined().utf8))
+        Thread.sleep(forTimeInterval: Double(random.int(0...40)) / 1000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? stdin.fileHandleForWriting.close()
+        _ = output.finish()
+
+        let recorded = recordedCommands(path)
+        let script = "= 'views'\n" + queries.joined(separator: "\n") + "\n"
+        let live = try PatchbayProcess.run(["--json", "--keep-going"], script: recorded.map { $0 + "\n" }.joined() + script)
+        let inspected = try PatchbayProcess.run(["--json", "--keep-going"], script: "inspect \(path)\n" + script)
+        let file = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let context = "killed after \(recorded.count) of \(sent) commands sent; the file:\n" + file
+        if let difference = difference(views(live.output), views(inspected.output)) {
+            return "inspect differs from the live session: \(difference)\n\(context)\n\(firstLine(inspected.output))"
+        }
+        guard !recorded.isEmpty else { return nil }
+        let replayed = try PatchbayProcess.run(["--json", "--keep-going"], script: "replay \(path) --verify\n" + script)
+        guard firstLine(replayed.output).contains(#""verified":true"#) else {
+            return "replay --verify failed: \(firstLine(replayed.output))\n\(context)"
+        }
+        if let difference = difference(views(live.output), views(replayed.output)) {
+            return "replay differs from the live session: \(difference)\n\(context)"
+        }
+        return nil
+    }
+
+    /// The commands the file recorded (a line cut by the kill is no command).
+    private static func recordedCommands(_ path: String) -> [String] {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["kind"] as? String == "command" else { return nil }
+            return object["text"] as? String
+        }
+    }
+
+    /// The answers to the queries: the lines after the `= 'views'` marker, without the line
+    /// and column of errors (the queries' lines differ from one script to the other).
+    private static func views(_ output: String) -> [String] {
+        let lines = output.split(separator: "\n").map { String($0).replacing(/,"line":[0-9]+,"column":[0-9]+/, with: "") }
+        guard let marker = lines.lastIndex(where: { $0.hasPrefix(#"{"ok":true,"command":"= 'views'""#) }) else { return lines }
+        return Array(lines[(marker + 1)...])
+    }
+
+    private static func difference(_ expected: [String], _ actual: [String]) -> String? {
+        for (index, line) in expected.enumerated() where index >= actual.count || actual[index] != line {
+            return "\(queries[min(index, queries.count - 1)])\n  live: \(line)\n  now:  \(index < actual.count ? actual[index] : "nothing")"
+        }
+        return actual.count > expected.count ? "more answers than the live session" : nil
+    }
+
+    private static func firstLine(_ output: String) -> String {
+        output.split(separator: "\n").first.map(String.init) ?? ""
+    }
+}

@@ -1,0 +1,161 @@
+/// Random store sessions for the model-based oracle (the live shell, `inspect` of its recording
+/// and `replay --verify` of it must agree): stores, reducers (one that fails for some payloads,
+/// one that waits on the clock), dispatches (failing ones too), dispatches from wires, time
+/// travel, branches, history rewrites, DevTools files, and recordings that start and stop at
+/// random points.
+///
+/// Commands name files under the placeholder `$DIR`, which the runner replaces with a directory
+/// of its own. The generator keeps only what it needs to pick plausible arguments (which
+/// stores exist, whether a recording is on); commands that fail are part of the mix on purpose.
+public struct StoreSessionGenerator {
+    /// The placeholder for the session's directory in generated commands.
+    public static let directory = "$DIR"
+
+    private var random: SplitMix64
+    private var stores: [String] = []
+    private var recording = false
+    private var recordings = 0
+    private var exported = false
+
+    public init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+    }
+
+    /// A session of `length` commands (plus the `record` commands around them).
+    public mutating func session(length: Int) -> [String] {
+        var commands: [String] = []
+        if random.chance(40) { commands.append(startRecording()) }
+        while commands.count < length {
+            if !recording, random.chance(8) {
+                commands.append(startRecording())
+            } else if recording, random.chance(3) {
+                recording = false
+                commands.append("record stop")
+            } else {
+                commands.append(nextCommand())
+            }
+        }
+        return commands
+    }
+
+    private mutating func startRecording() -> String {
+        recording = true
+        recordings += 1
+        return "record \(Self.directory)/recording\(recordings).jsonl"
+    }
+
+    private static let storeNames = ["app", "cart", "log"]
+
+    private mutating func anyStore() -> String {
+        stores.isEmpty || random.chance(3) ? random.pick(Self.storeNames) : random.pick(stores)
+    }
+
+    /// `STORE ` or, now and then, nothing (a command may leave out the only store).
+    private mutating func storeArgument() -> String {
+        if stores.count == 1, random.chance(15) { return "" }
+        return anyStore() + " "
+    }
+
+    private mutating func nextCommand() -> String {
+        if stores.isEmpty || random.chance(6) { return createStore() }
+        let store = anyStore()
+        switch random.int(0...99) {
+        case 0..<14: return reducer(for: store)
+        case 14..<40: return dispatch(to: store)
+        case 40..<47: return wire(from: store)
+        case 47..<53: return random.chance(50) ? "tick" : "tick \(random.int(1...5))"
+        case 53..<59: return "skip \(storeArgument())\(random.int(0...5))"
+        case 59..<64: return "unskip \(storeArgument())\(random.int(0...5))"
+        case 64..<74: return jump()
+        case 74..<78: return "checkout \(storeArgument())\(random.pick(["main", "b1", "b2", "nope"]))"
+        case 78..<80: return "branch \(storeArgument())".trimmingTrailingSpace
+        case 80..<83: return "history commit \(storeArgument())".trimmingTrailingSpace
+        case 83..<85: return "history revert \(storeArgument())".trimmingTrailingSpace
+        case 85..<89: return "history sweep \(storeArgument())".trimmingTrailingSpace
+        // Few exports: writing the file is the slowest command by far.
+        case 89..<90:
+            exported = true
+            return "export devtools \(store) \(Self.directory)/devtools.json"
+        case 90..<93:
+            guard exported else { return dispatch(to: store) }
+            let into = random.chance(50) ? random.pick(Self.storeNames) : "imported"
+            if !stores.contains(into) { stores.append(into) }
+            return "import devtools \(Self.directory)/devtools.json \(into)"
+        default:
+            return dispatch(to: store)
+        }
+    }
+
+    private mutating func createStore() -> String {
+        let name = random.pick(Self.storeNames)
+        if !stores.contains(name) { stores.append(name) }
+        let count = random.int(0...3)
+        return "store \(name) = {count: \(count), items: [], n: 0, later: 0, echoes: 0}"
+    }
+
+    private mutating func reducer(for store: String) -> String {
+        switch random.int(0...7) {
+        case 0: return "reducer \(store) on Inc : state.count += action.by"
+        case 1: return "reducer \(store) on Push : state.items = append(state.items, action.v)"
+        // Fails for {d: 0}: the whole action is kept, marked failed.
+        case 2: return "reducer \(store) on Div : state.count = state.count / action.d"
+        case 3: return "reducer \(store) on Later after \(random.int(1...4)) : state.later += 1"
+        case 4: return "reducer \(store) on * when action.type != 'Inc' : state.n += 1"
+        case 5: return "reducer \(store) on Set at sub : state.v = action.v"
+        case 6: return "reducer \(store) on Echo : state.echoes += 1"
+        default: return "reducer \(store) on Inc when action.by > 2 : state.items = append(state.items, action.by)"
+        }
+    }
+
+    private mutating func dispatch(to store: String) -> String {
+        let target = storeArgument()
+        switch random.int(0...9) {
+        case 0, 1: return "dispatch \(target)Inc {by: \(random.int(-3...5))}"
+        case 2: return "dispatch \(target)Inc {by: 'x'}"
+        case 3: return "dispatch \(target)Push {v: \(random.int(0...9))}"
+        case 4: return "dispatch \(target)Div {d: \(random.pick([0, 2]))}"
+        case 5: return "dispatch \(target)Later"
+        case 6: return "dispatch \(target)Set {v: \(random.int(0...9))}"
+        case 7: return "dispatch \(target)Echo"
+        case 8: return "dispatch \(target)Other"
+        default: return "dispatch \(store) Inc"
+        }
+    }
+
+    /// A store's output wired into a store's `dispatch`, with a guard (a subscriber that
+    /// dispatches); into its own `dispatch` only through a delay edge or as a refused cycle.
+    private mutating func wire(from store: String) -> String {
+        let other = anyStore()
+        switch random.int(0...4) {
+        case 0: return "wire \(store).action -> \(other).dispatch when $.type == 'Inc' : {type: 'Echo', from: $.type}"
+        // A delay edge passes the action on unchanged, one tick later (into its own store too).
+        case 1: return "wire \(store).action ~> \(other).dispatch"
+        // Into its own store, each Push changes the state again: a runaway loop, rolled back
+        // after 100 rounds (slow, so rare).
+        case 2:
+            let target = other != store || random.chance(15) ? other : stores.first { $0 != store } ?? other
+            return "wire \(store).state -> \(target).dispatch when $.count > 2 : {type: 'Push', v: $.count}"
+        case 3: return "wire \(store).action -> \(store).dispatch when $.type == 'Inc' : {type: 'Echo'}"
+        default: return "unwire \(other).dispatch"
+        }
+    }
+
+    private mutating func jump() -> String {
+        let target = storeArgument()
+        switch random.int(0...3) {
+        case 0: return "jump \(target)\(random.int(0...5))"
+        case 1: return "jump \(target)+\(random.int(1...3))"
+        case 2: return "jump \(target)-\(random.int(1...3))"
+        default: return "jump \(target)end"
+        }
+    }
+}
+
+extension String {
+    /// The text without the space a left-out last argument leaves.
+    fileprivate var trimmingTrailingSpace: String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}
