@@ -92,7 +92,7 @@ public final class Shell {
         var lines: [OutputLine] = []
         var recorders: [SessionRecorder] = []
         var parsed = false
-        var recordsWhatItRuns = false
+        var form = RecordedForm.itself
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
         let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands)
@@ -106,13 +106,13 @@ public final class Shell {
             guard let command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
             parsed = true
             recorders = self.recorders(for: command)
-            recordsWhatItRuns = command.isRecordedAsWhatItRuns
+            form = command.recordedForm
             recordersInCharge = recorders
-            if recordsWhatItRuns {
-                inheritedRecorders = recorders
-            } else {
-                inheritedRecorders = []
-                for recorder in recorders { recorder.record(.command(text)) }
+            inheritedRecorders = form == .whatItRuns ? recorders : []
+            switch form {
+            case .itself: for recorder in recorders { recorder.record(.command(text)) }
+            case .whatItRuns: break
+            case .note: for recorder in recorders { recorder.record(.setup("# " + Self.causeText(text))) }
             }
             let historyMarks = histories.mark()
             let eventMarks = recorders.map(\.pendingCount)
@@ -153,11 +153,13 @@ public final class Shell {
             for recorder in recorders { recorder.deliveries(events) }
             // A command recorded as what it ran records the errors of what it ran; one that
             // failed before it ran anything is recorded as itself.
-            if !(recordsWhatItRuns && hasStartedInnerCommands) {
-                for recorder in recorders {
-                    if recordsWhatItRuns { recorder.record(.command(text)) }
-                    recorder.record(.error(command: text, message: error.message))
-                }
+            switch form {
+            case .itself:
+                for recorder in recorders { recorder.record(.error(command: text, message: error.message)) }
+            case .whatItRuns where !hasStartedInnerCommands:
+                for recorder in recorders { recorder.record(.command(text)); recorder.record(.error(command: text, message: error.message)) }
+            case .whatItRuns, .note:
+                break
             }
             guard rendered else { return CommandOutcome(status: .failure, lines: []) }
             lines += renderer.events(events)
@@ -169,7 +171,7 @@ public final class Shell {
     /// The recorders that take a command run at the current depth (`nil`: one that did not
     /// parse): the recording's for a command typed or run by a script, unless it controls the
     /// recording; those of the command that runs it, when that one is recorded as what it runs
-    /// (see `Command.isRecordedAsWhatItRuns`); a verifying replay's for the commands it runs.
+    /// (see `Command.recordedForm`); a verifying replay's for the commands it runs.
     private func recorders(for command: Command?) -> [SessionRecorder] {
         if executeDepth == 0 {
             guard let recording, command?.isRecordingControl != true else { return [] }
@@ -303,16 +305,27 @@ extension Command {
         }
     }
 
-    /// Whether a recording holds what the command runs instead of the command, so that a
-    /// replay of the recording needs no other file: the commands a `load`, `step` or
-    /// `continue` runs; for a `replay` or `inspect`, the session started over (see
-    /// `SessionRecorder.opening`) and what follows.
-    var isRecordedAsWhatItRuns: Bool {
+    /// How a recording holds the command (see `RecordedForm`).
+    var recordedForm: RecordedForm {
         switch self {
-        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume): true
-        default: false
+        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume), .session(.importDevTools): .whatItRuns
+        case .save, .session(.exportDevTools), .dataflow(.graph(dot: true, file: _?, force: _)): .note
+        default: .itself
         }
     }
+}
+
+/// How a recording holds a command, so that a replay of it reads and writes no other file.
+enum RecordedForm: Equatable {
+    /// The command line, then its effects (and its error).
+    case itself
+    /// What the command ran: the commands a `load`, `step` or `continue` runs; for a `replay`,
+    /// `inspect` or `import devtools`, the session's stores as they became (see
+    /// `Shell.recordRestart`), then what follows. A command that failed before it ran
+    /// anything is held as itself.
+    case whatItRuns
+    /// A comment (`setup` line): the command only wrote a file, which a replay does not.
+    case note
 }
 
 extension [GraphEvent] {

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// How a shell renders its output.
+/// How a shell renders its output, and where it finds files.
 public struct ShellOptions: Sendable {
     /// One JSON object per line (SPEC section 9) instead of human-readable text.
     public var json: Bool
@@ -14,10 +14,17 @@ public struct ShellOptions: Sendable {
     /// The time a recording's header gives as its start; tests fix it.
     public var now: @Sendable () -> Date
 
-    public init(json: Bool = false, color: Bool = false, echo: Bool = false, now: @escaping @Sendable () -> Date = Date.init) {
+    /// The directory that relative paths typed at the prompt name files in; the process's
+    /// current directory when `nil`. (A script's relative paths name files beside it first,
+    /// and a replay's beside the recording.)
+    public var directory: String?
+
+    public init(json: Bool = false, color: Bool = false, echo: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
+                directory: String? = nil) {
         self.json = json
         self.color = color
         self.echo = echo
         self.now = now
+        self.directory = directory
     }
 }

@@ -42,7 +42,7 @@ struct MidSessionRecordingTests {
         live.run("dispatch s Add {by: 100}\nskip 2\nrecord stop")
         let expected = view(of: live)
 
-        #expect(verify(path).last == "verified 4 steps of \(path): every effect matches the recording")
+        #expect(verify(path).last == "verified 2 steps of \(path): every effect matches the recording")
         let replayed = DataflowSession()
         replayed.run("replay \(path)")
         #expect(view(of: replayed) == expected)

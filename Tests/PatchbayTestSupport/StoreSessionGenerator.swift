@@ -69,21 +69,27 @@ public struct StoreSessionGenerator {
         case 64..<74: return jump()
         case 74..<78: return "checkout \(storeArgument())\(random.pick(["main", "b1", "b2", "nope"]))"
         case 78..<80: return "branch \(storeArgument())".trimmingTrailingSpace
-        case 80..<83: return "history commit \(storeArgument())".trimmingTrailingSpace
-        case 83..<85: return "history revert \(storeArgument())".trimmingTrailingSpace
+        // Without --force, a store with other branches refuses; both forms are tried.
+        case 80..<83: return "history commit \(storeArgument())\(force())".trimmingTrailingSpace
+        case 83..<85: return "history revert \(storeArgument())\(force())".trimmingTrailingSpace
         case 85..<89: return "history sweep \(storeArgument())".trimmingTrailingSpace
         // Few exports: writing the file is the slowest command by far.
         case 89..<90:
             exported = true
-            return "export devtools \(store) \(Self.directory)/devtools.json"
+            return "export devtools \(store) devtools.json --force"
         case 90..<93:
             guard exported else { return dispatch(to: store) }
             let into = random.chance(50) ? random.pick(Self.storeNames) : "imported"
             if !stores.contains(into) { stores.append(into) }
-            return "import devtools \(Self.directory)/devtools.json \(into)"
+            return "import devtools devtools.json \(into)\(force())"
         default:
             return dispatch(to: store)
         }
+    }
+
+    /// ` --force` half the time.
+    private mutating func force() -> String {
+        random.chance(50) ? " --force" : ""
     }
 
     private mutating func createStore() -> String {

@@ -28,12 +28,14 @@ public struct Inspection {
         self.line = line
         switch event {
         case .store(let name, let state):
-            if order.contains(name) {
-                histories.replace(name, with: History(initial: state))
+            if graph.storeNameSet.contains(name) {
+                // A store that exists (a recording's start rebuilds its stores twice): its
+                // history starts again here.
+                histories.replace(name, with: History(initial: state, store: name))
             } else {
                 do { try graph.createStore(name, state: state) } catch { throw InspectionError(message: error.description) }
-                order.append(name)
             }
+            if !order.contains(name) { order.append(name) }
             states[name] = (state, StateDigest(state))
         case .action(let recorded):
             guard var (state, digest) = states.removeValue(forKey: recorded.store) else {
@@ -99,7 +101,7 @@ public struct Inspection {
                 throw InspectionError(message: error.description)
             }
         case .reset(let store, let state):
-            histories.replace(store, with: History(initial: state))
+            histories.replace(store, with: History(initial: state, store: store))
             states[store] = (state, StateDigest(state))
         case .checkout(let store, let branch):
             let history = try history(store)
@@ -117,11 +119,18 @@ public struct Inspection {
         }
     }
 
-    /// Puts every store at the state its history ends at.
+    /// Puts every store at the state its history ends at. A store already in that state is
+    /// not published again, so that nothing wired to it runs twice.
     public func finish() throws(InspectionError) {
         for name in order {
             guard let current = states[name], let history = try? history(name) else { continue }
-            do { try graph.travel(name, to: current.state, index: history.current) } catch {
+            do {
+                if (try? graph.storeState(name)) == current.state {
+                    try graph.restore(name, to: current.state, index: history.current)
+                } else {
+                    try graph.travel(name, to: current.state, index: history.current)
+                }
+            } catch {
                 throw InspectionError(message: error.description)
             }
         }

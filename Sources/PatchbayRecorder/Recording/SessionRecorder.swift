@@ -58,15 +58,23 @@ public final class SessionRecorder {
     }
 
     /// The events that begin a recording of the session as it is: nothing for an empty one;
-    /// otherwise a `setup` line (`reset`), the stores' histories (`snapshot(of:histories:)`),
-    /// and the definitions as `save` writes them, each a `setup` line. A replay of the
-    /// recording rebuilds from them what the session held when the recording started.
+    /// otherwise a `setup` line (`reset`), the virtual clock's time (`tick`), the stores'
+    /// histories (`snapshot(of:histories:)`), the definitions as `save` writes them, each a
+    /// `setup` line, and the histories once more: making the definitions again (a wire into a
+    /// store's `dispatch`, say) may dispatch, and the histories must end as they are now. A
+    /// replay of the recording rebuilds from them what the session held when it started; what
+    /// `save` cannot rebuild (pending timers, the navigation stack) is not rebuilt.
     /// - Parameter lineLimit: the longest definition line, as for `Graph.definitionScript`.
     public static func opening(of graph: Graph, histories: StoreHistories, lineLimit: Int) -> [SessionEvent] {
         let definitions = graph.definitionScript(lineLimit: lineLimit, omittingStores: true).lines.filter { !$0.hasPrefix("#") }
         let stores = snapshot(of: graph, histories: histories)
-        guard !stores.isEmpty || !definitions.isEmpty else { return [] }
-        return [.setup("reset")] + stores + definitions.map(SessionEvent.setup)
+        let now = graph.engine.clock.now
+        guard !stores.isEmpty || !definitions.isEmpty || now > 0 else { return [] }
+        var events: [SessionEvent] = [.setup("reset")]
+        if now > 0 { events.append(.setup("tick \(now)")) }
+        events += stores + definitions.map(SessionEvent.setup)
+        if !definitions.isEmpty { events += stores }
+        return events
     }
 
     /// Adds an event: the shell's commands, deliveries and errors.

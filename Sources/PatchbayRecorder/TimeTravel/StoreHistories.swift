@@ -36,7 +36,7 @@ public final class StoreHistories {
     private func hear(_ event: borrowing StoreEvent) {
         switch event {
         case .created(let store, let state):
-            histories[store] = History(initial: state)
+            histories[store] = History(initial: state, store: store)
         case .step(let step, let state):
             // The store numbers its actions from the history's current state, so the step is
             // always the next one; a failure here would be a bug, and the step is dropped.
@@ -61,7 +61,7 @@ public final class StoreHistories {
         let name = try graphCall { () throws(GraphError) in try graph.storeName(store) }
         if let history = histories[name] { return (name, history) }
         // A store made before the histories were attached starts its history now.
-        let history = History(initial: liveState(name))
+        let history = History(initial: liveState(name), store: name)
         histories[name] = history
         return (name, history)
     }
@@ -163,9 +163,9 @@ public final class StoreHistories {
         var moved: [String] = []
         for (store, history, mark) in marks.marks where histories[store] === history {
             guard history.count != mark.count || history.current != mark.current || history.timelines.count != mark.timelineCount,
-                  let state = try? history.state(at: mark.current, current: liveState(store)),
-                  history.rollBack(to: mark) else { continue }
-            try? travel(store, to: state, history: history)
+                  let state = history.rollBack(to: mark) else { continue }
+            // Published so that derived nodes follow; what is wired to dispatch does not run.
+            graph.engine.droppingFollowUps { try? travel(store, to: state, history: history) }
             moved.append(store)
         }
         return moved

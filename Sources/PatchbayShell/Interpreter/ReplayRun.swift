@@ -18,7 +18,8 @@ struct ReplayRun {
     let verify: Bool
     /// Whether the replayed commands may read and write files beside the recording.
     let allowFiles: Bool
-    /// How many steps have run.
+    /// How many steps have run. Setup lines are not steps: they run as part of the step
+    /// that follows them.
     var next = 0
     /// Pause after this step number (1-based), if set.
     var until: Int?
@@ -40,7 +41,7 @@ struct ReplayRun {
 
     /// The events before the file's first command: the stores and histories a recording that
     /// started in the middle of a session begins with.
-    var prelude: [SessionEvent] { steps.prelude.map(\.event) }
+    var prelude: [RecordedEvent] { steps.prelude }
 
     /// The directory of the recording, where `--allow-files` lets replayed commands work.
     var directory: String {
@@ -50,7 +51,7 @@ struct ReplayRun {
 
     /// Takes the upcoming step (which the caller runs) and reads the one after it.
     mutating func take() {
-        next += 1
+        if upcoming?.isSetup == false { next += 1 }
         readAhead()
     }
 
@@ -63,13 +64,15 @@ struct ReplayRun {
         }
     }
 
-    /// How many steps the file has (up to any damage): counted, the first time it is asked,
-    /// by reading the file through once more.
+    /// How many steps the file has (up to any damage; setup lines are not steps): counted,
+    /// the first time it is asked, by reading the file through once more.
     mutating func totalSteps() -> Int {
         if let stepCount { return stepCount }
         var count = 0
         if let counter = try? SessionStepReader(path: file) {
-            while (try? counter.next()) != nil { count += 1 }
+            while let step = try? counter.next() {
+                if !step.isSetup { count += 1 }
+            }
         }
         stepCount = count
         return count

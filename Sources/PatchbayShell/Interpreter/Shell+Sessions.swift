@@ -43,7 +43,7 @@ extension Shell {
             }
             var run = ReplayRun(path: file, file: path, steps: try openSteps(path, at: range), verify: replayOptions.verify,
                                 until: replayOptions.until, allowFiles: replayOptions.allowFiles)
-            guard let first = run.upcoming else {
+            guard run.upcoming != nil else {
                 if let damage = run.damage { throw ShellError(.session(path: path, detail: Self.detail(of: damage)), at: range) }
                 throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
             }
@@ -53,12 +53,7 @@ extension Shell {
             if replayOptions.verify { run.recorder = SessionRecorder(graph: graph, histories: histories) }
             try restore(run.prelude, path: path, at: range)
             recordRestart(into: recorders)
-            if replayOptions.step || replayOptions.until == 0 {
-                replayRun = run
-                let count = run.totalSteps()
-                return CommandResult(lines: ["replay of \(file) paused before step 1 of \(count): \(first.text)"],
-                                     json: ["paused": .int(0), "steps": .int(count)])
-            }
+            if replayOptions.step { run.until = 0 }
             return try advance(&run, output: &output, reportingDamage: true)
         case .inspect(let file, let range, let force):
             let path = try readablePath(file, from: origin, at: range)
@@ -102,7 +97,11 @@ extension Shell {
             do throws(DevToolsError) { devTools = try DevToolsFile(parsing: bytes) } catch {
                 throw ShellError(.session(path: path, detail: error.description), at: range)
             }
-            return try importDevTools(devTools, into: store?.text ?? "app", force: force, path: path, range: store?.range ?? range)
+            let recorders = restartingRecorders()
+            let result = try importDevTools(devTools, into: store?.text ?? "app", force: force, path: path, range: store?.range ?? range)
+            hasStartedInnerCommands = true
+            recordRestart(into: recorders, setup: "# " + Self.causeText(text))
+            return result
         }
     }
 
@@ -133,7 +132,13 @@ extension Shell {
                               replayDepth: replayAccess.map { _ in executeDepth })
         let stores = graph.storeNames.count
         let start = opening.isEmpty ? "" : " (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s") and the definitions)"
-        return CommandResult(lines: ["recording into \(path)" + start], json: ["recording": .string(path)])
+        var lines = ["recording into \(path)" + start]
+        let timers = graph.engine.clock.pendingCount
+        if timers > 0 {
+            lines.append("warning: \(timers) timer\(timers == 1 ? " is" : "s are") pending; the recording does not hold "
+                         + "\(timers == 1 ? "it" : "them"), so a replay of it will not fire \(timers == 1 ? "it" : "them")")
+        }
+        return CommandResult(lines: lines, json: ["recording": .string(path), "pendingTimers": .int(timers)])
     }
 
     /// Closes the recording, if one is on: its lines are on the disk.
@@ -156,16 +161,18 @@ extension Shell {
         recordersInCharge.map { ($0, $0.pendingCount) }
     }
 
-    /// After a replay or `inspect` started the session over and rebuilt its stores: each
-    /// recorder forgets what it heard of the rebuild and records instead that the session
-    /// started over with the stores as they are now, as a `setup` line that a replay runs
-    /// without comparing and the histories that follow it. So a recording never needs the file
-    /// that was replayed or inspected.
-    private func recordRestart(into recorders: [(recorder: SessionRecorder, mark: Int)]) {
+    /// After a replay or `inspect` started the session over and rebuilt its stores, or an
+    /// `import devtools` rebuilt one: each recorder forgets what it heard of the rebuild and
+    /// records instead a `setup` line (`setup`: `reset`, or a comment) that a replay runs
+    /// without comparing, and the histories of the stores as they are now, which a replay
+    /// rebuilds after it. So a recording never needs the file that was read.
+    private func recordRestart(into recorders: [(recorder: SessionRecorder, mark: Int)], setup: String = "reset") {
+        guard !recorders.isEmpty else { return }
+        let snapshot = SessionRecorder.snapshot(of: graph, histories: histories)
         for (recorder, mark) in recorders {
             recorder.discard(since: mark)
-            recorder.record(.setup("reset"))
-            recorder.record(contentsOf: SessionRecorder.snapshot(of: graph, histories: histories))
+            recorder.record(.setup(setup))
+            recorder.record(contentsOf: snapshot)
         }
     }
 
@@ -174,14 +181,20 @@ extension Shell {
     /// The path a command that writes a file writes. During a replay, only one that
     /// `--allow-files` lets it, beside the recording.
     func writablePath(_ path: String, at range: Range<Int>) throws(ShellError) -> String {
-        try replayedPath(path, writing: true, at: range) ?? path
+        try replayedPath(path, writing: true, at: range) ?? inDirectory(path)
+    }
+
+    /// `path`, relative to `options.directory` when it is relative and one is set.
+    private func inDirectory(_ path: String) -> String {
+        guard let directory = options.directory, !path.hasPrefix("/") else { return path }
+        return directory + "/" + path
     }
 
     /// The path a command that reads a file reads: beside the script that runs it, if there is
     /// one there (see `ScriptFile.resolve`). During a replay, only one that `--allow-files` lets
     /// it, beside the recording; never the file being recorded.
     func readablePath(_ path: String, from origin: SourceOrigin, at range: Range<Int>) throws(ShellError) -> String {
-        let resolved = try replayedPath(path, writing: false, at: range) ?? ScriptFile.resolve(path, from: origin)
+        let resolved = try replayedPath(path, writing: false, at: range) ?? inDirectory(ScriptFile.resolve(path, from: origin))
         if let recording, let identity = FileIdentity(path: resolved), FileIdentity(path: recording.writer.path) == identity {
             throw ShellError(.file(path: resolved, detail: "it is being recorded; 'record stop' first"), at: range)
         }
@@ -251,9 +264,10 @@ extension Shell {
             stopRecordingStartedInReplay()
         }
         while let step = run.upcoming {
-            if let until = run.until, run.next >= until { break }
+            if !step.isSetup, let until = run.until, run.next >= until { break }
             run.take()
             _ = run.recorder?.take()
+            let recorders = step.isSetup ? restartingRecorders() : []
             // A verification prints its outcome only, like a test run; a step is shown.
             let shown = !run.verify || run.until == run.next
             let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
@@ -262,7 +276,8 @@ extension Shell {
                 // A setup line rebuilds what the recording started with: it runs without being
                 // compared, and the histories after it are rebuilt as inspect does.
                 _ = run.recorder?.take()
-                try restore(step.effects.map(\.event), path: run.path, at: 0..<0)
+                try restore(step.effects, path: run.path, at: 0..<0)
+                recordRestart(into: recorders, setup: step.text)
                 continue
             }
             if let recorder = run.recorder {
@@ -284,8 +299,9 @@ extension Shell {
         if let next = run.upcoming {
             replayRun = run
             let (path, done, count) = (run.path, run.next, run.totalSteps())
-            return CommandResult(lines: ["replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next.text))"],
-                                 json: ["paused": .int(done), "steps": .int(count)])
+            let line = done == 0 ? "replay of \(path) paused before step 1 of \(count): \(next.text)"
+                : "replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next.text))"
+            return CommandResult(lines: [line], json: ["paused": .int(done), "steps": .int(count)])
         }
         if reportingDamage, let damage = run.damage {
             throw ShellError(.session(path: run.path, detail: "\(Self.detail(of: damage)); the steps before it ran"), at: 0..<0)
@@ -303,13 +319,15 @@ extension Shell {
 
     /// Rebuilds store histories from recorded events, as `inspect` does (a recording's start,
     /// or the histories after a `setup` line).
-    private func restore(_ events: [SessionEvent], path: String, at range: Range<Int>) throws(ShellError) {
+    private func restore(_ events: [RecordedEvent], path: String, at range: Range<Int>) throws(ShellError) {
         guard !events.isEmpty else { return }
         var inspection = Inspection(graph: graph, histories: histories)
-        do throws(InspectionError) {
-            for event in events { try inspection.apply(event) }
-            try inspection.finish()
-        } catch {
+        for recorded in events {
+            do throws(InspectionError) { try inspection.apply(recorded.event, line: recorded.line) } catch {
+                throw ShellError(.session(path: path, detail: "line \(recorded.line): \(error.message)"), at: range)
+            }
+        }
+        do throws(InspectionError) { try inspection.finish() } catch {
             throw ShellError(.session(path: path, detail: error.message), at: range)
         }
     }

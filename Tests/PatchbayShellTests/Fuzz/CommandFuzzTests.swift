@@ -205,21 +205,6 @@ struct KnownCrash: Sendable {
     static let all: [KnownCrash] = [
         // `tick 9223372036854775807` then `tick 1`: arithmetic overflow in Engine.tick(by:).
         KnownCrash(name: "tick past Int.max overflows the virtual clock") { $0.contains(/tick\s+[0-9]{13,}/) },
-        // Shell+TimeTravel.swift: `jump`, `diff` and the like compute index - 1 or current - K.
-        KnownCrash(name: "jump or diff with -9223372036854775808 overflows") { input in
-            (input.hasPrefix("jump") || input.hasPrefix("diff")) && input.contains("-9223372036854775808")
-        },
-        // A recording whose commands replay it again: each replay runs the next, without end,
-        // until the stack overflows.
-        KnownCrash(name: "replaying a recording that replays itself overflows the stack") { input in
-            let words = input.split(separator: " ")
-            guard words.first == "replay", words.count > 1, let text = try? String(contentsOfFile: String(words[1]), encoding: .utf8) else { return false }
-            return text.contains(#""kind":"command","text":"replay "#)
-        },
-        // Shell+TimeTravel.swift: `jump +K` computes current + K.
-        KnownCrash(name: "jump +9223372036854775807 past step 0 overflows") { input in
-            input.hasPrefix("jump") && input.contains("+9223372036854775807")
-        },
     ]
 
     static func matching(_ input: String) -> KnownCrash? {

@@ -119,7 +119,21 @@ public final class Engine {
     /// Queues a write made while the engine is busy; `label` names what it writes, for the error
     /// a runaway loop reports.
     func enqueue(_ label: String, _ write: @escaping () -> Void) {
+        guard !dropsFollowUps else { return }
         followUps.append(FollowUp(label: label, write: write))
+    }
+
+    /// Whether writes made while the engine is busy are dropped (see `droppingFollowUps`).
+    private var dropsFollowUps = false
+
+    /// Runs `body`, dropping the writes its waves would queue: a session put back as it was
+    /// (after a command that failed as a whole) publishes the states it had, so that what is
+    /// derived from them follows, but nothing wired to them dispatches or writes again.
+    public func droppingFollowUps(_ body: () -> Void) {
+        let saved = dropsFollowUps
+        dropsFollowUps = true
+        defer { dropsFollowUps = saved }
+        body()
     }
 
     /// Runs `inject` as a transaction of its own: one wave, then the listeners, then any queued

@@ -307,6 +307,16 @@ extension Graph {
         transaction { store.publish(store.state, state, cause: root, .change) }
     }
 
+    /// Makes `state` the store's state at `index` without publishing it: a session being
+    /// rebuilt (a recording's start) puts a store back as it was, and nothing wired to it runs
+    /// again. Observers hear the move.
+    public func restore(_ storeName: String, to state: Value, index: Int) throws(GraphError) {
+        let store = try store(storeName)
+        store.actionCount = index
+        store.state.value = state
+        tellStoreObservers(.moved(store: store.name, index: index, state: state))
+    }
+
     /// Whether `store` has reducers that handle actions (an inspected store has none).
     public func hasReducers(_ storeName: String) throws(GraphError) -> Bool {
         try !store(storeName).reducers.isEmpty
