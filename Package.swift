@@ -50,6 +50,7 @@ let package = Package(
         .executableTarget(
             name: "patchbay",
             dependencies: [
+                "PatchbayCore",
                 "PatchbayShell",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
