@@ -73,6 +73,18 @@ struct EvaluationBudgetTests {
         #expect(found?.message.hasPrefix("the evaluation went over its memory budget") == true)
     }
 
+    @Test func measuringTheNestingOfALargeAccumulatorCountsAsWork() throws {
+        // The lambda could nest the accumulator, so its depth is measured every few dozen steps:
+        // a walk of 100,000 elements each time, 2·10⁹ element visits in all.
+        let bindings = Bindings(state: ["big": .array(Array(repeating: .int(1), count: 100_000))])
+        let source = "len(reduce(range(1000000), state.big, (a, x) => a))"
+        #expect {
+            try budget.during { try Expression(source).evaluate(bindings) }
+        } throws: { error in
+            (error as? ExpressionError)?.message(in: source).hasPrefix("the evaluation went over its work budget") == true
+        }
+    }
+
     @Test func aStatementBlockOverItsBudgetChangesNothing() throws {
         var state: Value = ["items": [1, 2], "n": 0]
         let block = try StatementBlock("state.n = 1\nstate.items = map(range(100000), x => range(1000))")

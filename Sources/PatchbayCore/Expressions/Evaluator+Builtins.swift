@@ -329,6 +329,9 @@ extension Evaluator {
         let growthPerStep = Swift.max(1, l.range.count)
         var stepsBeforeCheck = 0
         func checkDepth() throws(ExpressionError) {
+            // Measuring walks the accumulator: work like any other, so that a large accumulator
+            // passed on unchanged step after step spends the budget rather than hanging.
+            try charge(steps: accumulator.shallowCount, bytes: 0, at: range)
             let depth = accumulator.nestingDepth(upTo: Value.maxDepth)
             guard depth <= Value.maxDepth else {
                 throw ExpressionError(.tooLarge(what: "the nesting of the result", limit: Value.maxDepth), at: range)
