@@ -47,6 +47,7 @@ let package = Package(
         .executableTarget(
             name: "patchbay",
             dependencies: [
+                "PatchbayCore",
                 "PatchbayShell",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

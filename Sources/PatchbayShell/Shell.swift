@@ -61,6 +61,22 @@ public final class Shell {
         replayCapture?.recorder.attach(to: graph, histories: histories)
     }
 
+    /// The session's graph and histories, to be put back by `putBack(_:)` if the command that
+    /// starts the session over is interrupted.
+    var session: (graph: Graph, histories: StoreHistories) { (graph, histories) }
+
+    /// Makes `session` the session again (an interrupted replay or inspect leaves the session
+    /// as it was), with the recordings hearing it.
+    func putBack(_ session: (graph: Graph, histories: StoreHistories)) {
+        (graph, histories) = session
+        recording?.recorder.attach(to: graph, histories: histories)
+    }
+
+    /// Throws when Ctrl-C asked the running command to stop (see `Interruption`).
+    func checkInterruption() throws(ShellError) {
+        do throws(InterruptionError) { try Interruption.check() } catch { throw ShellError(.interrupted, at: 0..<0) }
+    }
+
     var renderer: Renderer { Renderer(options: options) }
 
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).

@@ -19,6 +19,8 @@ public struct ShellError: Error, Sendable, Equatable {
         case cannotWrite(path: String, detail: String)
         case timeTravel(TimeTravelError)
         case session(path: String, detail: String)
+        /// Ctrl-C stopped the command (see `Interruption`).
+        case interrupted
     }
 
     public let reason: Reason
@@ -67,6 +69,8 @@ public struct ShellError: Error, Sendable, Equatable {
             error.description
         case .session(let path, let detail):
             "\(path): \(detail)"
+        case .interrupted:
+            InterruptionError().description
         }
     }
 }

@@ -438,16 +438,16 @@ struct CandidateColumns {
 /// Reads lines without editing, for a `dumb` terminal or when libedit cannot start.
 ///
 /// It reads standard input with `read(2)` rather than Swift's `readLine()`, which spins when a
-/// signal interrupts it: Ctrl-C arrives here as SIGINT, interrupts the read (`InterruptGuard`
+/// signal interrupts it: Ctrl-C arrives here as SIGINT, interrupts the read (`InterruptSignal`
 /// installs its handler without `SA_RESTART`) and is reported as `.interrupt`.
 final class PlainLineReader: LineReader {
     private let history: CommandHistory?
-    private let interrupts: InterruptGuard
+    private let interrupts: InterruptSignal
     private var splitter = LineSplitter()
     private var pending: [String] = []
     private var atEnd = false
 
-    init(history: CommandHistory?, interrupts: InterruptGuard) {
+    init(history: CommandHistory?, interrupts: InterruptSignal) {
         self.history = history
         self.interrupts = interrupts
     }

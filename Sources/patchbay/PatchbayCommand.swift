@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchbayCore
 import PatchbayShell
 
 /// The `patchbay` command line (SPEC section 1): `patchbay [FILE...]`, and the `replay` and
@@ -121,10 +122,34 @@ struct SessionOptions: ParsableArguments {
     @Option(help: "Colour output: auto (a terminal without NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
+    @Option(help: ArgumentHelp(
+        "The steps of work one evaluation may take (see 'help values').", valueName: "steps"))
+    var workBudget: Int = EvaluationBudget.standard.work
+
+    @Option(help: ArgumentHelp(
+        "The bytes of values one evaluation may build; a suffix K, M or G multiplies by 1024, 1024², 1024³.",
+        valueName: "bytes"))
+    var memoryBudget: ByteCount = ByteCount(EvaluationBudget.standard.memory)
+
+    func validate() throws {
+        guard workBudget > 0 else { throw ValidationError("--work-budget must be a positive number of steps") }
+    }
+
     /// Runs `first` (commands), then the files, then the shell when asked for or when there
-    /// are no files. `reading` names the files the commands read, which `--record` must not
-    /// name.
+    /// are no files, with the evaluation budget of the options, and SIGINT interrupting the
+    /// running command (see `InterruptSignal`). `reading` names the files the commands read,
+    /// which `--record` must not name.
     func run(files: [String], first commands: [String], reading: [String] = []) throws {
+        let interrupts = InterruptSignal()
+        defer { interrupts.restore() }
+        try EvaluationBudget(work: workBudget, memory: memoryBudget.bytes).during {
+            try interrupts.interruption.during {
+                try run(files: files, first: commands, reading: reading, interrupts: interrupts)
+            }
+        }
+    }
+
+    private func run(files: [String], first commands: [String], reading: [String], interrupts: InterruptSignal) throws {
         Terminal.prepareProcess()
         let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO), echo: echo))
         let output = OutputWriter()
@@ -134,24 +159,32 @@ struct SessionOptions: ParsableArguments {
         }
         var failed = false
         try shell.reading(reading + files) {
-            try runScripts(files: files, first: commands, in: shell, output: output, failed: &failed)
+            try runScripts(files: files, first: commands, in: shell, output: output, interrupts: interrupts, failed: &failed)
         }
+        // An interrupted script ends the run, unless the shell is to stay (-i): then the prompt
+        // comes, as after a failing script.
+        if interrupts.wasReceived && !interactive { throw ExitCode(130) }
         if failed && !keepGoing && !interactive { throw ExitCode.failure }
 
         let standalone = files.isEmpty && commands.isEmpty
         if (standalone || interactive) && !shell.hasQuit {
             if isatty(STDIN_FILENO) != 0 {
-                let session = InteractiveSession(shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output)
+                interrupts.clear()
+                let session = InteractiveSession(
+                    shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output, interrupts: interrupts)
                 session.run()
                 return
             }
-            failed = StandardInputScript.run(shell: shell, keepGoing: keepGoing, output: output) || failed
+            interrupts.clear()
+            failed = StandardInputScript.run(shell: shell, keepGoing: keepGoing, output: output, interrupts: interrupts) || failed
+            if interrupts.wasReceived { throw ExitCode(130) }
         }
         if failed { throw ExitCode.failure }
     }
 
     /// Starts the recording, if asked for, then runs the commands and the files.
-    private func runScripts(files: [String], first commands: [String], in shell: Shell, output: OutputWriter, failed: inout Bool) throws {
+    private func runScripts(files: [String], first commands: [String], in shell: Shell, output: OutputWriter, interrupts: InterruptSignal,
+                            failed: inout Bool) throws {
         if let record {
             let outcome = shell.execute("record \(Replay.quoted(record))" + (force ? " --force" : ""))
             guard outcome.status == .success else {
@@ -161,16 +194,16 @@ struct SessionOptions: ParsableArguments {
         }
         for command in commands {
             var runner = ScriptRunner(shell: shell, name: "patchbay", keepGoing: keepGoing, write: output.write)
-            runner.run(Array((command + "\n").utf8))
+            runner.run(Array((command + "\n").utf8), until: interrupts)
             if runner.failures > 0 { failed = true }
         }
-        for file in files where !shell.hasQuit && (!failed || keepGoing) {
+        for file in files where !shell.hasQuit && (!failed || keepGoing) && !interrupts.wasReceived {
             guard let contents = FileManager.default.contents(atPath: file) else {
                 output.write(OutputLine("patchbay: error: cannot read '\(file)': \(Terminal.fileProblem(file))", to: .error))
                 throw ExitCode(2)
             }
             var runner = ScriptRunner(shell: shell, name: file, keepGoing: keepGoing, write: output.write)
-            runner.run([UInt8](contents))
+            runner.run([UInt8](contents), until: interrupts)
             if runner.failures > 0 {
                 failed = true
                 // With -i, a failing script still leaves the shell open for a look around.
@@ -193,5 +226,42 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
             let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
             return !noColor && isatty(descriptor) != 0 && environment["TERM"] != "dumb"
         }
+    }
+}
+
+/// A number of bytes, written `1048576`, `512K`, `64M` or `1G`.
+struct ByteCount: ExpressibleByArgument {
+    var bytes: Int
+
+    init(_ bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(argument)
+        var unit = 1
+        if let last = digits.last?.uppercased().first, let multiplier = units[last] {
+            unit = multiplier
+            digits = digits.dropLast()
+        }
+        guard let count = Int(digits), count > 0 else { return nil }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
+        guard !overflow else { return nil }
+        self.bytes = bytes
+    }
+
+    var defaultValueDescription: String { "\(bytes / (1 << 20))M" }
+}
+
+extension ScriptRunner {
+    /// Runs every line of `bytes`, then finishes; stops after the command during which SIGINT
+    /// arrived.
+    mutating func run(_ bytes: [UInt8], until interrupts: InterruptSignal) {
+        var splitter = LineSplitter()
+        for line in splitter.append(bytes) {
+            feed(line)
+            if isStopped || interrupts.wasReceived { return }
+        }
+        if let last = splitter.finish() { feed(last) }
+        finish()
     }
 }

@@ -3,22 +3,25 @@ import PatchbayShell
 
 /// Runs standard input as a script named `<stdin>`, line by line as it arrives.
 enum StandardInputScript {
+    /// Stops after the command during which SIGINT arrived, or at SIGINT while waiting for input.
     /// - Returns: whether a command failed.
-    static func run(shell: Shell, keepGoing: Bool, output: OutputWriter) -> Bool {
+    static func run(shell: Shell, keepGoing: Bool, output: OutputWriter, interrupts: InterruptSignal) -> Bool {
         var runner = ScriptRunner(shell: shell, name: "<stdin>", keepGoing: keepGoing, write: output.write)
         var splitter = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         reading: while !runner.isStopped {
             output.flush()
             let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if interrupts.wasReceived { break }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             for line in splitter.append(buffer[..<count]) {
                 runner.feed(line)
                 output.flush()
-                if runner.isStopped { break reading }
+                if runner.isStopped || interrupts.wasReceived { break reading }
             }
         }
+        if interrupts.wasReceived { return runner.failures > 0 }
         if !runner.isStopped, let last = splitter.finish() { runner.feed(last) }
         runner.finish()
         output.flush()

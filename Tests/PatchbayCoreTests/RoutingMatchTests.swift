@@ -383,3 +383,44 @@ extension Router {
         #expect(router.conflicts().isEmpty)
     }
 }
+
+@Suite struct RoutingPatternIndexTests {
+    @Test func aRouteIsFoundByItsPatternText() throws {
+        var router = try makeRouter("/a/:id", "/b(/:x)", "/c/*")
+        let high = router.add(try RoutePattern("/d"), priority: 5, payload: "/d")
+        for text in ["/a/:id", "/b(/:x)", "/c/*", "/d"] {
+            #expect(router.route(withPattern: text)?.payload == text)
+        }
+        #expect(router.route(withPattern: "/d")?.id == high)
+        #expect(router.route(withPattern: "/a/:other") == nil)
+        #expect(router.route(withPattern: "/e") == nil)
+    }
+
+    @Test func removingARouteForgetsItsPatternButNotAnEarlierTwin() throws {
+        var router = try makeRouter("/a/:id", "/b")
+        let twin = router.add(try RoutePattern("/a/:id"), priority: -1, payload: "twin")
+        #expect(router.route(withPattern: "/a/:id")?.id == twin)
+        router.remove(twin)
+        #expect(router.route(withPattern: "/a/:id")?.payload == "/a/:id")
+        let first = router.route(withPattern: "/a/:id")!.id
+        router.remove(first)
+        #expect(router.route(withPattern: "/a/:id") == nil)
+        #expect(router.route(withPattern: "/b")?.payload == "/b")
+    }
+
+    @Test func conflictsAfterAddAreTheSameWhateverTheTableSize() throws {
+        // The check after `add` sorts the overlapping routes instead of scanning the whole table:
+        // its answer must not change with unrelated routes around.
+        var small = try makeRouter("/x/:a", "/x/b")
+        var large = Router<String>()
+        for i in 0..<500 { large.add(try RoutePattern("/filler\(i)/:id"), payload: "f\(i)") }
+        large.add(try RoutePattern("/x/:a"), payload: "/x/:a")
+        large.add(try RoutePattern("/x/b"), payload: "/x/b")
+        let added = [small.add(try RoutePattern("/x/*"), priority: 0, payload: "w"), large.add(try RoutePattern("/x/*"), payload: "w")]
+        let described = [small.conflicts(involving: added[0]), large.conflicts(involving: added[1])].map { $0.map(\.description) }
+        #expect(!described[0].isEmpty)
+        #expect(described[0] == described[1])
+        let lowered = [small.add(try RoutePattern("/x/:c"), payload: "c"), large.add(try RoutePattern("/x/:c"), payload: "c")]
+        #expect(small.conflicts(involving: lowered[0]).map(\.description) == large.conflicts(involving: lowered[1]).map(\.description))
+    }
+}

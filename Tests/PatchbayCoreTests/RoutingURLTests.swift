@@ -30,6 +30,18 @@ private func urlError(_ url: String) -> RoutingError? {
         }
     }
 
+    @Test func anythingThatStartsWithASchemeIsAURL() throws {
+        for url in ["/", "/a", "tests:/test", "tests:/", "tests:", "tests:test", "myapp://user/42", "a+b-c.d:/x", "HTTP://x"] {
+            #expect(Router<Void>.isURL(url), "\(url)")
+        }
+        for url in ["", "test", "1tests:/test", "te_st:/test", ":/test", "tests", "a b:/c", "-x:/y"] {
+            #expect(!Router<Void>.isURL(url), "\(url)")
+        }
+        #expect(try segments("tests:/test") == ["test"])
+        #expect(try segments("tests:/") == [])
+        #expect(try segments("tests:test/a") == ["test", "a"])
+    }
+
     @Test func trailingSlashIsIgnored() throws {
         #expect(try segments("tests://test/") == ["test"])
         #expect(try segments("/a/b/") == ["a", "b"])

@@ -112,3 +112,69 @@ struct HostileInputTests {
         #expect(result.errors.contains("error: expression nested too deeply"))
     }
 }
+
+@Suite("SIGINT in script mode")
+struct ScriptInterruptTests {
+    @Test func sigintEndsAScriptWithStatus130AfterClosingTheRecording() throws {
+        let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = "var kept = 1\n= len(map(range(1000000), x => map(range(1000000), y => x + y)))\n= 3\n"
+        try script.write(toFile: directory + "/long.pb", atomically: true, encoding: .utf8)
+
+        let process = Process()
+        process.executableURL = PatchbayProcess.binary
+        // A budget the evaluation does not reach before the interrupt.
+        process.arguments = ["--record", "session.jsonl", "--work-budget", "1000000000000", "--memory-budget", "64G", "long.pb"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let errors = ErrorCollector(stderr.fileHandleForReading)
+        let output = ErrorCollector(stdout.fileHandleForReading)
+        // Let the long evaluation start.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(process.isRunning)
+        let sent = ContinuousClock.now
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let took = ContinuousClock.now - sent
+
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        #expect(took < .seconds(2), "the interrupt took \(took)")
+        #expect(String(decoding: output.finish(), as: UTF8.self) == "kept = 1\n")
+        let message = String(decoding: errors.finish(), as: UTF8.self)
+        #expect(message.hasPrefix("long.pb:2:"), "\(message)")
+        #expect(message.contains("error: interrupted; nothing changed"), "\(message)")
+        // The recording is complete: the commands run, the interrupted one with its error, and
+        // not the command after it.
+        let recording = try String(contentsOfFile: directory + "/session.jsonl", encoding: .utf8)
+        let lines = recording.split(separator: "\n")
+        #expect(lines.count == 4, "\(recording)")
+        #expect(lines.last?.contains(#""kind":"error""#) == true, "\(recording)")
+        #expect(lines.last?.contains("interrupted; nothing changed") == true, "\(recording)")
+        #expect(!recording.contains("= 3"))
+    }
+
+    @Test func sigintWhileAPipedScriptWaitsForInputEndsItWithStatus130() throws {
+        let process = Process()
+        process.executableURL = PatchbayProcess.binary
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let output = ErrorCollector(stdout.fileHandleForReading)
+        try stdin.fileHandleForWriting.write(contentsOf: Data("= 40 + 2\n".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        try? stdin.fileHandleForWriting.close()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        #expect(String(decoding: output.finish(), as: UTF8.self) == "42\n")
+    }
+}

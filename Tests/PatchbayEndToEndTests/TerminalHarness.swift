@@ -29,12 +29,15 @@ final class TerminalHarness {
     /// How far `expect` has consumed the output.
     private var consumed = 0
 
-    /// Starts `patchbay --history-file HISTORYFILE` in `directory` (which also serves as `HOME`).
-    init(directory: String, historyFile: String) throws {
+    /// Starts `patchbay --history-file HISTORYFILE ARGUMENTS...` in `directory` (which also
+    /// serves as `HOME`).
+    init(directory: String, historyFile: String, arguments: [String] = []) throws {
         self.historyFile = historyFile
         let editrc = directory + "/editrc"
         _ = FileManager.default.createFile(atPath: editrc, contents: Data())
-        let command = [Self.binary.path, "--history-file", historyFile].map(Self.shellQuoted).joined(separator: " ")
+        // `exec`: the shell that `script` starts gives the terminal to `patchbay` itself, so that
+        // a Ctrl-C while a command runs reaches only `patchbay`.
+        let command = "exec " + ([Self.binary.path, "--history-file", historyFile] + arguments).map(Self.shellQuoted).joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)

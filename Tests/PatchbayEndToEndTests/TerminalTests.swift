@@ -20,8 +20,8 @@ struct TerminalTests {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
 
-        func start() throws -> TerminalHarness {
-            try TerminalHarness(directory: path, historyFile: historyFile)
+        func start(_ arguments: [String] = []) throws -> TerminalHarness {
+            try TerminalHarness(directory: path, historyFile: historyFile, arguments: arguments)
         }
 
         deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -88,6 +88,29 @@ struct TerminalTests {
         #expect(await shell.expect(Self.prompt))
         shell.send(Self.ctrlD)
         #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func ctrlCInterruptsARunningEvaluationAndKeepsTheSession() async throws {
+        let scratch = try Scratch()
+        // A budget the evaluation below does not reach before the interrupt.
+        let shell = try scratch.start(["--work-budget", "1000000000000", "--memory-budget", "64G"])
+        #expect(await shell.expect(Self.prompt))
+        shell.send("var kept = 41\r")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("= len(map(range(1000000), x => map(range(1000000), y => x + y)))\r")
+        // Give the evaluation time to start: the Ctrl-C must reach it, not the line editor.
+        try await Task.sleep(for: .milliseconds(500))
+        let sent = ContinuousClock.now
+        shell.send(Self.ctrlC)
+        #expect(await shell.expect("error: interrupted; nothing changed"), "not interrupted: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt), "no prompt after the interrupt: \(shell.transcript)")
+        #expect(ContinuousClock.now - sent < .seconds(2), "the interrupt took \(ContinuousClock.now - sent)")
+        shell.send("= kept + 1\r")
+        #expect(await shell.expect("\n42\r\n"), "the session lost its state: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        let status = await shell.exitStatus()
+        #expect(status == 0, "status \(String(describing: status)); transcript: \(shell.transcript)")
     }
 
     @Test func aMultiLineCommandRunsAfterTheContinuationPrompt() async throws {

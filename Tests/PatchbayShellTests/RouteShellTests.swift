@@ -339,8 +339,20 @@ struct RouteShellNavigationTests {
         let session = RouteSession()
         let printed = session.fail("route start")
         #expect(printed.first?.hasPrefix(
-            "error: expected a URL starting with / or a scheme (myapp://...), or add, explain, list, rm, check, found 'start'") == true)
+            "error: expected a URL starting with / or a scheme (myapp://..., tests:/...), or add, explain, list, rm, check, found 'start'") == true)
         #expect(printed.first?.hasSuffix("\n  route start\n        ^~~~~") == true)
+    }
+
+    @Test func aUrlWithASchemeButNoAuthorityIsAUrl() {
+        let session = RouteSession()
+        session.run("route add /test view=Test")
+        session.run("route add /*")
+        #expect(session.run("route tests:/test") == [#"/test  {}  → Test (push)"#])
+        #expect(session.run("route tests:/") == [#"/*  {"*": []}  (handler: no view)"#])
+        #expect(session.run("route x-app.v2+beta:/test?a=1") == [#"/test  {a: "1"}  → Test (push)"#])
+        // Not a scheme: it must start with a letter and end at the colon.
+        #expect(session.fail("route 1tests:/test").first?.hasPrefix("error: expected a URL starting with /") == true)
+        #expect(session.fail("route te_st:/test").first?.hasPrefix("error: expected a URL starting with /") == true)
     }
 
     @Test func aUrlWithASchemeUsesItsHostAsTheFirstSegment() {

@@ -31,7 +31,70 @@ struct ExpressionBenchmarks: BenchmarkGroup {
                 reference: nil,
                 target: .nanosecondsBelow(20_000)
             ),
+            BenchmarkRow(
+                id: "E4", title: "reduce (acc, x) => acc + [x]: 200,000 elements vs 100,000 (vs 50,000), per element",
+                ours: Self.growing(200_000),
+                reference: Reference(kind: .baseline, name: "ours, 100,000 elements", workload: Self.growing(100_000)),
+                // Linear: the same time per element at every size. Copying would double it per doubling.
+                target: .ratioAtMost(1.3),
+                secondReference: Reference(kind: .baseline, name: "ours, 50,000 elements", workload: Self.growing(50_000))
+            ),
+            BenchmarkRow(
+                id: "E5", title: "linked state step at depth 2,048 vs 1,024 (vs 128): changes, refine, print, JSON",
+                ours: Self.linkedStep(depth: 2_048, steps: mode == .quick ? 20 : 200),
+                reference: Reference(
+                    kind: .baseline, name: "ours, depth 1,024", workload: Self.linkedStep(depth: 1_024, steps: mode == .quick ? 20 : 200)),
+                // A step linear in the depth doubles per doubling (quadratic over a history as deep);
+                // one quadratic in it (cubic over the history) would quadruple.
+                target: .ratioAtMost(2.5),
+                secondReference: Reference(
+                    kind: .baseline, name: "ours, depth 128", workload: Self.linkedStep(depth: 128, steps: mode == .quick ? 20 : 200)),
+                notes: { ours, half, sixteenth in
+                    let perDoubling = sixteenth.map { (ours / $0).squareRoot().squareRoot() } ?? .nan
+                    return ["linked state: \(formatted(ours / 1_000, digits: 1)) µs per step at depth 2,048; "
+                        + "x\(formatted(ours / (half ?? .nan), digits: 2)) from 1,024, x\(formatted(perDoubling, digits: 2)) per doubling from 128"]
+                }
+            ),
         ]
+    }
+
+    // MARK: E4, growing an accumulator
+
+    /// `reduce(range(n), [], (acc, x) => acc + [x])`, one evaluation per trial; an operation is
+    /// an element.
+    static func growing(_ count: Int) -> Workload {
+        Workload(operations: count) {
+            let expression = try Expression(opaque("len(reduce(range(\(count)), [], (acc, x) => acc + [x]))"))
+            return Trial(expectedChecksum: count) {
+                guard case .int(let length) = try expression.evaluate() else { return -1 }
+                return length
+            }
+        }
+    }
+
+    // MARK: E5, a linked history
+
+    /// What a store does with each step of `state.undo = {prev: state.undo, n: state.n}` at
+    /// `depth`: the changes between the two states, refined, printed as a literal and as JSON.
+    static func linkedStep(depth: Int, steps: Int) -> Workload {
+        Workload(operations: steps) {
+            var old = Value.null
+            for n in 0..<depth { old = ["prev": old, "n": .int(n)] }
+            let before: Value = ["undo": old, "n": .int(depth)]
+            let after: Value = ["undo": ["prev": old, "n": .int(depth)], "n": .int(depth + 1)]
+            return Trial(expectedChecksum: steps * 2) {
+                var total = 0
+                for _ in 0..<steps {
+                    let changes = ValueChange.refined(before.changes(to: opaque(after)))
+                    for change in changes {
+                        total += 1
+                        blackHole(change.new?.description.utf8.count ?? 0)
+                        blackHole(change.new?.jsonText.utf8.count ?? 0)
+                    }
+                }
+                return total
+            }
+        }
     }
 
     // MARK: E1, state.count + action.by
@@ -205,3 +268,4 @@ private func checked(_ result: (partialValue: Int, overflow: Bool)) throws(Floor
     guard !result.overflow else { throw FloorError.overflow }
     return result.partialValue
 }
+

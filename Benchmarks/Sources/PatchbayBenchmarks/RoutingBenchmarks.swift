@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayShell
 import RoutingKit
 
 /// Matching URLs against a route table (perf-anchors.md workload W4): our `Router` against
@@ -38,7 +39,38 @@ struct RoutingBenchmarks: BenchmarkGroup {
                 reference: Reference(kind: .floor, name: "ours with 10 routes", workload: Self.router(small, urls: sectionURLs)),
                 target: .ratioAtMost(1.2)
             ),
+            BenchmarkRow(
+                id: "R3", title: "route add in the shell: 10,000 routes vs 5,000 (vs 2,500), per route",
+                ours: Self.registration(10_000),
+                reference: Reference(kind: .baseline, name: "ours, 5,000 routes", workload: Self.registration(5_000)),
+                target: .secondsBelow(0.3, operations: 10_000),
+                secondReference: Reference(kind: .baseline, name: "ours, 2,500 routes", workload: Self.registration(2_500)),
+                notes: { ours, half, quarter in
+                    // Constant time per route gives 1 per doubling; time linear in the routes, 2.
+                    let perDoubling = quarter.map { (ours / $0).squareRoot() } ?? .nan
+                    return ["route add: 10,000 routes in \(formatted(ours * 10_000 / 1e9, digits: 3)) s; time per route "
+                        + "x\(formatted(ours / (half ?? .nan), digits: 2)) from 5,000 to 10,000 routes, "
+                        + "x\(formatted(perDoubling, digits: 2)) per doubling from 2,500 to 10,000"]
+                }
+            ),
         ]
+    }
+
+    /// `route add` of the W4 section patterns (`/section{1000+i}/:id/item{j}`) in a fresh shell,
+    /// `count` times; each command must succeed without warnings.
+    static func registration(_ count: Int) -> Workload {
+        Workload(operations: count) {
+            let commands = RoutingMix.sections(count / 10, urls: 0).patterns.map { "route add \($0)" }
+            let shell = Shell()
+            return Trial(expectedChecksum: count) {
+                var added = 0
+                for command in commands {
+                    let outcome = shell.execute(command)
+                    if outcome.status == .success, outcome.lines.count == 1 { added += 1 }
+                }
+                return added
+            }
+        }
     }
 
     /// The URLs each trial matches untimed before its timed loop, so that the loop measures

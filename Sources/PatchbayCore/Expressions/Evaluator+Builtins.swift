@@ -1,16 +1,27 @@
 extension Evaluator {
     mutating func call(_ function: Builtin, _ arguments: [Argument], _ range: Range<Int>) throws(ExpressionError) -> Value {
+        var values: [Value] = []
+        values.reserveCapacity(arguments.count)
+        for argument in arguments {
+            if case .value(let node) = argument { values.append(try evaluate(node)) } else { values.append(.null) }
+        }
+        // A function goes through its first argument's elements (`len` and `get` excepted, but
+        // one step each is a fair price), and builds its result.
+        try charge(steps: values.first?.shallowCount ?? 0, bytes: 0, at: range)
+        let result = try apply(function, values, arguments, range)
+        if function.buildsResult { try charge(steps: result.shallowCount, bytes: result.builtBytes, at: range) }
+        return result
+    }
+
+    private mutating func apply(
+        _ function: Builtin, _ values: [Value], _ arguments: [Argument], _ range: Range<Int>
+    ) throws(ExpressionError) -> Value {
         func fail(_ detail: String) -> ExpressionError {
             ExpressionError(.invalidArgument(function: function.rawValue, detail: detail), at: range)
         }
         func lambda(_ index: Int) -> Lambda {
             guard case .lambda(let l) = arguments[index] else { preconditionFailure("checked by the parser") }
             return l
-        }
-        var values: [Value] = []
-        values.reserveCapacity(arguments.count)
-        for argument in arguments {
-            if case .value(let node) = argument { values.append(try evaluate(node)) } else { values.append(.null) }
         }
         func array(_ index: Int) throws(ExpressionError) -> [Value] {
             guard case .array(let elements) = values[index] else {
@@ -131,31 +142,14 @@ extension Evaluator {
             for element in try array(0) where try truth(try invoke(l, element), element) { return element }
             return .null
         case .reduce:
-            let l = lambda(2)
-            var accumulator = values[1]
-            // The one loop of the language that feeds a result back in, so it could nest values
-            // without end. One step nests a value at most once per byte of the lambda (each `[`,
-            // `{`, `append(`, `map(`... takes at least one), so the depth is measured again only
-            // when it could have passed the limit, and once more at the end.
-            let growthPerStep = Swift.max(1, l.range.count)
-            var stepsBeforeCheck = 0
-            func checkDepth() throws(ExpressionError) {
-                let depth = accumulator.nestingDepth(upTo: Value.maxDepth)
-                guard depth <= Value.maxDepth else {
-                    throw ExpressionError(.tooLarge(what: "the nesting of the result", limit: Value.maxDepth), at: range)
-                }
-                stepsBeforeCheck = (Value.maxDepth - depth) / growthPerStep
-            }
-            for element in try array(0) {
-                accumulator = try invoke(l, accumulator, element)
-                if stepsBeforeCheck == 0 { try checkDepth() } else { stepsBeforeCheck -= 1 }
-            }
-            try checkDepth()
-            return accumulator
+            return try reduce(try array(0), values[1], lambda(2), range)
         case .sort:
-            return .array(try sorted(try array(0), keys: try array(0), range: range, function: function))
+            let elements = try array(0)
+            try chargeSorting(elements.count, range)
+            return .array(try sorted(elements, keys: elements, range: range, function: function))
         case .sortBy:
             let elements = try array(0)
+            try chargeSorting(elements.count, range)
             let l = lambda(1)
             var keys: [Value] = []
             keys.reserveCapacity(elements.count)
@@ -285,10 +279,77 @@ extension Evaluator {
             guard count <= Limits.maxRange else {
                 throw ExpressionError(.tooLarge(what: "the range", limit: Limits.maxRange), at: range)
             }
+            // Charged before it is built, not after as other results are: the largest costs 24 MB.
+            try charge(steps: Int(count), bytes: Int(count) * EvaluationBudget.elementBytes, at: range)
             return .array(stride(from: start, to: end, by: step).map { .int($0) })
         case .type:
             return .string(values[0].typeName)
         }
+    }
+
+    /// `reduce(array, initial, (acc, x) => ...)`.
+    ///
+    /// The one loop of the language that feeds a result back in. When the lambda is
+    /// `acc + EXPR` or `append(acc, EXPR)`, the accumulator grows in place: it is the only
+    /// reference to its array (or string, or object) once `EXPR` has been evaluated, so building
+    /// a list element by element is linear, not quadratic.
+    private mutating func reduce(_ elements: [Value], _ initial: Value, _ l: Lambda, _ range: Range<Int>) throws(ExpressionError) -> Value {
+        var accumulator = initial
+        let accumulatorSlot = l.firstSlot
+        if let growth = AccumulatorGrowth(l) {
+            // Here the depth is known from each addition: the accumulator's, or one more than
+            // the element appended, or the depth of what is added.
+            var depth = accumulator.nestingDepth(upTo: Value.maxDepth)
+            for element in elements {
+                try charge(for: l.body)
+                locals[accumulatorSlot] = accumulator  // for `EXPR` to read
+                locals[accumulatorSlot + 1] = element
+                let addition = try evaluate(growth.addition)
+                locals[accumulatorSlot] = .null  // now `accumulator` is the one reference
+                let added: Int
+                do {
+                    added = try Operators.grow(&accumulator, by: addition, appending: growth.appends)
+                } catch {
+                    throw ExpressionError(error.reason, at: growth.range)
+                }
+                try charge(bytes: added, at: growth.range)
+                let additionDepth = addition.nestingDepth(upTo: Value.maxDepth) + (growth.appends ? 1 : 0)
+                if additionDepth > depth {
+                    depth = additionDepth
+                    guard depth <= Value.maxDepth else {
+                        throw ExpressionError(.tooLarge(what: "the nesting of the result", limit: Value.maxDepth), at: range)
+                    }
+                }
+            }
+            return accumulator
+        }
+        // One step nests a value at most once per byte of the lambda (each `[`, `{`, `append(`,
+        // `map(`... takes at least one), so the depth is measured again only when it could have
+        // passed the limit, and once more at the end.
+        let growthPerStep = Swift.max(1, l.range.count)
+        var stepsBeforeCheck = 0
+        func checkDepth() throws(ExpressionError) {
+            // Measuring walks the accumulator: work like any other, so that a large accumulator
+            // passed on unchanged step after step spends the budget rather than hanging.
+            try charge(steps: accumulator.shallowCount, bytes: 0, at: range)
+            let depth = accumulator.nestingDepth(upTo: Value.maxDepth)
+            guard depth <= Value.maxDepth else {
+                throw ExpressionError(.tooLarge(what: "the nesting of the result", limit: Value.maxDepth), at: range)
+            }
+            stepsBeforeCheck = (Value.maxDepth - depth) / growthPerStep
+        }
+        for element in elements {
+            accumulator = try invoke(l, accumulator, element)
+            if stepsBeforeCheck == 0 { try checkDepth() } else { stepsBeforeCheck -= 1 }
+        }
+        try checkDepth()
+        return accumulator
+    }
+
+    /// Counts the comparisons of sorting `count` elements: n·log₂n.
+    private mutating func chargeSorting(_ count: Int, _ range: Range<Int>) throws(ExpressionError) {
+        guard count > 1 else { return }
+        try charge(steps: count * (Int.bitWidth - count.leadingZeroBitCount), bytes: 0, at: range)
     }
 
     /// Orders `elements` by `keys` (numbers or strings), keeping equal keys in their order.
@@ -318,5 +379,35 @@ extension String {
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
         return String(scalars[first...last])
+    }
+}
+
+/// A reducer lambda that only grows its accumulator: `(acc, x) => acc + EXPR` or
+/// `(acc, x) => append(acc, EXPR)`.
+private struct AccumulatorGrowth {
+    /// `EXPR`.
+    let addition: ExpressionNode
+    /// Whether `EXPR` is one element to append rather than a value to add.
+    let appends: Bool
+    /// Where an error of the addition points: the `+` or the `append` call.
+    let range: Range<Int>
+
+    init?(_ lambda: Lambda) {
+        guard lambda.parameterCount == 2 else { return nil }
+        switch lambda.body {
+        case .binary(.add, .variable(.local(let slot), _), let addition, let range) where slot == lambda.firstSlot:
+            self.addition = addition
+            appends = false
+            self.range = range
+        case .call(.append, let arguments, let range) where arguments.count == 2:
+            guard case .value(.variable(.local(let slot), _)) = arguments[0], slot == lambda.firstSlot,
+                  case .value(let addition) = arguments[1]
+            else { return nil }
+            self.addition = addition
+            appends = true
+            self.range = range
+        default:
+            return nil
+        }
     }
 }

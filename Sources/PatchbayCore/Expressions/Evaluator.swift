@@ -12,6 +12,8 @@ struct Evaluator {
     /// Where each removed key stood in its object, by the removal's index in `changeLog`, so that
     /// undoing the removal puts it back in its place.
     var removedKeyPositions = [Int: Int]()
+    /// The work and memory spent, checked against the budget and for interruptions.
+    var meter = EvaluationMeter()
 
     init(bindings: Bindings, environment: any ExpressionEnvironment, localSlots: Int) {
         self.bindings = bindings
@@ -35,6 +37,7 @@ struct Evaluator {
     }
 
     mutating func evaluate(_ node: ExpressionNode) throws(ExpressionError) -> Value {
+        try charge(for: node)
         switch node {
         case .literal(let value, _):
             return value
@@ -43,11 +46,14 @@ struct Evaluator {
         case .binary(let op, let left, let right, let range):
             let a = try evaluate(left)
             let b = try evaluate(right)
+            let result: Value
             do {
-                return try Operators.apply(op, a, b)
+                result = try Operators.apply(op, a, b)
             } catch {
                 throw ExpressionError(error.reason, at: range)
             }
+            if op == .add { try charge(bytes: result.builtBytes, at: range) }
+            return result
         case .member, .index:
             return try evaluateChain(node) ?? .null
         case .and(let left, let right, _):
@@ -77,11 +83,13 @@ struct Evaluator {
                 }
             }
         case .array(let elements, _):
+            try charge(bytes: elements.count * EvaluationBudget.elementBytes, at: node.range)
             var values: [Value] = []
             values.reserveCapacity(elements.count)
             for element in elements { values.append(try evaluate(element)) }
             return .array(values)
         case .object(let members, _):
+            try charge(bytes: members.count * EvaluationBudget.memberBytes, at: node.range)
             var object = Value.Members(minimumCapacity: members.count)
             for member in members { object[member.key] = try evaluate(member.value) }
             return .object(object)
@@ -98,10 +106,22 @@ struct Evaluator {
                     throw ExpressionError(.tooLarge(what: "the string", limit: Limits.maxStringBytes), at: range)
                 }
             }
+            try charge(bytes: text.utf8.count, at: range)
             return .string(text)
         case .call(let function, let arguments, let range):
             return try call(function, arguments, range)
         }
+    }
+
+    /// Counts one step for evaluating `node`.
+    @inline(__always)
+    mutating func charge(for node: ExpressionNode) throws(ExpressionError) {
+        do { try meter.charge() } catch { throw ExpressionError(error.reason, at: node.range) }
+    }
+
+    /// Counts `steps` of work and `bytes` of values built for the expression at `range`.
+    mutating func charge(steps: Int = 0, bytes: Int, at range: Range<Int>) throws(ExpressionError) {
+        do { try meter.charge(steps: steps, bytes: bytes) } catch { throw ExpressionError(error.reason, at: range) }
     }
 
     /// Evaluates a test that must be a bool.

@@ -32,6 +32,10 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case invalidArgument(function: String, detail: String)
         case notCallable
         case tooLarge(what: String, limit: Int)
+        /// The evaluation spent its `EvaluationBudget` of `what` (work or memory).
+        case budgetSpent(what: String, limit: Int, unit: String)
+        /// The command was interrupted (Ctrl-C; see `Interruption`).
+        case interrupted
         case failed(String)
     }
 
@@ -94,10 +98,11 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         return out
     }
 
-    /// Whether the message already quotes the offending text (a name), so it is not repeated.
+    /// Whether the message already quotes the offending text (a name), so it is not repeated, or
+    /// is not about any text (an interruption stops whatever runs).
     private var namesOffendingText: Bool {
         switch reason {
-        case .unknownName, .unavailableName, .unknownFunction: true
+        case .unknownName, .unavailableName, .unknownFunction, .interrupted: true
         default: false
         }
     }
@@ -135,6 +140,10 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidArgument(let function, let detail): ("\(function): \(detail)", nil)
         case .notCallable: ("only functions can be called", "see 'help functions'")
         case .tooLarge(let what, let limit): ("\(what) is too large", "the limit is \(limit)")
+        case .budgetSpent(let what, let limit, let unit):
+            ("the evaluation went over its \(what) budget of \(limit) \(unit)",
+             "evaluate less at once, or raise the budget with patchbay --\(what)-budget (see 'help values')")
+        case .interrupted: (InterruptionError().description, nil)
         case .failed(let message): (message, nil)
         }
     }

@@ -55,6 +55,52 @@ enum Operators {
         }
     }
 
+    /// `a = a + b`, or with `appending`, `a = append(a, b)`: in place when `a` holds the only
+    /// reference to its array, string or object, so that growing a value step by step costs
+    /// what is added, not a copy of all of it.
+    /// - Returns: the bytes built, as `EvaluationBudget` counts them.
+    static func grow(_ a: inout Value, by b: Value, appending: Bool) throws(OperationError) -> Int {
+        if appending {
+            guard a.typeName == "array" else {
+                throw OperationError(.invalidArgument(function: "append", detail: "argument 1 must be an array, not \(a.typeName)"))
+            }
+            guard a.shallowCount < Limits.maxElements else {
+                throw OperationError(.tooLarge(what: "the array", limit: Limits.maxElements))
+            }
+            var x = a.takeArray()!
+            x.append(b)
+            a = .array(x)
+            return EvaluationBudget.elementBytes
+        }
+        // Only `b` is bound while `a` changes: a binding of `a`'s payload would be a second reference.
+        switch b {
+        case .array(let y) where a.typeName == "array":
+            guard a.shallowCount + y.count <= Limits.maxElements else {
+                throw OperationError(.tooLarge(what: "the array", limit: Limits.maxElements))
+            }
+            var x = a.takeArray()!
+            x.append(contentsOf: y)
+            a = .array(x)
+            return y.count * EvaluationBudget.elementBytes
+        case .string(let y) where a.typeName == "string":
+            guard a.shallowCount + y.utf8.count <= Limits.maxStringBytes else {
+                throw OperationError(.tooLarge(what: "the string", limit: Limits.maxStringBytes))
+            }
+            var x = a.takeString()!
+            x += y
+            a = .string(x)
+            return y.utf8.count
+        case .object(let y) where a.typeName == "object":
+            var x = a.takeObject()!
+            for (key, value) in y { x[key] = value }
+            a = .object(x)
+            return y.count * EvaluationBudget.memberBytes
+        default:
+            a = try add(a, b)
+            return a.builtBytes
+        }
+    }
+
     private static func arithmetic(
         _ op: BinaryOperator, _ a: Value, _ b: Value,
         _ integer: (Int) -> (Int) -> (partialValue: Int, overflow: Bool),
@@ -144,5 +190,29 @@ extension Value {
         default:
             return 0
         }
+    }
+}
+
+extension Value {
+    // Each moves the payload out and leaves `null`, so that the payload is uniquely referenced
+    // (when the value was) and changes in place; binding it in a `switch` over the value would
+    // keep a second reference alive in unoptimised builds.
+
+    fileprivate mutating func takeArray() -> [Value]? {
+        guard case .array(let elements) = self else { return nil }
+        self = .null
+        return elements
+    }
+
+    fileprivate mutating func takeString() -> String? {
+        guard case .string(let text) = self else { return nil }
+        self = .null
+        return text
+    }
+
+    fileprivate mutating func takeObject() -> Members? {
+        guard case .object(let members) = self else { return nil }
+        self = .null
+        return members
     }
 }

@@ -184,7 +184,7 @@ private struct PathPieces {
 }
 
 /// The positions of a URL's parts (see `RouteRequest`).
-private struct URLLayout {
+struct URLLayout {
     /// The host, when it counts as the first path segment.
     var host: Range<Int>?
     /// The path proper.
@@ -201,20 +201,25 @@ private struct URLLayout {
         return (host?.lowerBound ?? path.lowerBound)..<(fragmentPath?.upperBound ?? path.upperBound)
     }
 
+    /// The length of the URL's RFC 3986 scheme, `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`,
+    /// when a `:` follows it; nil when the URL has no scheme.
+    static func schemeLength(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = b.count
+        guard n > 0, b[0].isSchemeLetter else { return nil }
+        var j = 1
+        while j < n, b[j].isSchemeLetter || b[j].isSchemeDigit || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "-")
+            || b[j] == UInt8(ascii: ".")
+        {
+            j += 1
+        }
+        return j < n && b[j] == UInt8(ascii: ":") ? j : nil
+    }
+
     init(_ b: UnsafeBufferPointer<UInt8>) {
         let n = b.count
         var i = 0
 
-        // Scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
-        if n > 0, b[0].isSchemeLetter {
-            var j = 1
-            while j < n, b[j].isSchemeLetter || b[j].isSchemeDigit || b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "-")
-                || b[j] == UInt8(ascii: ".")
-            {
-                j += 1
-            }
-            if j < n, b[j] == UInt8(ascii: ":") { i = j + 1 }
-        }
+        if let scheme = Self.schemeLength(b) { i = scheme + 1 }
 
         // Authority, and the host as the first path segment.
         if i + 1 < n, b[i] == UInt8(ascii: "/"), b[i + 1] == UInt8(ascii: "/") {

@@ -16,6 +16,8 @@ struct RouteTable: Sendable {
     private(set) var entries: [Entry?] = []
     /// Route ids in match order.
     private(set) var order: [RouteID] = []
+    /// The routes by the text of their patterns; a text written twice finds the later route.
+    private var idsByPattern: [String: RouteID] = [:]
     private(set) var trie = RouteTrie()
 
     @usableFromInline
@@ -23,10 +25,14 @@ struct RouteTable: Sendable {
 
     func entry(_ id: RouteID) -> Entry? { entries.indices.contains(id.rawValue) ? entries[id.rawValue] : nil }
 
+    /// The route whose pattern is written `text`, if there is one.
+    func id(ofPattern text: String) -> RouteID? { idsByPattern[text] }
+
     /// Adds a route after all routes of the same or higher priority.
     mutating func add(_ pattern: RoutePattern, priority: Int, hasGuard: Bool) -> RouteID {
         let id = RouteID(rawValue: entries.count)
         entries.append(Entry(pattern: pattern, priority: priority, hasGuard: hasGuard))
+        idsByPattern[pattern.text] = id
         // `order` is sorted by descending priority: find the first lower priority by bisection.
         var low = 0
         var high = order.count
@@ -40,6 +46,9 @@ struct RouteTable: Sendable {
     }
 
     mutating func remove(_ id: RouteID) {
+        if let text = entries[id.rawValue]?.pattern.text, idsByPattern[text] == id {
+            idsByPattern[text] = order.filter { $0 != id && entries[$0.rawValue]!.pattern.text == text }.max()
+        }
         entries[id.rawValue] = nil
         order.removeAll { $0 == id }
         trie = RouteTrie()

@@ -17,7 +17,9 @@ extension Router {
                 if other != id, comesBefore(id, other) { affected.insert(other) }
             }
         }
-        for other in matchOrder where affected.contains(other) {
+        // In match order; sorting the few affected routes rather than filtering every route keeps
+        // a check after `add` from growing with the size of the table.
+        for other in affected.sorted(by: comesBefore) {
             result += analyze(other).filter { conflict in
                 switch conflict.kind {
                 case .overlap(let earlier, _), .shadowed(let earlier, _): earlier.id == id
@@ -59,7 +61,7 @@ extension Router {
                 pairs[other, default: []].append((mine, definition.expansion))
             }
         }
-        let earlier = matchOrder.filter { pairs[$0] != nil }
+        let earlier = pairs.keys.sorted(by: comesBefore)
 
         var conflicts: [RouteConflict] = []
         var shadowedOutright = false

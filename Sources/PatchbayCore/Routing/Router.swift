@@ -62,6 +62,12 @@ public struct Router<Payload> {
         return Route(id: id, pattern: entry.pattern, priority: entry.priority, payload: payload, guard: guards[id.rawValue])
     }
 
+    /// The route whose pattern is written `text` (`RoutePattern.text`), if there is one; the
+    /// latest added when there are several. Constant time, whatever the number of routes.
+    public func route(withPattern text: String) -> Route<Payload>? {
+        table.id(ofPattern: text).flatMap { self[$0] }
+    }
+
     /// Adds a route after all routes of the same or higher priority and before those of lower
     /// priority. Call `conflicts(involving:)` to find the routes it overlaps.
     @discardableResult
@@ -118,6 +124,15 @@ public struct Router<Payload> {
             return result
         }
         return nil
+    }
+
+    /// Whether `text` is a URL to route rather than a word: a path that starts with `/`, or
+    /// anything that starts with an RFC 3986 scheme and a colon, as JLRoutes takes any URL
+    /// (`myapp://user/42`, `tests:/test`, `tests:/`, `tests:user`).
+    public static func isURL(_ text: String) -> Bool {
+        if text.utf8.first == UInt8(ascii: "/") { return true }
+        var text = text
+        return text.withUTF8 { URLLayout.schemeLength($0) != nil }
     }
 
     /// Like `match(_:extra:)`, but throws `noRouteMatches`, naming the closest pattern and why it

@@ -1,7 +1,9 @@
 /// Suggestions for misspelled names ("did you mean ...?").
 public enum Spelling {
     /// The candidate closest to `word` by edit distance, when it is close enough to be a likely
-    /// typo: at most a third of the word's length, and at least one edit allowed.
+    /// typo: at most a third of the word's length, and at least one edit allowed. Of candidates
+    /// equally close, the first in code-point order, so that the answer does not depend on the
+    /// order of `candidates` (often the keys of a dictionary, which differs from run to run).
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
         guard !target.isEmpty else { return nil }
@@ -9,7 +11,11 @@ public enum Spelling {
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != word {
             let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
-            if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+            guard distance <= limit else { continue }
+            if let best, distance > best.distance || (distance == best.distance && best.name.unicodeScalars.lexicographicallyPrecedes(candidate.unicodeScalars)) {
+                continue
+            }
+            best = (candidate, distance)
         }
         return best?.name
     }

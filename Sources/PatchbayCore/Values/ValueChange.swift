@@ -65,6 +65,11 @@ extension Value {
     /// other: nested differences are reported at their deepest path, array elements inserted or
     /// removed in the middle as adds and removes. A number that changes kind (`1` to `1.0`) is
     /// replaced, although `==` finds the two equal; the order of an object's keys is not a change.
+    ///
+    /// A value that wraps the other (`{prev: old, ...}`, `[old]`) or is wrapped by it is one
+    /// replacement, not spelled out: a linked history (`state.undo = {prev: state.undo, n: 1}`)
+    /// compared level by level would differ at every level, giving as many changes as levels
+    /// with paths as long, a cost that grows with the square of the depth at every step.
     public func changes(to other: Value) -> [ValueChange] {
         var changes: [ValueChange] = []
         Self.diff(self, other, path: [], into: &changes)
@@ -73,6 +78,10 @@ extension Value {
 
     private static func diff(_ old: Value, _ new: Value, path: [ValueChange.PathComponent], into changes: inout [ValueChange]) {
         guard !isIdentical(old, new) else { return }
+        if wraps(new, old) || wraps(old, new) {
+            changes.append(ValueChange(path: path, operation: .replace, old: old, new: new))
+            return
+        }
         switch (old, new) {
         case (.object(let a), .object(let b)):
             for (key, value) in a {
@@ -110,6 +119,29 @@ extension Value {
             }
         default:
             changes.append(ValueChange(path: path, operation: .replace, old: old, new: new))
+        }
+    }
+
+    /// Whether `outer` is an array or object with a member identical to `inner`, itself an array
+    /// or object. Members of another kind or size are told apart without being walked.
+    private static func wraps(_ outer: Value, _ inner: Value) -> Bool {
+        let innerCount: Int
+        switch inner {
+        case .array(let elements): innerCount = elements.count
+        case .object(let members): innerCount = members.count
+        default: return false
+        }
+        func matches(_ member: Value) -> Bool {
+            switch (member, inner) {
+            case (.array(let a), .array): a.count == innerCount && isIdentical(member, inner)
+            case (.object(let o), .object): o.count == innerCount && isIdentical(member, inner)
+            default: false
+            }
+        }
+        switch outer {
+        case .array(let elements): return elements.contains(where: matches)
+        case .object(let members): return members.values.contains(where: matches)
+        default: return false
         }
     }
 

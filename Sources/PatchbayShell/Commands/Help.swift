@@ -81,6 +81,14 @@ enum Help {
         "Statements (reducer, pipe and patch bodies), separated by ; or new lines inside { }:",
         "  state.path = EXPR    state.path += EXPR    state.path -= EXPR    delete state.path",
         "  if EXPR { ... } else { ... }    emit PORT EXPR",
+        "Limits: arrays and objects nest at most 512 levels, in results and in the state; strings and arrays",
+        "  hold at most 16 Mi bytes or elements; range(...) at most 1,000,000 numbers.",
+        "  Each evaluation (an expression, a reducer's statements for one action, a wire's transform) has a",
+        "  budget: 100,000,000 steps of work (one per operator, name, literal, call, and per element a function",
+        "  goes through) and 1 GiB of values built (24 bytes an array element, 48 an object member, a string's",
+        "  bytes; values only read are free). Over budget it stops with an error and changes nothing; start",
+        "  patchbay with --work-budget STEPS or --memory-budget BYTES (512M, 4G) to change it. Ctrl-C stops it too.",
+        "  reduce(xs, init, (acc, x) => acc + EXPR) and (acc, x) => append(acc, EXPR) grow acc in place.",
     ]
 
     private static func values() -> CommandResult {

@@ -69,8 +69,8 @@ extension CommandParser {
         guard let (url, range) = scanner.word() else {
             throw scanner.missing("a URL (such as /start) or add, explain, list, rm, check", command: word)
         }
-        guard url.hasPrefix("/") || url.contains("://") else {
-            throw usage(word, "expected a URL starting with / or a scheme (myapp://...), or add, explain, list, rm, check, found '\(Printable.escaped(url, limit: 30))'", at: range)
+        guard Router<Void>.isURL(url) else {
+            throw usage(word, "expected a URL starting with / or a scheme (myapp://..., tests:/...), or add, explain, list, rm, check, found '\(Printable.escaped(url, limit: 30))'", at: range)
         }
         var extra: [(Name, Expression)] = []
         var option: RoutingOption?

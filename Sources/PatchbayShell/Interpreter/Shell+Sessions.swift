@@ -48,22 +48,44 @@ extension Shell {
                 throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
             }
             let recorders = restartingRecorders()
+            let before = session
             startOver()
             hasStartedInnerCommands = true
             if replayOptions.verify { run.recorder = SessionRecorder(graph: graph, histories: histories) }
-            try restore(run.prelude, path: path, at: range)
-            recordRestart(into: recorders)
-            if replayOptions.step { run.until = 0 }
-            return try advance(&run, output: &output, reportingDamage: true)
+            do {
+                try restore(run.prelude, path: path, at: range)
+                recordRestart(into: recorders)
+                if replayOptions.step { run.until = 0 }
+                return try advance(&run, output: &output, reportingDamage: true)
+            } catch where error.reason == .interrupted {
+                // Stopped by Ctrl-C: the session is as it was before the replay.
+                putBack(before)
+                replayRun = nil
+                for (recorder, mark) in recorders { recorder.discard(since: mark) }
+                hasStartedInnerCommands = false
+                throw error
+            }
         case .inspect(let file, let range, let force):
             let path = try readablePath(file, from: origin, at: range)
             try checkReplaceable(by: "inspect", force: force, at: range)
             let reader = try openSession(path, at: range)
             let recorders = restartingRecorders()
+            let before = session
             startOver()
             hasStartedInnerCommands = true
-            defer { recordRestart(into: recorders) }
-            let (inspected, damage) = try inspect(reader, path: path, at: range)
+            let inspected: CommandResult, damage: SessionError?
+            do {
+                (inspected, damage) = try inspect(reader, path: path, at: range)
+            } catch where error.reason == .interrupted {
+                putBack(before)
+                for (recorder, mark) in recorders { recorder.discard(since: mark) }
+                hasStartedInnerCommands = false
+                throw error
+            } catch {
+                recordRestart(into: recorders)
+                throw error
+            }
+            recordRestart(into: recorders)
             if let damage {
                 output += renderer.success(inspected, command: text)
                 throw ShellError(.session(path: path, detail: "\(Self.detail(of: damage)); everything before that line is loaded"), at: range)
@@ -265,6 +287,11 @@ extension Shell {
         }
         while let step = run.upcoming {
             if !step.isSetup, let until = run.until, run.next >= until { break }
+            do throws(ShellError) { try checkInterruption() } catch {
+                // Paused where it stopped: `continue` goes on from there.
+                replayRun = run
+                throw error
+            }
             run.take()
             _ = run.recorder?.take()
             let recorders = step.isSetup ? restartingRecorders() : []
@@ -357,7 +384,10 @@ extension Shell {
         var inspection = Inspection(graph: graph, histories: histories)
         var damage: SessionError?
         var stopped: ShellError?
+        var count = 0
         while true {
+            count += 1
+            if count % 1024 == 0 { try checkInterruption() }
             let recorded: RecordedEvent
             do throws(SessionError) {
                 guard let next = try reader.next() else { break }

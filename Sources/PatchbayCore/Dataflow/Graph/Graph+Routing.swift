@@ -36,7 +36,7 @@ extension Graph {
     @discardableResult
     public func addRoute(_ pattern: RoutePattern, view: String? = nil, option: RoutingOption = .push, priority: Int = 0,
                          when condition: Expression? = nil) throws(GraphError) -> [RouteConflict] {
-        if router.routes.contains(where: { $0.pattern.text == pattern.text }) {
+        if router.route(withPattern: pattern.text) != nil {
             throw .routeExists(pattern.text)
         }
         let spec = RouteSpec(view: view, option: option, condition: condition)
@@ -61,7 +61,7 @@ extension Graph {
 
     /// `route rm PATTERN`
     public func removeRoute(_ pattern: String) throws(GraphError) {
-        guard let route = router.routes.first(where: { $0.pattern.text == pattern }) else {
+        guard let route = router.route(withPattern: pattern) else {
             throw .unknownRoute(pattern, existing: router.routes.map(\.pattern.text))
         }
         router.remove(route.id)

@@ -1,0 +1,50 @@
+import Foundation
+import PatchbayCore
+
+/// The interruption SIGINT requests: a process-wide constant, because a signal handler is a C
+/// function that can reach nothing else. Its state is atomic; see `Interruption`.
+private let signalInterruption = Interruption()
+
+/// What SIGINT (Ctrl-C, or `kill -INT`) does while the executable runs: it requests the
+/// interruption of the running command and nothing else, so the process goes on and can end
+/// cleanly. The command stops at its next check (`Interruption.check()`, which evaluations,
+/// ticks, replays and inspections call often) with "interrupted; nothing changed".
+///
+/// - Interactive, the shell stays: the interrupted command fails and the prompt comes back.
+///   While libedit edits a line, ^C is an ordinary key that abandons the line (the terminal is
+///   in `-isig` mode), and no signal is involved. Without libedit (a `dumb` terminal), SIGINT
+///   interrupts the blocking read (the handler is installed without `SA_RESTART`), which the
+///   plain reader reports as an abandoned line.
+/// - In scripts, the run ends after the interrupted command, the recording closed, with exit
+///   status 130 (128 + SIGINT), as a shell's would.
+final class InterruptSignal {
+    private var previous = sigaction()
+
+    /// The interruption the handler requests; bind it with `during(_:)` around the commands.
+    var interruption: Interruption { signalInterruption }
+
+    /// Installs the handler.
+    init() {
+        signalInterruption.forgetRequests()
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in signalInterruption.request() }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, &previous)
+    }
+
+    /// Whether SIGINT arrived since the last call (or since the command started); forgets it.
+    @discardableResult
+    func clear() -> Bool {
+        defer { signalInterruption.forgetRequests() }
+        return signalInterruption.isRequested
+    }
+
+    /// Whether SIGINT arrived since the last `clear()`.
+    var wasReceived: Bool { signalInterruption.isRequested }
+
+    /// Puts back the SIGINT action from before.
+    func restore() {
+        sigaction(SIGINT, &previous, nil)
+    }
+}
