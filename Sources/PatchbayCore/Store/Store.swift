@@ -19,22 +19,21 @@
 /// store.dispatch(.increment(by: 2))                                 // prints 2
 /// ```
 public final class Store<State, Action> {
-    /// The current state.
+    /// The current state. A reducer that reads it while it runs sees the state before the action
+    /// it is reducing: the reducer changes a copy, which becomes the state when it returns.
     public var state: State { currentState }
-    // The store is confined to one isolation domain and never hands out `inout` access to these
-    // properties, so the runtime exclusivity checks (a quarter of a dispatch's time) are skipped.
-    @exclusivity(unchecked) @usableFromInline var currentState: State
-    @usableFromInline var reducer: Reducer<State, Action>
-    @usableFromInline var middleware: [Middleware<State, Action>]
-    @exclusivity(unchecked) @usableFromInline var subscriptions: [StoreSubscription<State>] = []
-    @exclusivity(unchecked) @usableFromInline var observers: [AnyStoreObserver<State, Action>] = []
+    @usableFromInline var currentState: State
+    @usableFromInline let reducer: Reducer<State, Action>
+    @usableFromInline let middleware: [Middleware<State, Action>]
+    @usableFromInline var subscriptions: [StoreSubscription<State>] = []
+    @usableFromInline var observers: [AnyStoreObserver<State, Action>] = []
     /// How many actions have been handled (dropped ones included).
     public var actionCount: Int { handledCount }
-    @exclusivity(unchecked) @usableFromInline var handledCount = 0
-    @exclusivity(unchecked) @usableFromInline var isDispatching = false
-    @exclusivity(unchecked) @usableFromInline var queue: [(action: Action, cause: Int)] = []
-    @exclusivity(unchecked) @usableFromInline var queueHead = 0
-    @exclusivity(unchecked) @usableFromInline var currentIndex = 0
+    @usableFromInline var handledCount = 0
+    @usableFromInline var isDispatching = false
+    @usableFromInline var queue: [(action: Action, cause: Int)] = []
+    @usableFromInline var queueHead = 0
+    @usableFromInline var currentIndex = 0
 
     public init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>] = []) {
         self.currentState = initialState
@@ -77,12 +76,15 @@ public final class Store<State, Action> {
                 action = next
             }
         }
+        // The reducer works on a copy, never on `currentState` in place: reading `store.state`
+        // while it runs is then an ordinary read of the state before the action.
+        var next = currentState
+        reducer.reduce(&next, action)
         if observers.isEmpty {
-            reducer.reduce(&currentState, action)
+            currentState = next
         } else {
-            let before = currentState
-            reducer.reduce(&currentState, action)
-            let record = DispatchRecord(index: index, action: action, before: before, after: currentState, cause: cause)
+            let record = DispatchRecord(index: index, action: action, before: currentState, after: next, cause: cause)
+            currentState = next
             for observer in observers { observer.didReduce(record) }
         }
         notifySubscribers()
