@@ -70,6 +70,7 @@ extension Graph {
     public func addReducer(to storeName: String, on type: String, at path: [ValueChange.PathComponent]? = nil,
                            when condition: Expression? = nil, after delay: Int? = nil, body: StatementBlock) throws(GraphError) -> String {
         let store = try store(storeName)
+        if let delay, !(0...VirtualClock.maximumDelay).contains(delay) { throw .invalidDelay(delay) }
         nextReducerID += 1
         let id = "r\(nextReducerID)"
         store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))
