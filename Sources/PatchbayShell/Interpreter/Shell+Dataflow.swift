@@ -195,7 +195,7 @@ extension Shell {
         case .unknownRoute(let pattern, _), .routeExists(let pattern):
             return names.first { $0.text == pattern }?.range
         case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
-            .invalidDelay:
+            .invalidDelay, .transactionLeftOpen:
             return nil
         }
     }
