@@ -44,7 +44,7 @@ extension Graph {
         node.detachAll()
         nodes[name] = nil
         engine.unregister(node)
-        recomputeRanks()
+        rankAll()
         if node is StoreNode {
             storeNameSet.remove(name)
             tellStoreObservers(.removed(store: name))

@@ -18,7 +18,7 @@ extension Graph {
         try checkNewName(name)
         let node = StoreNode(graph: self, name: name, initial: state)
         node.state.cause = Cause(node.state.addressText, after: rootCause)
-        nodes[name] = node
+        add(node)
         storeNameSet.insert(name)
         tellStoreObservers(.created(store: name, state: state))
     }

@@ -15,6 +15,8 @@ public final class Graph {
     var wires: [PortAddress: Wire] = [:]
     var probes: OrderedDictionary<String, [Connection]> = [:]
     var bindings: [Binding] = []
+    /// What ranking the nodes incrementally needs (Graph+Ranks.swift).
+    var ranks = RankIndex()
     private var events: [GraphEvent] = []
     /// The text of the command being run: the root of every cause chain it starts.
     public var cause = "" {
