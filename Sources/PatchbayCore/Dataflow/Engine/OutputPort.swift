@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// An output: a value port (remembers its last value, equal values stop, replays to new
 /// subscribers; a publink) or an event port (remembers nothing).
 ///
@@ -211,13 +213,13 @@ final class ListenerList<Value> {
 
     /// Ends one listener at once; it leaves the array now, or after the delivery in progress.
     func disconnect(_ listener: Listener<Value>) {
-        listener.isConnected = false
+        listener.disconnect()
         if isDelivering { hasDisconnected = true } else { removeDisconnected() }
     }
 
     /// Ends every listener at once.
     func disconnectAll() {
-        for listener in listeners { listener.isConnected = false }
+        for listener in listeners { listener.disconnect() }
         if isDelivering { hasDisconnected = true } else { listeners.removeAll() }
     }
 
@@ -231,9 +233,18 @@ final class ListenerList<Value> {
 @usableFromInline
 final class Listener<Value> {
     @usableFromInline let callback: (Value) -> Void
-    @usableFromInline var isConnected = true
+    /// The connection flag, read on every delivery. An `Atomic` so that it can be a `let`: a
+    /// `var` would cost a dynamic exclusivity check per read, and a relaxed atomic load is a
+    /// plain load. Nothing is concurrent here: the listener stays in its engine's isolation
+    /// domain.
+    @usableFromInline let connected = Atomic<Bool>(true)
 
     init(_ callback: @escaping (Value) -> Void) {
         self.callback = callback
     }
+
+    @inlinable
+    var isConnected: Bool { connected.load(ordering: .relaxed) }
+
+    func disconnect() { connected.store(false, ordering: .relaxed) }
 }
