@@ -361,6 +361,32 @@ struct DataflowGraphGlitchTests {
 
 @Suite("Graph, rule 6: transactions")
 struct DataflowGraphTransactionTests {
+    @Test func removingANodeInsideATransactionIsRefusedAndChangesNothing() throws {
+        let graph = Graph()
+        try graph.variable("a", 1)
+        try graph.derive("b", "a + 1")
+        try graph.begin()
+        #expect(throws: GraphError.inTransaction("rm")) { try graph.remove("b") }
+        try graph.abort()
+        #expect(graph.nodeNames == ["a", "b"])
+        try graph.set("a", to: 4)
+        #expect(graph.value("b") == 5)
+        try graph.remove("b")
+        #expect(graph.nodeNames == ["a"])
+    }
+
+    @Test func droppingATransactionLeftOpenSaysHowManyWritesItHeld() throws {
+        let graph = Graph()
+        try graph.variable("a", 1)
+        #expect(graph.dropOpenTransaction() == nil)
+        try graph.begin()
+        try graph.begin()
+        try graph.set("a", to: 2)
+        #expect(graph.dropOpenTransaction() == .transactionLeftOpen(droppedWrites: 1))
+        #expect(!graph.engine.isInTransaction)
+        #expect(graph.value("a") == 1)
+    }
+
     @Test func anExplicitTransactionCoalescesThreeSetsIntoOneNotification() throws {
         let graph = Graph()
         try graph.variable("a", 0)

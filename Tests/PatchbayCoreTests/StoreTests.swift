@@ -414,6 +414,44 @@ struct StoreSubscriberTests {
         box.store = nil
     }
 
+    @Test func aReducerReadingTheStoresStateSeesTheStateBeforeTheAction() {
+        // Regression: the reducer used to change the store's state in place, so reading
+        // `store.state` mid-reduction saw a half-reduced state (an overlapping access).
+        final class Box { var store: Store<Counter, CounterAction>? }
+        let box = Box()
+        let reducer = Reducer<Counter, CounterAction> { state, action in
+            guard case .add(let n) = action else { return }
+            state.count += n
+            state.log.append("store says \(box.store!.state.count), log \(box.store!.state.log.count)")
+            state.count += n
+        }
+        let store = Store(initialState: Counter(count: 10), reducer: reducer)
+        box.store = store
+        store.dispatch(.add(1))
+        store.dispatch(.add(5))
+        #expect(store.state == Counter(count: 22, log: ["store says 10, log 0", "store says 12, log 1"]))
+        box.store = nil
+    }
+
+    @Test func observersAndSubscribersSeeTheReducedStateWhenAReducerReadsTheStore() {
+        final class Box { var store: Store<Counter, CounterAction>? }
+        let box = Box()
+        let reducer = Reducer<Counter, CounterAction> { state, action in
+            if case .add(let n) = action { state.count = box.store!.state.count + n }
+        }
+        let store = Store(initialState: Counter(count: 1), reducer: reducer)
+        box.store = store
+        let observer = RecordingObserver<Counter, CounterAction>()
+        let observation = store.addObserver(observer)
+        var seen: [Int] = []
+        let connection = store.subscribe { seen.append($0.count) }
+        store.dispatch(.add(2))
+        #expect(seen == [1, 3])
+        #expect(observer.records.map { [$0.before.count, $0.after.count] } == [[1, 3]])
+        withExtendedLifetime((observation, connection)) {}
+        box.store = nil
+    }
+
     @Test func selectDeliversOnlyWhenTheSelectionChanges() {
         // An Equatable selection skips repeats without being asked to.
         let store = Store(initialState: Counter(), reducer: counterReducer)

@@ -204,6 +204,42 @@ struct DataflowShellTransactionTests {
         #expect(session.error("abort") == "error: 'abort' without 'begin': no transaction is open")
     }
 
+    @Test func rmIsRefusedInsideATransactionSoAbortLeavesTheNode() {
+        // Regression: `rm` inside `begin` took effect at once, and `abort` could not bring the
+        // node back with its wires and probes.
+        let session = DataflowSession()
+        session.run("var a = 1\nderive b = a + 1\nprobe b --future")
+        #expect(session.run("begin\nset a = 5") == [])
+        #expect(session.error("rm b") == "error: 'rm' cannot run inside a transaction; commit or abort it first")
+        #expect(session.run("abort\nset a = 2") == ["aborted: the transaction's writes are dropped", "b.value = 3  (txn 1)"])
+        #expect(session.run("begin\nrm a\ncommit").first?.hasPrefix("error: 'rm' cannot run inside a transaction") == true)
+        #expect(session.run("rm b\nnodes") .contains { $0.hasPrefix("b") } == false)
+    }
+
+    @Test func aScriptEndingInsideATransactionSaysItsWritesWereDropped() {
+        let run = ShellRun("var a = 1\nbegin\nset a = 2\nset a = 3\nsend s 1\n", keepGoing: true, name: "open.pb")
+        #expect(run.errors.last == "open.pb:5:1: error: the input ended inside a transaction ('begin' without 'commit'): "
+            + "its 1 write was dropped; end it with 'commit' to keep them")
+        let events = ShellRun("signal s\nvar a = 0\nbegin\nset a = 1\nsend s 1\nsend s 2", name: "events.pb")
+        #expect(events.failures == 1)
+        #expect(events.errors.last?.hasSuffix("its 3 writes were dropped; end it with 'commit' to keep them") == true)
+        let empty = ShellRun("begin\n", name: "empty.pb")
+        #expect(empty.errors == ["empty.pb:1:1: error: the input ended inside a transaction ('begin' without 'commit'): "
+            + "it was dropped (it held no writes); end it with 'commit' to keep them"])
+        let committed = ShellRun("var a = 1\nbegin\nset a = 2\ncommit\n= a\n")
+        #expect(committed.errors == [])
+        #expect(committed.output.last == "2")
+    }
+
+    @Test func aScriptEndingInsideATransactionLeavesTheShellOutsideIt() {
+        let shell = Shell(options: ShellOptions())
+        var runner = ScriptRunner(shell: shell, name: "open.pb", keepGoing: false) { _ in }
+        runner.run(Array("var a = 1\nbegin\nset a = 2\n".utf8))
+        #expect(runner.failures == 1)
+        #expect(shell.execute("= a").lines.map(\.text) == ["1"])
+        #expect(shell.execute("commit").status == .failure)
+    }
+
     @Test func eventsInATransactionRunInSendOrderOneWaveEach() {
         let session = DataflowSession()
         session.run("signal s\nknot k = {log: []}\npipe s.out -> k : state.log = append(state.log, len(state.log) * 10 + $)")

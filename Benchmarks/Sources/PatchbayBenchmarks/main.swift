@@ -8,6 +8,7 @@ import Darwin
 let groups: [any BenchmarkGroup] = [
     ExpressionBenchmarks(),
     DataflowBenchmarks(),
+    GraphBuildingBenchmarks(),
     StoreBenchmarks(),
     RoutingBenchmarks(),
     HistoryBenchmarks(),

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// A store of state changed only by actions (VISPER-Redux and ReSwift, done the same way every
 /// time).
 ///
@@ -19,22 +21,19 @@
 /// store.dispatch(.increment(by: 2))                                 // prints 2
 /// ```
 public final class Store<State, Action> {
-    /// The current state.
+    /// The current state. A reducer that reads it while it runs sees the state before the action
+    /// it is reducing: the reducer changes a copy, which becomes the state when it returns.
     public var state: State { currentState }
-    // The store is confined to one isolation domain and never hands out `inout` access to these
-    // properties, so the runtime exclusivity checks (a quarter of a dispatch's time) are skipped.
-    @exclusivity(unchecked) @usableFromInline var currentState: State
-    @usableFromInline var reducer: Reducer<State, Action>
-    @usableFromInline var middleware: [Middleware<State, Action>]
-    @exclusivity(unchecked) @usableFromInline var subscriptions: [StoreSubscription<State>] = []
-    @exclusivity(unchecked) @usableFromInline var observers: [AnyStoreObserver<State, Action>] = []
+    @usableFromInline var currentState: State
+    @usableFromInline let reducer: Reducer<State, Action>
+    @usableFromInline let middleware: [Middleware<State, Action>]
+    @usableFromInline var subscriptions: [StoreSubscription<State>] = []
+    @usableFromInline var observers: [AnyStoreObserver<State, Action>] = []
     /// How many actions have been handled (dropped ones included).
-    public var actionCount: Int { handledCount }
-    @exclusivity(unchecked) @usableFromInline var handledCount = 0
-    @exclusivity(unchecked) @usableFromInline var isDispatching = false
-    @exclusivity(unchecked) @usableFromInline var queue: [(action: Action, cause: Int)] = []
-    @exclusivity(unchecked) @usableFromInline var queueHead = 0
-    @exclusivity(unchecked) @usableFromInline var currentIndex = 0
+    public var actionCount: Int { progress.handledCount }
+    /// The dispatch's bookkeeping in one property, changed by one access per step of a dispatch
+    /// (each access to a class's `var` costs a dynamic exclusivity check).
+    @usableFromInline var progress = DispatchProgress<Action>()
 
     public init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>] = []) {
         self.currentState = initialState
@@ -45,27 +44,14 @@ public final class Store<State, Action> {
     /// Handles `action` now, or after the current action when called while one is handled.
     @inlinable
     public func dispatch(_ action: Action) {
-        if isDispatching {
-            queue.append((action, currentIndex))
-            return
-        }
-        isDispatching = true
+        guard progress.start(action) else { return }
         handle(action, cause: nil)
-        while queueHead < queue.count {
-            let next = queue[queueHead]
-            queueHead += 1
-            handle(next.action, cause: next.cause)
-        }
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
-        isDispatching = false
+        while let next = progress.nextQueued() { handle(next.action, cause: next.cause) }
     }
 
     @inlinable
     func handle(_ action: Action, cause: Int?) {
-        handledCount += 1
-        let index = handledCount
-        currentIndex = index
+        let index = progress.count()
         var action = action
         if !middleware.isEmpty {
             let context = MiddlewareContext(store: self)
@@ -77,12 +63,15 @@ public final class Store<State, Action> {
                 action = next
             }
         }
+        // The reducer works on a copy, never on `currentState` in place: reading `store.state`
+        // while it runs is then an ordinary read of the state before the action.
+        var next = currentState
+        reducer.reduce(&next, action)
         if observers.isEmpty {
-            reducer.reduce(&currentState, action)
+            currentState = next
         } else {
-            let before = currentState
-            reducer.reduce(&currentState, action)
-            let record = DispatchRecord(index: index, action: action, before: before, after: currentState, cause: cause)
+            let record = DispatchRecord(index: index, action: action, before: currentState, after: next, cause: cause)
+            currentState = next
             for observer in observers { observer.didReduce(record) }
         }
         notifySubscribers()
@@ -93,7 +82,8 @@ public final class Store<State, Action> {
         // Over a snapshot: a callback may disconnect itself or others (their flag skips them at
         // once) or subscribe (the new one already got this state), which changes the array.
         let current = subscriptions
-        for subscription in current { subscription.receive(currentState) }
+        let state = currentState
+        for subscription in current { subscription.receive(state) }
     }
 
     /// Calls `callback` with the state now, then after every action.
@@ -128,7 +118,7 @@ public final class Store<State, Action> {
         subscriptions.append(subscription)
         subscription.receive(state)
         return Connection { [weak self, subscription] in
-            subscription.isConnected = false
+            subscription.connected.store(false, ordering: .relaxed)
             self?.subscriptions.removeAll { $0 === subscription }
         }
     }
@@ -143,11 +133,62 @@ public final class Store<State, Action> {
     }
 }
 
+/// Where a store's dispatch is: the actions handled, and those queued behind the current one.
+@usableFromInline
+struct DispatchProgress<Action> {
+    /// How many actions have been handled (dropped ones included).
+    @usableFromInline var handledCount = 0
+    /// The index of the action being handled, which an action queued meanwhile names as its cause.
+    @usableFromInline var currentIndex = 0
+    @usableFromInline var isDispatching = false
+    @usableFromInline var queue: [(action: Action, cause: Int)] = []
+    @usableFromInline var queueHead = 0
+
+    @usableFromInline
+    init() {}
+
+    /// Starts a dispatch, or queues `action` behind the one being handled.
+    /// - Returns: whether the caller handles `action` now.
+    @inlinable
+    mutating func start(_ action: Action) -> Bool {
+        if isDispatching {
+            queue.append((action, currentIndex))
+            return false
+        }
+        isDispatching = true
+        return true
+    }
+
+    /// Counts an action as handled; returns its index.
+    @inlinable
+    mutating func count() -> Int {
+        handledCount += 1
+        currentIndex = handledCount
+        return handledCount
+    }
+
+    /// The next queued action, or `nil` when the dispatch is over.
+    @inlinable
+    mutating func nextQueued() -> (action: Action, cause: Int)? {
+        if queueHead < queue.count {
+            queueHead += 1
+            return queue[queueHead - 1]
+        }
+        if !queue.isEmpty { queue.removeAll(keepingCapacity: true) }
+        queueHead = 0
+        isDispatching = false
+        return nil
+    }
+}
+
 /// A subscriber's callback and the flag that ends it at once.
 @usableFromInline
 final class StoreSubscription<State> {
     @usableFromInline let callback: (State) -> Void
-    @usableFromInline var isConnected = true
+    /// The connection flag, read on every action: an `Atomic` so that it can be a `let` (a `var`
+    /// costs a dynamic exclusivity check per read; a relaxed atomic load is a plain load).
+    /// Nothing is concurrent: the store stays in one isolation domain.
+    @usableFromInline let connected = Atomic<Bool>(true)
 
     init(_ callback: @escaping (State) -> Void) {
         self.callback = callback
@@ -155,7 +196,7 @@ final class StoreSubscription<State> {
 
     @inlinable
     func receive(_ state: State) {
-        if isConnected { callback(state) }
+        if connected.load(ordering: .relaxed) { callback(state) }
     }
 }
 

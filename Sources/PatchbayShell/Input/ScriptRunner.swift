@@ -65,12 +65,16 @@ public struct ScriptRunner {
         if shell.hasQuit { isStopped = true }
     }
 
-    /// Ends the input: a command still open is an error.
+    /// Ends the input: a command still open is an error, and so is a transaction still open
+    /// (its writes are dropped).
     public mutating func finish() {
-        guard !isStopped, assembler.isPending, let open = assembler.openConstruct else { return }
-        lineNumber += 1
-        fail(ShellError(.unterminatedInput(open), at: 0..<0), text: "")
-        assembler.reset()
+        guard !isStopped else { return }
+        if assembler.isPending, let open = assembler.openConstruct {
+            lineNumber += 1
+            fail(ShellError(.unterminatedInput(open), at: 0..<0), text: "")
+            assembler.reset()
+        }
+        if let dropped = shell.graph.dropOpenTransaction() { fail(ShellError(.graph(dropped), at: 0..<0), text: "") }
     }
 
     /// A line as it would look typed at the prompt; comments and blank lines print as they are.

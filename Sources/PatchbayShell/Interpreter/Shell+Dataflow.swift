@@ -194,7 +194,8 @@ extension Shell {
             return names.first { $0.text == store }?.range
         case .unknownRoute(let pattern, _), .routeExists(let pattern):
             return names.first { $0.text == pattern }?.range
-        case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal:
+        case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
+            .invalidDelay, .transactionLeftOpen:
             return nil
         }
     }

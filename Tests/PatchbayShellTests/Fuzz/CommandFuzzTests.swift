@@ -43,10 +43,6 @@ struct CommandFuzzTests {
                 fingerprint = Fingerprint(of: shell)
             }
             let input = fuzzer.next()
-            if let known = KnownCrash.matching(input) {
-                note("known crash, not run: \(known.name)", input)
-                continue
-            }
             try Data(("seed \(Self.seed) slice \(slice) input \(index), json \(json):\n" + input).utf8).write(to: URL(fileURLWithPath: trace))
             let started = ContinuousClock.now
             let outcome = shell.execute(input)
@@ -195,19 +191,3 @@ struct Fingerprint: Equatable {
     private var keys: Dictionary<String, String>.Keys { answers.keys }
 }
 
-/// Inputs known to crash the shell today: skipped, so that one crash does not hide every other
-/// finding, and reported as findings so that the run fails until they are fixed (then delete
-/// the entry).
-struct KnownCrash: Sendable {
-    var name: String
-    var matches: @Sendable (String) -> Bool
-
-    static let all: [KnownCrash] = [
-        // `tick 9223372036854775807` then `tick 1`: arithmetic overflow in Engine.tick(by:).
-        KnownCrash(name: "tick past Int.max overflows the virtual clock") { $0.contains(/tick\s+[0-9]{13,}/) },
-    ]
-
-    static func matching(_ input: String) -> KnownCrash? {
-        all.first { $0.matches(input) }
-    }
-}

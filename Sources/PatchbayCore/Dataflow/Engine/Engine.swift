@@ -25,23 +25,21 @@ public final class Engine {
         case notifying
     }
 
-    // The state read on every write is exempt from dynamic exclusivity checks: no access to it
-    // spans a call that could reach it again.
-    @usableFromInline @exclusivity(unchecked) var phase: Phase = .idle
+    @usableFromInline var phase: Phase = .idle
     private var explicitDepth = 0
     /// The id of the newest transaction; every transaction gets the next one.
-    @exclusivity(unchecked) public private(set) var transactionID = 0
+    public private(set) var transactionID = 0
 
     /// Nodes waiting to be evaluated in this wave, lowest rank first.
-    @exclusivity(unchecked) var queue = RankQueue()
+    var queue = RankQueue()
     /// Ports with listeners to notify when the transaction's waves have settled.
-    @usableFromInline @exclusivity(unchecked) var notifications: [PortCore] = []
+    @usableFromInline var notifications: [PortCore] = []
     /// Variables written inside an explicit transaction, applied at commit if they changed.
     var bufferedWrites: [BufferedWrite] = []
     /// Events sent inside an explicit transaction, one wave each at commit, in send order.
     var bufferedEvents: [() -> Void] = []
 
-    @exclusivity(unchecked) private var followUps = FollowUpQueue()
+    private var followUps = FollowUpQueue()
     /// The virtual clock and its timers.
     public internal(set) var clock = VirtualClock()
     /// What runs at the start of every tick (delay edges), by owner.
@@ -59,10 +57,7 @@ public final class Engine {
     public init() {}
 
     deinit {
-        for node in nodes.values {
-            node.isOrphaned = true
-            node.detachAll()
-        }
+        for node in nodes.values { node.detachAll() }
     }
 
     /// Whether a transaction is open (`begin` without its `commit`).
@@ -80,7 +75,6 @@ public final class Engine {
     }
 
     func unregister(_ node: NodeCore) {
-        node.isOrphaned = true
         nodes[ObjectIdentifier(node)] = nil
     }
 
@@ -161,11 +155,11 @@ public final class Engine {
         if notifications.count > 1 {
             notifications.sort { a, b in a.notificationOrder < b.notificationOrder }
         }
-        // The array holds every port, including any added meanwhile, until it is emptied below, so
-        // the ports are called without being retained.
+        // By index: a listener's write adds no port now (it is queued), but the array is read
+        // afresh at every step all the same.
         var index = 0
         while index < notifications.count {
-            Unmanaged.passUnretained(notifications[index])._withUnsafeGuaranteedRef { $0.flushNotifications() }
+            notifications[index].flushNotifications()
             index += 1
         }
         // For the common single port, `removeLast` is much cheaper than `removeAll(keepingCapacity:)`.

@@ -10,6 +10,12 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case nodeFailed(node: String, message: String)
     /// A send on a closed signal.
     case closed(String)
+    /// A `tick` that would take the clock past its latest time; nothing changed.
+    case clockLimit(now: Int, step: Int, maximum: Int)
+    /// A `tick` that would fire more timers than one tick may. `stoppedAt` is `nil` when it was
+    /// refused before anything happened, or the time it stopped at when timers set during the
+    /// tick brought it past the limit.
+    case tooManyFirings(step: Int, limit: Int, stoppedAt: Int?)
 
     public var description: String {
         switch self {
@@ -20,6 +26,13 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
                 + ports.prefix(10).joined(separator: ", ") + (ports.count > 10 ? ", ..." : "")
         case .nodeFailed(let node, let message): "\(node) failed: \(message)"
         case .closed(let name): "\(name) is closed: later sends are refused"
+        case .clockLimit(let now, let step, let maximum):
+            "tick \(step) would take the virtual clock past its latest time, \(maximum) ms (it is at \(now) ms); "
+                + (now == maximum ? "it cannot go further" : "tick by at most \(maximum - now)")
+        case .tooManyFirings(let step, let limit, nil):
+            "tick \(step) would fire more than \(limit) timers, the most one tick may fire; nothing changed: tick in smaller steps"
+        case .tooManyFirings(let step, let limit, let stoppedAt?):
+            "tick \(step) stopped at \(stoppedAt) ms after firing \(limit) timers (timers set while it ran), the most one tick may fire; tick again to go on"
         }
     }
 }

@@ -4,13 +4,8 @@
 /// through an instantaneous edge, so evaluating in rank order sees every input settled (rule 5).
 @usableFromInline
 class NodeCore {
+    /// Unowned: the engine holds its nodes. A node used after its engine was released traps.
     @usableFromInline unowned let engine: Engine
-    /// The same engine, read without the checks of an `unowned` reference (two atomic
-    /// operations per read), for `withEngine`.
-    @usableFromInline unowned(unsafe) let unretainedEngine: Engine
-    /// Set when the node leaves its engine (removed, or the engine went away), after which
-    /// `withEngine` traps as reading `engine` would.
-    @usableFromInline @exclusivity(unchecked) var isOrphaned = false
     /// Creation order: ties between equal ranks go to the older node.
     private(set) var id = 0
     @usableFromInline var rank = 0
@@ -25,24 +20,8 @@ class NodeCore {
     @usableFromInline
     init(engine: Engine, label: String) {
         self.engine = engine
-        self.unretainedEngine = engine
         self.label = label
         self.id = engine.register(self)
-    }
-
-    /// Runs `body` with the node's engine, as reading `engine` would but cheaper: the engine
-    /// orphans its nodes when it goes away, so the flag is checked instead. The engine is
-    /// retained until `body` returns, even if a callback releases every other reference to it.
-    @inlinable
-    final func withEngine<Result>(_ body: (Engine) -> Result) -> Result {
-        if isOrphaned { Self.engineIsGone() }
-        let engine: Engine = unretainedEngine
-        return withExtendedLifetime(engine) { body(engine) }
-    }
-
-    @usableFromInline @inline(never)
-    static func engineIsGone() -> Never {
-        fatalError("a dataflow node was used after its engine was released")
     }
 
     /// Computes the node's outputs from its inputs; called once per wave when scheduled.

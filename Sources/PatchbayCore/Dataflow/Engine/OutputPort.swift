@@ -1,34 +1,28 @@
+public import Synchronization
+
 /// An output: a value port (remembers its last value, equal values stop, replays to new
 /// subscribers; a publink) or an event port (remembers nothing).
 ///
 /// ## The hot path
 /// `emit`, `attach` and the port's initializer are `@inlinable`, so that a client's typed graph
 /// (`Signal<Int>`, `map`) runs code specialized for its types instead of generic code that looks up
-/// type metadata at every step. Delivering costs no reference counting per hop or per listener:
-/// each receiver is reached through an `Edge` whose closure was made where the receiver's type is
-/// known, and edges and listeners are called without being retained. That is safe because
-/// neither goes away while it may be running: an edge detached while its port emits is kept
-/// (`retiredEdges`) until the port's outermost `emit` returns, and listeners leave their list only
-/// once their port's delivery is over.
+/// type metadata at every step. Each receiver is reached through an `Edge` whose closure was made
+/// where the receiver's type is known. Every edge and listener is retained while it is called, so
+/// a receiver may detach itself or others from its own callback.
 @usableFromInline
 final class OutputPort<Value>: PortCore {
     @usableFromInline let name: String
     @usableFromInline let remembers: Bool
     @usableFromInline let isEqual: ((Value, Value) -> Bool)?
     /// The last value of a value port; always `nil` for an event port.
-    @usableFromInline @exclusivity(unchecked) var value: Value?
+    @usableFromInline var value: Value?
     /// Where values go during a wave, in attach order.
-    @usableFromInline @exclusivity(unchecked) var edges: [Edge<Value>] = []
-    /// How many calls of `emit` on this port are running (more than one when a receiver's code
-    /// leads back to the port).
-    @usableFromInline @exclusivity(unchecked) var emitDepth = 0
-    /// Edges detached while `emit` ran, kept alive until it returns.
-    @usableFromInline @exclusivity(unchecked) var retiredEdges: [Edge<Value>] = []
+    @usableFromInline var edges: [Edge<Value>] = []
     /// The subscribers, called when the transaction settles.
     @usableFromInline let listeners = ListenerList<Value>()
     /// What this transaction delivered, for the listeners.
-    @usableFromInline @exclusivity(unchecked) var buffered: [(value: Value, delivery: Delivery)] = []
-    @usableFromInline @exclusivity(unchecked) var valueBeforeTransaction: Value?
+    @usableFromInline var buffered: [(value: Value, delivery: Delivery)] = []
+    @usableFromInline var valueBeforeTransaction: Value?
     /// Calls the listeners with `buffered`: `deliverBuffered()`, made by the initializer so that
     /// the engine, which sees ports without their value type, still runs specialized code.
     @usableFromInline let flush: (OutputPort<Value>) -> Void
@@ -58,16 +52,11 @@ final class OutputPort<Value>: PortCore {
             value = newValue
         }
         // Re-reads `edges` at every step: a receiver may attach or detach edges of this port.
-        emitDepth &+= 1
         var index = 0
         while index < edges.count {
-            Unmanaged.passUnretained(edges[index])._withUnsafeGuaranteedRef { edge in
-                edge.deliver(newValue, delivery)
-            }
+            edges[index].deliver(newValue, delivery)
             index += 1
         }
-        emitDepth &-= 1
-        if emitDepth == 0, !retiredEdges.isEmpty { retiredEdges.removeAll() }
         if !listeners.isEmpty { buffer(newValue, delivery) }
         return true
     }
@@ -86,7 +75,7 @@ final class OutputPort<Value>: PortCore {
         }
         if !isAwaitingNotification {
             isAwaitingNotification = true
-            Unmanaged.passUnretained(engine)._withUnsafeGuaranteedRef { $0.notifications.append(self) }
+            engine.notifications.append(self)
         }
     }
 
@@ -143,12 +132,10 @@ final class OutputPort<Value>: PortCore {
     }
 
     func detach(_ receiver: any Receiver<Value>) {
-        if emitDepth > 0 { retiredEdges += edges.filter { $0.receiver === receiver } }
         edges.removeAll { $0.receiver === receiver }
     }
 
     func detachAllReceivers() {
-        if emitDepth > 0 { retiredEdges += edges }
         edges.removeAll()
     }
 
@@ -187,11 +174,11 @@ final class Edge<Value> {
 /// that a connection neither keeps the port alive nor needs a weak reference to it.
 @usableFromInline
 final class ListenerList<Value> {
-    @usableFromInline @exclusivity(unchecked) var listeners: [Listener<Value>] = []
+    @usableFromInline var listeners: [Listener<Value>] = []
     /// While set, disconnected listeners stay in the array (marked), so that indexes and the
     /// listeners being called stay valid; `finishDelivering` removes them.
-    @usableFromInline @exclusivity(unchecked) var isDelivering = false
-    @usableFromInline @exclusivity(unchecked) var hasDisconnected = false
+    @usableFromInline var isDelivering = false
+    @usableFromInline var hasDisconnected = false
 
     @usableFromInline
     init() {}
@@ -206,15 +193,14 @@ final class ListenerList<Value> {
         listeners.append(listener)
     }
 
-    /// Calls the first `count` listeners that are still connected with `value`, without
-    /// retaining them: while `isDelivering` is set, none leaves the array.
+    /// Calls the first `count` listeners that are still connected with `value`; while
+    /// `isDelivering` is set, none leaves the array, so the indexes stay valid.
     @inlinable
     func deliver(_ value: Value, toFirst count: Int) {
         var index = 0
         while index < count {
-            Unmanaged.passUnretained(listeners[index])._withUnsafeGuaranteedRef { listener in
-                if listener.isConnected { listener.callback(value) }
-            }
+            let listener = listeners[index]
+            if listener.isConnected { listener.callback(value) }
             index += 1
         }
     }
@@ -227,13 +213,13 @@ final class ListenerList<Value> {
 
     /// Ends one listener at once; it leaves the array now, or after the delivery in progress.
     func disconnect(_ listener: Listener<Value>) {
-        listener.isConnected = false
+        listener.disconnect()
         if isDelivering { hasDisconnected = true } else { removeDisconnected() }
     }
 
     /// Ends every listener at once.
     func disconnectAll() {
-        for listener in listeners { listener.isConnected = false }
+        for listener in listeners { listener.disconnect() }
         if isDelivering { hasDisconnected = true } else { listeners.removeAll() }
     }
 
@@ -247,9 +233,18 @@ final class ListenerList<Value> {
 @usableFromInline
 final class Listener<Value> {
     @usableFromInline let callback: (Value) -> Void
-    @usableFromInline @exclusivity(unchecked) var isConnected = true
+    /// The connection flag, read on every delivery. An `Atomic` so that it can be a `let`: a
+    /// `var` would cost a dynamic exclusivity check per read, and a relaxed atomic load is a
+    /// plain load. Nothing is concurrent here: the listener stays in its engine's isolation
+    /// domain.
+    @usableFromInline let connected = Atomic<Bool>(true)
 
     init(_ callback: @escaping (Value) -> Void) {
         self.callback = callback
     }
+
+    @inlinable
+    var isConnected: Bool { connected.load(ordering: .relaxed) }
+
+    func disconnect() { connected.store(false, ordering: .relaxed) }
 }

@@ -2,12 +2,11 @@
 @usableFromInline
 class PortCore {
     @usableFromInline unowned let owner: NodeCore
-    /// The owner's engine, read without a reference count or a check: a port touches it only
-    /// from `emit`, which runs inside the engine's own transactions, while the engine is alive.
-    @usableFromInline unowned(unsafe) let engine: Engine
+    /// The owner's engine (unowned: the engine holds the nodes, which hold their ports).
+    @usableFromInline unowned let engine: Engine
     /// The port's position among its node's ports.
     let index: Int
-    @usableFromInline @exclusivity(unchecked) var isAwaitingNotification = false
+    @usableFromInline var isAwaitingNotification = false
     /// Why the port holds its value (`set a = 2`, `b.value`, `d.value`); kept by graph ports for
     /// `why`.
     var cause: Cause?

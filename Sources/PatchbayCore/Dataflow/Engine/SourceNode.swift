@@ -7,10 +7,10 @@
 @usableFromInline
 final class SourceNode<Value>: NodeCore {
     /// Set once, by the initializer.
-    @usableFromInline @exclusivity(unchecked) private(set) var output: OutputPort<Value>!
+    @usableFromInline private(set) var output: OutputPort<Value>!
     /// The value written inside an explicit transaction, not yet committed.
     var pending: Value?
-    @usableFromInline @exclusivity(unchecked) var isClosed = false
+    @usableFromInline var isClosed = false
 
     @inlinable
     init(engine: Engine, label: String, port: String, remembers: Bool, initial: Value?,
@@ -32,13 +32,10 @@ final class SourceNode<Value>: NodeCore {
     /// Writes a new value to a value port: now, at commit, or after the current transaction.
     @inlinable
     func write(_ value: Value, _ delivery: Delivery = .change) {
-        withEngine { engine in
-            guard engine.phase == .idle else { return writeLater(value, delivery) }
-            // The node keeps its output for life, so the port need not be retained for the call.
-            Unmanaged.passUnretained(output)._withUnsafeGuaranteedRef { output in
-                engine.runTransaction { output.emit(value, delivery) }
-            }
-        }
+        let engine = self.engine
+        guard engine.phase == .idle else { return writeLater(value, delivery) }
+        let output = self.output!
+        engine.runTransaction { output.emit(value, delivery) }
     }
 
     /// `write` while the engine is not idle.
@@ -66,13 +63,10 @@ final class SourceNode<Value>: NodeCore {
     /// Sends an event: now, at commit (in send order), or after the current transaction.
     @inlinable
     func send(_ value: Value) {
-        withEngine { engine in
-            guard engine.phase == .idle, !isClosed else { return sendLater(value) }
-            // The node keeps its output for life, so the port need not be retained for the call.
-            Unmanaged.passUnretained(output)._withUnsafeGuaranteedRef { output in
-                engine.runTransaction { output.emit(value, .event) }
-            }
-        }
+        let engine = self.engine
+        guard engine.phase == .idle, !isClosed else { return sendLater(value) }
+        let output = self.output!
+        engine.runTransaction { output.emit(value, .event) }
     }
 
     /// `send` while the engine is not idle, or on a closed signal.

@@ -39,7 +39,6 @@ extension Graph {
         node.value.store(initial)
         node.value.cause = Cause(node.value.addressText, after: rootCause)
         add(node)
-        recomputeRanks()
     }
 
     /// `patch NAME TYPE [PARAM=VALUE ...]`: a patch of a built-in or user-defined type. A
@@ -61,7 +60,6 @@ extension Graph {
         let node = PatchNode(graph: self, name: name, type: type, arguments: arguments, design: design)
         for output in node.outputs where output.value != nil { output.cause = Cause(output.addressText, after: rootCause) }
         add(node)
-        if !node.sampledNames.isEmpty { recomputeRanks() }
         design.behavior.start(node)
         // Inputs given a value as a parameter arrive at once, as Wolf publishes static inputs.
         let given = node.inputs.filter { $0.localValue != nil }
@@ -104,7 +102,9 @@ extension Graph {
         patchTypes[name] = .userDefined(name: name, inputs: inputs, outputs: outputs, body: body)
     }
 
-    private func add(_ node: GraphNode) {
+    /// Adds a new node, with no edges but a derived node's dependencies, and ranks it.
+    func add(_ node: GraphNode) {
         nodes[node.name] = node
+        rankNewNode(node)
     }
 }

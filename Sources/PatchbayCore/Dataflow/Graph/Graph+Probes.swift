@@ -80,6 +80,16 @@ extension Graph {
         }
     }
 
+    /// Aborts a transaction left open where its input ended (a script whose `begin` no `commit`
+    /// closed).
+    /// - Returns: the error that says what was dropped, or `nil` when no transaction was open.
+    public func dropOpenTransaction() -> GraphError? {
+        guard engine.isInTransaction else { return nil }
+        let dropped = engine.bufferedWrites.count + engine.bufferedEvents.count
+        try? abort()
+        return .transactionLeftOpen(droppedWrites: dropped)
+    }
+
     /// `tick [MS]`: advances the virtual clock; returns the new time.
     @discardableResult
     public func tick(by milliseconds: Int? = nil) throws(GraphError) -> Int {

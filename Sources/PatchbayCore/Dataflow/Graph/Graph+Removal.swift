@@ -1,7 +1,11 @@
 extension Graph {
     /// `rm NAME`: removes a node with its wires, probes, pipes and bindings. Inputs it drove go
     /// back to their local values; derived nodes that read it keep their value, marked failed.
+    ///
+    /// Refused inside `begin` ... `commit`: `abort` could not bring the node back (its wires,
+    /// probes, timers and store history go with it), so a removal never waits on a transaction.
     public func remove(_ name: String) throws(GraphError) {
+        guard !engine.isInTransaction else { throw .inTransaction("rm") }
         let node = try node(name)
         var reverted: [InputPort] = []
         for output in node.outputs {
@@ -40,7 +44,7 @@ extension Graph {
         node.detachAll()
         nodes[name] = nil
         engine.unregister(node)
-        recomputeRanks()
+        rankAll()
         if node is StoreNode {
             storeNameSet.remove(name)
             tellStoreObservers(.removed(store: name))

@@ -200,7 +200,7 @@ extension Graph {
     func routerNode() -> RouterNode {
         if let node = nodes[RouterNode.name] as? RouterNode { return node }
         let node = RouterNode(graph: self)
-        nodes[RouterNode.name] = node
+        add(node)
         return node
     }
 }

@@ -18,7 +18,7 @@ extension Graph {
         try checkNewName(name)
         let node = StoreNode(graph: self, name: name, initial: state)
         node.state.cause = Cause(node.state.addressText, after: rootCause)
-        nodes[name] = node
+        add(node)
         storeNameSet.insert(name)
         tellStoreObservers(.created(store: name, state: state))
     }
@@ -70,6 +70,7 @@ extension Graph {
     public func addReducer(to storeName: String, on type: String, at path: [ValueChange.PathComponent]? = nil,
                            when condition: Expression? = nil, after delay: Int? = nil, body: StatementBlock) throws(GraphError) -> String {
         let store = try store(storeName)
+        if let delay, !(0...VirtualClock.maximumDelay).contains(delay) { throw .invalidDelay(delay) }
         nextReducerID += 1
         let id = "r\(nextReducerID)"
         store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))

@@ -33,7 +33,12 @@ extension Graph {
         } else {
             source.attach(wire)
         }
-        recomputeRanks()
+        if old != nil {
+            rankAll()  // the old wire's edge is gone, which may lower ranks
+        } else {
+            if !isDelay, !target.isQueued { rankNewEdge(from: sourceNode, to: targetNode) }
+            rankNewSamples(wire.sampledNames, readBy: targetNode)
+        }
         if !isDelay, let value = source.value {
             transaction { wire.deliver(value, .change) }
         }
@@ -45,7 +50,7 @@ extension Graph {
         let input = try inputPort(address)
         guard let wire = input.wire else { throw .notWired(address) }
         detach(wire)
-        recomputeRanks()
+        rankAll()
         revert(input)
     }
 
@@ -84,7 +89,8 @@ extension Graph {
         let pipe = KnotPipe(graph: self, from: source, to: knot, condition: condition, body: body)
         knot.addPipe(pipe)
         source.attach(pipe)
-        recomputeRanks()
+        rankNewEdge(from: sourceNode, to: knot)
+        rankNewSamples(pipe.sampledNames, readBy: knot)
     }
 
     /// `bind A B`: keeps two variables equal. B takes A's value now; afterwards a change of
@@ -109,89 +115,6 @@ extension Graph {
         ]
         bindings.append(binding)
         if let value = left.current { write(right, right.value, value, pending: \.pending) }
-    }
-
-    // MARK: Order and cycles
-
-    /// The nodes on a path of instantaneous edges from `start` to `end`, both included.
-    func path(from start: GraphNode, to end: GraphNode) -> [GraphNode]? {
-        var parent: [ObjectIdentifier: GraphNode] = [:]
-        var queue = [start]
-        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
-        while !queue.isEmpty {
-            let node = queue.removeFirst()
-            if node === end {
-                var path = [node]
-                var current = node
-                while let previous = parent[ObjectIdentifier(current)] {
-                    path.insert(previous, at: 0)
-                    current = previous
-                }
-                return path
-            }
-            for case let next as GraphNode in node.downstreamNodes where seen.insert(ObjectIdentifier(next)).inserted {
-                parent[ObjectIdentifier(next)] = node
-                queue.append(next)
-            }
-        }
-        return nil
-    }
-
-    /// Ranks every node: after every node that feeds it, and after every node its expressions
-    /// sample unless that node is downstream of it (then it reads the value from before the wave).
-    func recomputeRanks() {
-        let all = Array(nodes.values)
-        var edges: [ObjectIdentifier: [GraphNode]] = [:]
-        for node in all {
-            for case let next as GraphNode in node.downstreamNodes where next !== node {
-                edges[ObjectIdentifier(node), default: []].append(next)
-            }
-        }
-        var withSamples = edges
-        for node in all {
-            for name in sampledNames(of: node) {
-                guard let sampled = nodes[name], sampled !== node, path(from: node, to: sampled) == nil else { continue }
-                withSamples[ObjectIdentifier(sampled), default: []].append(node)
-            }
-        }
-        if let ranks = Self.longestPaths(all, withSamples) ?? Self.longestPaths(all, edges) {
-            for node in all { node.rank = ranks[ObjectIdentifier(node)] ?? 0 }
-        }
-    }
-
-    /// Ranks by longest path from a source, or `nil` when the edges have a cycle.
-    private static func longestPaths(_ nodes: [GraphNode], _ edges: [ObjectIdentifier: [GraphNode]]) -> [ObjectIdentifier: Int]? {
-        var indegree: [ObjectIdentifier: Int] = [:]
-        for targets in edges.values { for target in targets { indegree[ObjectIdentifier(target), default: 0] += 1 } }
-        var ready = nodes.filter { indegree[ObjectIdentifier($0), default: 0] == 0 }
-        var rank: [ObjectIdentifier: Int] = [:]
-        var visited = 0
-        while let node = ready.popLast() {
-            visited += 1
-            let id = ObjectIdentifier(node)
-            for target in edges[id] ?? [] {
-                let targetID = ObjectIdentifier(target)
-                rank[targetID] = Swift.max(rank[targetID] ?? 0, (rank[id] ?? 0) + 1)
-                indegree[targetID]! -= 1
-                if indegree[targetID] == 0 { ready.append(target) }
-            }
-        }
-        return visited == nodes.count ? rank : nil
-    }
-
-    /// The nodes read as samples by the expressions that run as part of `node`.
-    func sampledNames(of node: GraphNode) -> [String] {
-        var names: [String] = []
-        for input in node.inputs {
-            if let wire = input.wire {
-                names += wire.condition?.freeNames ?? []
-                names += wire.transform?.freeNames ?? []
-            }
-        }
-        if let knot = node as? KnotNode {
-            for pipe in knot.pipes { names += (pipe.condition?.freeNames ?? []) + pipe.body.readNames }
-        }
-        return names + node.sampledNames
     }
 }
 

@@ -111,8 +111,15 @@ extension Graph {
         transaction { node.emitAll([(output, value)], cause: root, .event) }
     }
 
+    /// `point - start` when `point` lies in `start ..< start + length`, computed without
+    /// overflow for any integers; `nil` otherwise.
+    static func offset(of point: Int, from start: Int, within length: Int) -> Int? {
+        let (offset, overflow) = point.subtractingReportingOverflow(start)
+        return !overflow && offset >= 0 && offset < length ? offset : nil
+    }
+
     /// `tap VIEW X Y`: fires every tap patch whose `view` input holds VIEW's frame, with the
-    /// point relative to the frame when it falls inside.
+    /// point relative to the frame when it falls inside (any integers: no sum overflows).
     /// - Returns: the taps that fired.
     @discardableResult
     public func tap(_ viewName: String, x: Int, y: Int) throws(GraphError) -> [String] {
@@ -125,12 +132,12 @@ extension Graph {
         }
         guard case .int(let left) = frame["x"] ?? .null, case .int(let top) = frame["y"] ?? .null,
             case .int(let width) = frame["width"] ?? .null, case .int(let height) = frame["height"] ?? .null,
-            (left..<left + width).contains(x), (top..<top + height).contains(y)
+            let column = Self.offset(of: x, from: left, within: width), let row = Self.offset(of: y, from: top, within: height)
         else { return [] }
         let root = rootCause
         transaction {
             for tap in taps {
-                tap.emitAll([(tap.output("x")!, .int(x - left)), (tap.output("y")!, .int(y - top))], cause: root, .event)
+                tap.emitAll([(tap.output("x")!, .int(column)), (tap.output("y")!, .int(row))], cause: root, .event)
             }
         }
         return taps.map(\.name)

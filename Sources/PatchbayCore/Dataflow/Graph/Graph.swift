@@ -9,29 +9,28 @@ import OrderedCollections
 public final class Graph {
     /// The scheduler of the graph's nodes.
     public let engine: Engine
-    // The graph is confined to one isolation domain like its engine, and no access to `nodes`,
-    // `events`, `rootCause` or `storeObservers` spans a call that could reach them again, so the
-    // state read on every dispatch skips the dynamic exclusivity checks.
-    @exclusivity(unchecked) var nodes: OrderedDictionary<String, GraphNode> = [:]
+    var nodes: OrderedDictionary<String, GraphNode> = [:]
     var patchTypes: OrderedDictionary<String, PatchType> = [:]
     /// Wires by the input they drive.
     var wires: [PortAddress: Wire] = [:]
     var probes: OrderedDictionary<String, [Connection]> = [:]
     var bindings: [Binding] = []
-    @exclusivity(unchecked) private var events: [GraphEvent] = []
+    /// What ranking the nodes incrementally needs (Graph+Ranks.swift).
+    var ranks = RankIndex()
+    private var events: [GraphEvent] = []
     /// The text of the command being run: the root of every cause chain it starts.
     public var cause = "" {
         didSet { rootCause = Cause(cause) }
     }
     /// `cause` as the first link of cause chains.
-    @exclusivity(unchecked) var rootCause = Cause("")
+    var rootCause = Cause("")
     /// The names of the stores, kept up to date as stores are created and removed: the shell
     /// looks a name up in it for every command it parses.
     public internal(set) var storeNameSet: Set<String> = []
     var nextDelayOrder = 0
     var nextReducerID = 0
     /// Who hears what the stores do (the history).
-    @exclusivity(unchecked) var storeObservers: [(StoreEvent) -> Void] = []
+    var storeObservers: [(StoreEvent) -> Void] = []
     var routeObservers: [(Navigation) -> Void] = []
     /// Every URL routed, in order, with its pattern, parameters, view and option (`history router`).
     public internal(set) var routeHistory: [Navigation] = []

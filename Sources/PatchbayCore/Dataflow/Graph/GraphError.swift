@@ -30,6 +30,10 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case noModal
     /// A command that cannot run between `begin` and `commit` (`tick`).
     case inTransaction(String)
+    /// An `after MS` outside what the virtual clock can wait.
+    case invalidDelay(Int)
+    /// The input ended inside `begin`: the transaction was aborted.
+    case transactionLeftOpen(droppedWrites: Int)
 
     public var description: String {
         switch self {
@@ -68,6 +72,12 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .reducerFailed(let store, let index, let type, let reducer, let message):
             "#\(index) \(type) failed in \(reducer) (\(store) keeps its state; the action is kept, marked failed): \(message)"
         case .inTransaction(let command): "'\(command)' cannot run inside a transaction; commit or abort it first"
+        case .transactionLeftOpen(let dropped):
+            "the input ended inside a transaction ('begin' without 'commit'): "
+                + (dropped == 0 ? "it was dropped (it held no writes)" : dropped == 1 ? "its 1 write was dropped" : "its \(dropped) writes were dropped")
+                + "; end it with 'commit' to keep them"
+        case .invalidDelay(let delay):
+            "after \(delay): the delay must be between 0 and \(VirtualClock.maximumDelay) ms, the longest wait of the virtual clock"
         }
     }
 

@@ -76,6 +76,15 @@ class GraphNode: NodeCore {
         }
     }
 
+    /// The nodes feeding this one through instantaneous edges: the sources of its wires, but
+    /// delay edges and wires into queued inputs.
+    var upstreamNodes: [GraphNode] {
+        inputs.compactMap { input in
+            guard let wire = input.wire, !wire.isDelay, !input.isQueued else { return nil }
+            return wire.source.owner as? GraphNode
+        }
+    }
+
     override func detachAll() {
         for output in outputs {
             output.detachAllReceivers()

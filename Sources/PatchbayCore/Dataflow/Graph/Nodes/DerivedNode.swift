@@ -21,6 +21,10 @@ final class DerivedNode: GraphNode {
         port.attach(trigger)
     }
 
+    override var upstreamNodes: [GraphNode] {
+        super.upstreamNodes + dependencies.compactMap { $0.owner as? GraphNode }
+    }
+
     /// Stops listening to `port` (its node was removed).
     func forget(_ port: OutputPort<Value>) {
         for trigger in triggers where trigger.port === port { port.detach(trigger) }

@@ -32,6 +32,10 @@ final class KnotNode: GraphNode {
         emitAll([(state, next)], cause: input.cause, delivery == .event ? .change : delivery)
     }
 
+    override var upstreamNodes: [GraphNode] {
+        super.upstreamNodes + pipes.compactMap { $0.source.owner as? GraphNode }
+    }
+
     func addPipe(_ pipe: KnotPipe) {
         pipes.append(pipe)
     }

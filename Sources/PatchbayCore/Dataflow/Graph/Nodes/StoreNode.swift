@@ -2,16 +2,14 @@
 /// Input `dispatch` takes actions (a wire into it dispatches after the current transaction,
 /// never nested); outputs `state` (a value port) and `action` (an event port, each action).
 final class StoreNode: GraphNode {
-    // Read on every action without dynamic exclusivity checks: the store lives in its graph's
-    // isolation domain, and no access to these spans a call that could reach them again.
-    @exclusivity(unchecked) private(set) var state: OutputPort<Value>!
-    @exclusivity(unchecked) private(set) var action: OutputPort<Value>!
+    private(set) var state: OutputPort<Value>!
+    private(set) var action: OutputPort<Value>!
     private(set) var dispatchInput: InputPort!
-    @exclusivity(unchecked) var reducers: [StoreReducer] = []
+    var reducers: [StoreReducer] = []
     /// How many actions the store has handled; the next one gets this plus one.
-    @exclusivity(unchecked) var actionCount = 0
+    var actionCount = 0
     /// The action being handled, whose index a queued dispatch records as its cause.
-    @exclusivity(unchecked) var currentIndex: Int?
+    var currentIndex: Int?
     /// Whether the reducers hold the state (taken out of the `state` port) right now.
     private(set) var isReducing = false
 

@@ -7,6 +7,9 @@ extension PatchType {
     ) { arguments throws(PatchTypeError) in
         let ms = try arguments.integer("ms")
         guard ms >= 0 else { throw .invalidParameter("ms", "must not be negative") }
+        guard ms <= VirtualClock.maximumDelay else {
+            throw .invalidParameter("ms", "must be at most \(VirtualClock.maximumDelay), the longest wait of the virtual clock")
+        }
         return PatchDesign(inputs: ["in"], outputs: ["out"], behavior: DelayBehavior(milliseconds: ms))
     }
 }

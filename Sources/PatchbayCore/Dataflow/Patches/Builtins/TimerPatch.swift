@@ -7,6 +7,9 @@ extension PatchType {
     ) { arguments throws(PatchTypeError) in
         let ms = try arguments.integer("ms")
         guard ms > 0 else { throw .invalidParameter("ms", "must be at least 1") }
+        guard ms <= VirtualClock.maximumDelay else {
+            throw .invalidParameter("ms", "must be at most \(VirtualClock.maximumDelay), the longest wait of the virtual clock")
+        }
         return PatchDesign(inputs: [], outputs: ["tick"], initialOutputs: ["tick": 0], behavior: TimerBehavior(period: ms))
     }
 }
@@ -20,7 +23,7 @@ final class TimerBehavior: PatchBehavior {
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {}
 
     func start(_ patch: PatchNode) {
-        patch.engine.setTimer(after: period, owner: patch) { [weak self, unowned patch] in
+        patch.engine.setTimer(after: period, owner: patch, period: period) { [weak self, unowned patch] in
             guard let self else { return }
             count += 1
             let value = Value.int(count)
