@@ -54,7 +54,7 @@ extension Graph {
         } catch {
             throw .patchType(type: type.name, error)
         }
-        for key in arguments.keys where !type.parameters.contains(where: { $0.name == key }) && !design.inputs.contains(key) {
+        for key in arguments.keys.sorted() where !type.parameters.contains(where: { $0.name == key }) && !design.inputs.contains(key) {
             throw .patchType(type: type.name, .unknownParameter(key, known: type.parameters.map(\.name) + design.inputs))
         }
         let node = PatchNode(graph: self, name: name, type: type, arguments: arguments, design: design)
