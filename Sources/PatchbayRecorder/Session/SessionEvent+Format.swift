@@ -16,50 +16,65 @@ extension SessionEvent {
     struct Kind: Sendable {
         let name: String
         let fields: [SessionField]
-        /// Makes the event of this kind from its fields' values, checked against `fields` and
-        /// taken in their order.
-        let make: @Sendable (inout SessionFieldValues) -> SessionEvent
+        /// Makes the event of this kind from its fields' values, which it takes in the order of
+        /// `fields`; each is checked as it is taken, so a damaged line's error is about its
+        /// first wrong field.
+        /// (Untyped `throws` keeps each kind's closure short; it throws only what the values'
+        /// accessors throw, a `SessionError.Reason`.)
+        private let make: @Sendable (inout SessionFieldValues) throws -> SessionEvent
 
-        init(_ name: String, _ fields: [SessionField], make: @escaping @Sendable (inout SessionFieldValues) -> SessionEvent) {
+        init(_ name: String, _ fields: [SessionField], make: @escaping @Sendable (inout SessionFieldValues) throws -> SessionEvent) {
             self.name = name
             self.fields = fields
             self.make = make
         }
 
-        static let command = Kind("command", [.string("text")]) { .command($0.string()) }
-        static let setup = Kind("setup", [.string("text")]) { .setup($0.string()) }
-        static let store = Kind("store", [.string("store"), .json("state")]) { .store(name: $0.string(), state: $0.json()) }
+        static let command = Kind("command", [.string("text")]) { .command(try $0.string()) }
+        static let setup = Kind("setup", [.string("text")]) { .setup(try $0.string()) }
+        static let store = Kind("store", [.string("store"), .json("state")]) { .store(name: try $0.string(), state: try $0.json()) }
         static let action = Kind("action", [
             .string("store"), .integer("index"), .json("action"), .patch("patch"), .digest("hash", .optional),
             .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional),
         ]) { values in
             .action(SessionAction(
-                store: values.string(), index: values.integer(), action: values.json(), patch: values.patch(),
-                hash: values.optionalDigest(), failure: values.optionalString(), cause: values.optionalInteger(),
-                delayedReducer: values.optionalString()))
+                store: try values.string(), index: try values.integer(), action: try values.json(), patch: try values.patch(),
+                hash: try values.optionalDigest(), failure: try values.optionalString(), cause: try values.optionalInteger(),
+                delayedReducer: try values.optionalString()))
         }
         static let checkpoint = Kind("checkpoint", [.string("store"), .integer("index"), .json("state")]) {
-            .checkpoint(store: $0.string(), index: $0.integer(), state: $0.json())
+            .checkpoint(store: try $0.string(), index: try $0.integer(), state: try $0.json())
         }
-        static let publish = Kind("publish", [.string("port"), .json("value")]) { .publish(port: $0.string(), value: $0.json()) }
+        static let publish = Kind("publish", [.string("port"), .json("value")]) { .publish(port: try $0.string(), value: try $0.json()) }
         static let route = Kind("route", [
             .string("url"), .string("pattern"), .object("params"), .string("view", .optional), .string("option", .optional),
         ]) { values in
-            .route(SessionRoute(url: values.string(), pattern: values.string(), params: values.json(),
-                                view: values.optionalString(), option: values.optionalString()))
+            .route(SessionRoute(url: try values.string(), pattern: try values.string(), params: try values.json(),
+                                view: try values.optionalString(), option: try values.optionalString()))
         }
-        static let error = Kind("error", [.string("text"), .string("message")]) { .error(command: $0.string(), message: $0.string()) }
-        static let jump = Kind("jump", [.string("store"), .integer("index")]) { .jump(store: $0.string(), index: $0.integer()) }
+        static let error = Kind("error", [.string("text"), .string("message")]) { .error(command: try $0.string(), message: try $0.string()) }
+        static let jump = Kind("jump", [.string("store"), .integer("index")]) { .jump(store: try $0.string(), index: try $0.integer()) }
         static let skip = Kind("skip", [
             .string("store"), .integer("index"), .boolean("skipped"), .steps("recomputed", .defaulted(.steps([]))),
         ]) { values in
-            .skip(store: values.string(), index: values.integer(), skipped: values.boolean(), recomputed: values.steps())
+            .skip(store: try values.string(), index: try values.integer(), skipped: try values.boolean(), recomputed: try values.steps())
         }
-        static let reset = Kind("reset", [.string("store"), .json("state")]) { .reset(store: $0.string(), state: $0.json()) }
+        static let reset = Kind("reset", [.string("store"), .json("state")]) { .reset(store: try $0.string(), state: try $0.json()) }
         static let checkout = Kind("checkout", [.string("store"), .string("branch")]) {
-            .checkout(store: $0.string(), branch: $0.string())
+            .checkout(store: try $0.string(), branch: try $0.string())
         }
-        static let sweep = Kind("sweep", [.string("store")]) { .sweep(store: $0.string()) }
+        static let sweep = Kind("sweep", [.string("store")]) { .sweep(store: try $0.string()) }
+
+        /// The event of a line of this kind, whose members are `members`.
+        func event(of members: Value.Members) throws(SessionError.Reason) -> SessionEvent {
+            var values = SessionFieldValues(fields, of: members)
+            do {
+                return try make(&values)
+            } catch let reason as SessionError.Reason {
+                throw reason
+            } catch {
+                preconditionFailure("a kind's values throw only SessionError.Reason: \(error)")
+            }
+        }
 
         /// Every kind this package reads, by name.
         static let byName: [String: Kind] = Dictionary(uniqueKeysWithValues: [
@@ -122,8 +137,8 @@ extension SessionStep {
         [.integer(index), .patch(patch), hash.map { .digest($0) }, failure.map { .string($0) }]
     }
 
-    init(_ values: inout SessionFieldValues) {
-        self.init(index: values.integer(), patch: values.patch(), hash: values.optionalDigest(), failure: values.optionalString())
+    init(_ values: inout SessionFieldValues) throws(SessionError.Reason) {
+        self.init(index: try values.integer(), patch: try values.patch(), hash: try values.optionalDigest(), failure: try values.optionalString())
     }
 }
 
@@ -205,19 +220,6 @@ struct SessionField: Sendable {
         }
     }
 
-    /// Reads the values of `fields` from `members`, checking each; `prefix` goes before the
-    /// field names in errors (`recomputed[2].`).
-    static func decode(_ fields: [SessionField], from members: Value.Members, prefix: String = "")
-        throws(SessionError.Reason) -> SessionFieldValues
-    {
-        var values: [SessionFieldValue?] = []
-        values.reserveCapacity(fields.count)
-        for field in fields {
-            values.append(try field.decode(members[field.name], prefix: prefix))
-        }
-        return SessionFieldValues(values)
-    }
-
     /// Reads this field's value `value` (`nil` when the field is missing); `prefix` goes
     /// before the field's name in errors.
     func decode(_ value: Value?, prefix: String) throws(SessionError.Reason) -> SessionFieldValue? {
@@ -251,8 +253,8 @@ struct SessionField: Sendable {
                 guard case .object(let members) = element else {
                     throw .wrongType("\(label)[\(position)]", expected: "an object {\"index\":...,\"patch\":...}", found: element.typePhrase)
                 }
-                var values = try Self.decode(SessionStep.fields, from: members, prefix: "\(label)[\(position)].")
-                steps.append(SessionStep(&values))
+                var values = SessionFieldValues(SessionStep.fields, of: members, prefix: "\(label)[\(position)].")
+                steps.append(try SessionStep(&values))
             }
             return .steps(steps)
         default:
@@ -303,56 +305,64 @@ enum SessionFieldValue: Sendable, Equatable {
     }
 }
 
-/// The checked values of an object's fields, taken one by one in the order of the fields:
-/// what a `Kind`'s `make` reads. Decoding has checked every value's type against its field, so
-/// taking one of another type is a mistake in the description itself.
+/// The values of an object's fields, checked and taken one by one in the order of the fields:
+/// what a `Kind`'s `make` reads. Taking a value of another type than its field's is a mistake
+/// in the description itself.
 struct SessionFieldValues {
-    private var values: [SessionFieldValue?]
+    private let fields: [SessionField]
+    private let members: Value.Members
+    /// What goes before the field names in errors (`recomputed[2].`).
+    private let prefix: String
     private var position = 0
 
-    init(_ values: [SessionFieldValue?]) {
-        self.values = values
+    /// The values of `fields` in the object `members`.
+    init(_ fields: [SessionField], of members: Value.Members, prefix: String = "") {
+        self.fields = fields
+        self.members = members
+        self.prefix = prefix
     }
 
-    private mutating func take() -> SessionFieldValue? {
+    /// The next field's value, checked; `nil` for an optional field that is missing.
+    private mutating func take() throws(SessionError.Reason) -> SessionFieldValue? {
         defer { position += 1 }
-        return values[position].take()
+        // The field is used in place: a copy would count references to its name and key.
+        return try fields[position].decode(members[fields[position].name], prefix: prefix)
     }
 
-    mutating func string() -> String { optionalString() ?? "" }
-    mutating func integer() -> Int { optionalInteger() ?? 0 }
-    mutating func json() -> Value {
-        guard case .json(let value)? = take() else { preconditionFailure("the field is not of type .json or .object") }
+    mutating func string() throws(SessionError.Reason) -> String { try optionalString() ?? "" }
+    mutating func integer() throws(SessionError.Reason) -> Int { try optionalInteger() ?? 0 }
+    mutating func json() throws(SessionError.Reason) -> Value {
+        guard case .json(let value)? = try take() else { preconditionFailure("the field is not of type .json or .object") }
         return value
     }
-    mutating func boolean() -> Bool {
-        guard case .boolean(let bool)? = take() else { preconditionFailure("the field is not of type .boolean") }
+    mutating func boolean() throws(SessionError.Reason) -> Bool {
+        guard case .boolean(let bool)? = try take() else { preconditionFailure("the field is not of type .boolean") }
         return bool
     }
-    mutating func patch() -> [JSONPatch.Operation] {
-        guard case .patch(let operations)? = take() else { preconditionFailure("the field is not of type .patch") }
+    mutating func patch() throws(SessionError.Reason) -> [JSONPatch.Operation] {
+        guard case .patch(let operations)? = try take() else { preconditionFailure("the field is not of type .patch") }
         return operations
     }
-    mutating func steps() -> [SessionStep] {
-        guard case .steps(let steps)? = take() else { preconditionFailure("the field is not of type .steps") }
+    mutating func steps() throws(SessionError.Reason) -> [SessionStep] {
+        guard case .steps(let steps)? = try take() else { preconditionFailure("the field is not of type .steps") }
         return steps
     }
-    mutating func optionalString() -> String? {
-        switch take() {
+    mutating func optionalString() throws(SessionError.Reason) -> String? {
+        switch try take() {
         case .string(let string)?: return string
         case nil: return nil
         default: preconditionFailure("the field is not of type .string")
         }
     }
-    mutating func optionalInteger() -> Int? {
-        switch take() {
+    mutating func optionalInteger() throws(SessionError.Reason) -> Int? {
+        switch try take() {
         case .integer(let integer)?: return integer
         case nil: return nil
         default: preconditionFailure("the field is not of type .integer")
         }
     }
-    mutating func optionalDigest() -> StateDigest? {
-        switch take() {
+    mutating func optionalDigest() throws(SessionError.Reason) -> StateDigest? {
+        switch try take() {
         case .digest(let digest)?: return digest
         case nil: return nil
         default: preconditionFailure("the field is not of type .digest")

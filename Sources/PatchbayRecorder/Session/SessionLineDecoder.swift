@@ -17,8 +17,7 @@ struct SessionLineDecoder {
               case .string(let name)? = try Self.kind.decode(members["kind"], prefix: "")
         else { preconditionFailure("required fields have values") }
         guard let kind = SessionEvent.Kind.byName[name] else { return (seq, nil) }
-        var values = try SessionField.decode(kind.fields, from: members)
-        return (seq, kind.make(&values))
+        return (seq, try kind.event(of: members))
     }
 
     /// The line as one JSON value, with nothing but white space after it.
