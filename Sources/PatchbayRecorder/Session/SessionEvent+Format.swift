@@ -18,9 +18,8 @@ extension SessionEvent {
         let fields: [SessionField]
         /// Makes the event of this kind from its fields' values, which it takes in the order of
         /// `fields`; each is checked as it is taken, so a damaged line's error is about its
-        /// first wrong field.
-        /// (Untyped `throws` keeps each kind's closure short; it throws only what the values'
-        /// accessors throw, a `SessionError.Reason`.)
+        /// first wrong field. (Untyped `throws` keeps each kind's closure short; it throws only
+        /// what the accessors of the values throw, a `SessionError.Reason`.)
         private let make: @Sendable (inout SessionFieldValues) throws -> SessionEvent
 
         init(_ name: String, _ fields: [SessionField], make: @escaping @Sendable (inout SessionFieldValues) throws -> SessionEvent) {
