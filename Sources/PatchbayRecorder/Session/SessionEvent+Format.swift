@@ -142,8 +142,9 @@ extension SessionStep {
 }
 
 /// A field of an object in a session file: its name, the type of its value, and whether it
-/// must be there.
-struct SessionField: Sendable {
+/// must be there. (A class: the fields are shared, never changed, and read for every line,
+/// where passing one costs one reference count.)
+final class SessionField: Sendable {
     enum ValueType: Sendable {
         case string, integer, boolean
         /// A JSON object.
@@ -196,14 +197,18 @@ struct SessionField: Sendable {
         self.key = key
     }
 
-    static func string(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .string, presence: presence) }
-    static func integer(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .integer, presence: presence) }
-    static func boolean(_ name: String) -> Self { Self(name: name, type: .boolean, presence: .required) }
-    static func object(_ name: String) -> Self { Self(name: name, type: .object, presence: .required) }
-    static func json(_ name: String) -> Self { Self(name: name, type: .json, presence: .required) }
-    static func patch(_ name: String) -> Self { Self(name: name, type: .patch, presence: .required) }
-    static func digest(_ name: String, _ presence: Presence) -> Self { Self(name: name, type: .digest, presence: presence) }
-    static func steps(_ name: String, _ presence: Presence) -> Self { Self(name: name, type: .steps, presence: presence) }
+    static func string(_ name: String, _ presence: Presence = .required) -> SessionField {
+        SessionField(name: name, type: .string, presence: presence)
+    }
+    static func integer(_ name: String, _ presence: Presence = .required) -> SessionField {
+        SessionField(name: name, type: .integer, presence: presence)
+    }
+    static func boolean(_ name: String) -> SessionField { SessionField(name: name, type: .boolean, presence: .required) }
+    static func object(_ name: String) -> SessionField { SessionField(name: name, type: .object, presence: .required) }
+    static func json(_ name: String) -> SessionField { SessionField(name: name, type: .json, presence: .required) }
+    static func patch(_ name: String) -> SessionField { SessionField(name: name, type: .patch, presence: .required) }
+    static func digest(_ name: String, _ presence: Presence) -> SessionField { SessionField(name: name, type: .digest, presence: presence) }
+    static func steps(_ name: String, _ presence: Presence) -> SessionField { SessionField(name: name, type: .steps, presence: presence) }
 
     /// Appends `"name":value` for each field with a value, separated by commas (and preceded
     /// by one unless `first`).
@@ -323,9 +328,9 @@ struct SessionFieldValues {
 
     /// The next field's value, checked; `nil` for an optional field that is missing.
     private mutating func take() throws(SessionError.Reason) -> SessionFieldValue? {
-        defer { position += 1 }
-        // The field is used in place: a copy would count references to its name and key.
-        return try fields[position].decode(members[fields[position].name], prefix: prefix)
+        let field = fields[position]
+        position += 1
+        return try field.decode(members[field.name], prefix: prefix)
     }
 
     mutating func string() throws(SessionError.Reason) -> String { try optionalString() ?? "" }
