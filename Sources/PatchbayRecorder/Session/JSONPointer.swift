@@ -87,6 +87,24 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
+    /// Appends the pointer text as a JSON string (`"/items/2"`): what `description` gives,
+    /// quoted and escaped, without making that text first.
+    func encode(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for component in components {
+            out.append(UInt8(ascii: "/"))
+            switch component {
+            case .index(let index):
+                Value.int(index).writeJSON(to: &out)
+            case .key(let key) where key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }):
+                Value.writeEscaped(key.replacing("~", with: "~0").replacing("/", with: "~1"), to: &out)
+            case .key(let key):
+                Value.writeEscaped(key, to: &out)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// Whether the two pointers have the same tokens.
     public static func == (lhs: JSONPointer, rhs: JSONPointer) -> Bool {
         lhs.components.count == rhs.components.count

@@ -22,10 +22,17 @@ extension SessionEvent {
         /// what the accessors of the values throw, a `SessionError.Reason`.)
         private let make: @Sendable (inout SessionFieldValues) throws -> SessionEvent
 
+        /// `,"kind":"name"`, as written after the `seq`.
+        let prefix: [UInt8]
+
         init(_ name: String, _ fields: [SessionField], make: @escaping @Sendable (inout SessionFieldValues) throws -> SessionEvent) {
             self.name = name
             self.fields = fields
             self.make = make
+            var prefix: [UInt8] = []
+            prefix.appendRaw(#","kind":"#)
+            Value.string(name).writeJSON(to: &prefix)
+            self.prefix = prefix
         }
 
         static let command = Kind("command", [.string("text")]) { .command(try $0.string()) }
@@ -121,8 +128,7 @@ extension SessionEvent {
         let (kind, values) = contents
         out.appendRaw(#"{"seq":"#)
         Value.int(seq).writeJSON(to: &out)
-        out.appendRaw(#","kind":"#)
-        Value.string(kind.name).writeJSON(to: &out)
+        out.append(contentsOf: kind.prefix)
         SessionField.encode(kind.fields, values, into: &out, first: false)
         out.append(UInt8(ascii: "}"))
     }
@@ -380,7 +386,7 @@ extension JSONPatch.Operation {
         out.appendRaw(#"{"op":"#)
         Value.string(op.rawValue).writeJSON(to: &out)
         out.appendRaw(#","path":"#)
-        Value.string(path.description).writeJSON(to: &out)
+        path.encode(into: &out)
         if op != .remove, let value {
             out.appendRaw(#","value":"#)
             value.writeJSON(to: &out)
