@@ -13,7 +13,8 @@ public import PatchbayCore
 
 extension SessionEvent {
     /// A kind of event line: its `kind` text and its fields in the order they are written.
-    struct Kind: Sendable {
+    /// (A class: kinds are shared and never changed; a line's kind is looked up for each line.)
+    final class Kind: Sendable {
         let name: String
         let fields: [SessionField]
         /// Makes the event of this kind from its fields' values, which it takes in the order of
