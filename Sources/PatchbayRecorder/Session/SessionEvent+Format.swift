@@ -55,7 +55,7 @@ extension SessionEvent {
         static let route = Kind("route", [
             .string("url"), .string("pattern"), .object("params"), .string("view", .optional), .string("option", .optional),
         ]) { values in
-            .route(SessionRoute(url: try values.string(), pattern: try values.string(), params: try values.json(),
+            .route(SessionRoute(url: try values.string(), pattern: try values.string(), params: try values.object(),
                                 view: try values.optionalString(), option: try values.optionalString()))
         }
         static let error = Kind("error", [.string("text"), .string("message")]) { .error(command: try $0.string(), message: try $0.string()) }
@@ -152,7 +152,7 @@ extension SessionStep {
 /// must be there. (A class: the fields are shared, never changed, and read for every line,
 /// where passing one costs one reference count.)
 final class SessionField: Sendable {
-    enum ValueType: Sendable {
+    enum ValueType: Sendable, Equatable {
         case string, integer, boolean
         /// A JSON object.
         case object
@@ -230,48 +230,6 @@ final class SessionField: Sendable {
             value.encode(into: &out)
         }
     }
-
-    /// Reads this field's value `value` (`nil` when the field is missing); `prefix` goes
-    /// before the field's name in errors.
-    func decode(_ value: Value?, prefix: String) throws(SessionError.Reason) -> SessionFieldValue? {
-        // The label is made only for an error: most lines have none.
-        var label: String { prefix + name }
-        guard let value else {
-            switch presence {
-            case .required: throw .missingField(label, expected: type.phrase)
-            case .optional: return nil
-            case .defaulted(let fallback): return fallback
-            }
-        }
-        switch (type, value) {
-        case (.string, .string(let string)): return .string(string)
-        case (.integer, .int(let integer)): return .integer(integer)
-        case (.boolean, .bool(let bool)): return .boolean(bool)
-        case (.object, .object), (.json, _): return .json(value)
-        case (.digest, .string(let text)):
-            guard let digest = StateDigest(text: text) else { throw .invalidField(label, "must be 16 hexadecimal digits") }
-            return .digest(digest)
-        case (.patch, .array(let elements)):
-            var operations: [JSONPatch.Operation] = []
-            operations.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() {
-                operations.append(try JSONPatch.Operation(element, field: "\(label)[\(position)]"))
-            }
-            return .patch(operations)
-        case (.steps, .array(let elements)):
-            var steps: [SessionStep] = []
-            for (position, element) in elements.enumerated() {
-                guard case .object(let members) = element else {
-                    throw .wrongType("\(label)[\(position)]", expected: "an object {\"index\":...,\"patch\":...}", found: element.typePhrase)
-                }
-                var values = SessionFieldValues(SessionStep.fields, of: members, prefix: "\(label)[\(position)].")
-                steps.append(try SessionStep(&values))
-            }
-            return .steps(steps)
-        default:
-            throw .wrongType(label, expected: type.phrase, found: value.typePhrase)
-        }
-    }
 }
 
 /// The value of a field, of its field's type.
@@ -317,8 +275,9 @@ enum SessionFieldValue: Sendable, Equatable {
 }
 
 /// The values of an object's fields, checked and taken one by one in the order of the fields:
-/// what a `Kind`'s `make` reads. Taking a value of another type than its field's is a mistake
-/// in the description itself.
+/// what a `Kind`'s `make` reads. Each accessor reads the next field, which must be of its type
+/// (a mistake in the description otherwise); a missing required field or a value of the wrong
+/// type is the line's damage.
 struct SessionFieldValues {
     private let fields: [SessionField]
     private let members: Value.Members
@@ -333,51 +292,95 @@ struct SessionFieldValues {
         self.prefix = prefix
     }
 
-    /// The next field's value, checked; `nil` for an optional field that is missing.
-    private mutating func take() throws(SessionError.Reason) -> SessionFieldValue? {
+    /// The next field, which must be of type `type`, and its value; `nil` when it is missing
+    /// and need not be there.
+    private mutating func next(_ type: SessionField.ValueType) throws(SessionError.Reason) -> (field: SessionField, value: Value?) {
         let field = fields[position]
         position += 1
-        return try field.decode(members[field.name], prefix: prefix)
+        precondition(field.type == type, "the field \(field.name) is read as \(type), not as its type \(field.type)")
+        let value = members[field.name]
+        if value == nil, case .required = field.presence { throw .missingField(label(field), expected: type.phrase) }
+        return (field, value)
+    }
+
+    /// The field's name in errors.
+    private func label(_ field: SessionField) -> String { prefix + field.name }
+
+    private func mismatch(_ field: SessionField, _ value: Value) -> SessionError.Reason {
+        .wrongType(label(field), expected: field.type.phrase, found: value.typePhrase)
     }
 
     mutating func string() throws(SessionError.Reason) -> String { try optionalString() ?? "" }
     mutating func integer() throws(SessionError.Reason) -> Int { try optionalInteger() ?? 0 }
-    mutating func json() throws(SessionError.Reason) -> Value {
-        guard case .json(let value)? = try take() else { preconditionFailure("the field is not of type .json or .object") }
-        return value
+
+    mutating func optionalString() throws(SessionError.Reason) -> String? {
+        let (field, value) = try next(.string)
+        guard let value else { return nil }
+        guard case .string(let string) = value else { throw mismatch(field, value) }
+        return string
     }
+
+    mutating func optionalInteger() throws(SessionError.Reason) -> Int? {
+        let (field, value) = try next(.integer)
+        guard let value else { return nil }
+        guard case .int(let integer) = value else { throw mismatch(field, value) }
+        return integer
+    }
+
     mutating func boolean() throws(SessionError.Reason) -> Bool {
-        guard case .boolean(let bool)? = try take() else { preconditionFailure("the field is not of type .boolean") }
+        let (field, value) = try next(.boolean)
+        guard case .bool(let bool)? = value else { throw mismatch(field, value ?? .null) }
         return bool
     }
+
+    /// Any JSON value.
+    mutating func json() throws(SessionError.Reason) -> Value {
+        try next(.json).value ?? .null
+    }
+
+    /// A JSON object.
+    mutating func object() throws(SessionError.Reason) -> Value {
+        let (field, value) = try next(.object)
+        guard case .object? = value, let value else { throw mismatch(field, value ?? .null) }
+        return value
+    }
+
+    mutating func optionalDigest() throws(SessionError.Reason) -> StateDigest? {
+        let (field, value) = try next(.digest)
+        guard let value else { return nil }
+        guard case .string(let text) = value else { throw mismatch(field, value) }
+        guard let digest = StateDigest(text: text) else { throw .invalidField(label(field), "must be 16 hexadecimal digits") }
+        return digest
+    }
+
     mutating func patch() throws(SessionError.Reason) -> [JSONPatch.Operation] {
-        guard case .patch(let operations)? = try take() else { preconditionFailure("the field is not of type .patch") }
+        let (field, value) = try next(.patch)
+        guard case .array(let elements)? = value else { throw mismatch(field, value ?? .null) }
+        var operations: [JSONPatch.Operation] = []
+        operations.reserveCapacity(elements.count)
+        for (position, element) in elements.enumerated() {
+            operations.append(try JSONPatch.Operation(element, field: "\(label(field))[\(position)]"))
+        }
         return operations
     }
+
     mutating func steps() throws(SessionError.Reason) -> [SessionStep] {
-        guard case .steps(let steps)? = try take() else { preconditionFailure("the field is not of type .steps") }
+        let (field, value) = try next(.steps)
+        guard let value else {
+            guard case .defaulted(.steps(let steps)) = field.presence else { return [] }
+            return steps
+        }
+        guard case .array(let elements) = value else { throw mismatch(field, value) }
+        var steps: [SessionStep] = []
+        for (position, element) in elements.enumerated() {
+            let label = "\(label(field))[\(position)]"
+            guard case .object(let members) = element else {
+                throw .wrongType(label, expected: "an object {\"index\":...,\"patch\":...}", found: element.typePhrase)
+            }
+            var values = SessionFieldValues(SessionStep.fields, of: members, prefix: label + ".")
+            steps.append(try SessionStep(&values))
+        }
         return steps
-    }
-    mutating func optionalString() throws(SessionError.Reason) -> String? {
-        switch try take() {
-        case .string(let string)?: return string
-        case nil: return nil
-        default: preconditionFailure("the field is not of type .string")
-        }
-    }
-    mutating func optionalInteger() throws(SessionError.Reason) -> Int? {
-        switch try take() {
-        case .integer(let integer)?: return integer
-        case nil: return nil
-        default: preconditionFailure("the field is not of type .integer")
-        }
-    }
-    mutating func optionalDigest() throws(SessionError.Reason) -> StateDigest? {
-        switch try take() {
-        case .digest(let digest)?: return digest
-        case nil: return nil
-        default: preconditionFailure("the field is not of type .digest")
-        }
     }
 }
 
