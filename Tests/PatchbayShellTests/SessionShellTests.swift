@@ -376,6 +376,20 @@ struct ReplayRecordedLinesTests {
             == "error: \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
         #expect(session.run("state") == ["{count: 5}"])
     }
+
+    @Test func aVerifyingReplayReportsAnEffectCutShortAsDamageNotAsADifference() throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in body[6] = String(body[6].prefix(40)) }
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text.removeLast()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let session = DataflowSession()
+        let outcome = session.shell.execute("replay \(path) --verify")
+        #expect(outcome.lines.map(\.text).filter { $0.contains("diverged") }.isEmpty)
+        #expect(Self.firstLine(outcome.lines.last?.text)
+            == "error: \(path): \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
+        #expect(session.run("state") == ["{count: 5}"])
+    }
 }
 
 /// A replay of a file of more than a megabyte starts on the file's first part while the rest

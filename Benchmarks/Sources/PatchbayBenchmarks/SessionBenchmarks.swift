@@ -261,10 +261,11 @@ struct SessionBenchmarks: BenchmarkGroup {
             return 1
         }
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
         #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         let peakBytes = usage.ru_maxrss * 1024  // KiB on Linux
         #else
+        getrusage(RUSAGE_SELF, &usage)
         let peakBytes = usage.ru_maxrss
         #endif
         print("\(count) \(peakBytes)")

@@ -46,21 +46,23 @@ public enum JSONPatch {
     public static func apply(_ operations: [Operation], to state: inout Value) throws(JSONPatchError) -> [ValueChange] {
         var changes: [ValueChange] = []
         changes.reserveCapacity(operations.count)
-        var keyPositions: [Int?] = []
+        // Where each removed object key stood, by the change's position (most patches remove
+        // none, and an empty dictionary costs nothing).
+        var keyPositions: [Int: Int] = [:]
         for (index, operation) in operations.enumerated() {
             let (change, keyPosition): (ValueChange, Int?)
             do {
                 (change, keyPosition) = try resolve(operation, in: state)
             } catch {
-                for (change, keyPosition) in zip(changes, keyPositions).reversed() {
-                    try? state.undo(change, position: keyPosition)
+                for (position, change) in changes.enumerated().reversed() {
+                    try? state.undo(change, position: keyPositions[position])
                 }
                 throw JSONPatchError(index: index, operation: operation, at: JSONPointer(error.path), reason: error.reason)
             }
             // Resolving checked every step of the path against `state`: the change applies.
             try? state.apply(change)
+            if let keyPosition { keyPositions[changes.count] = keyPosition }
             changes.append(change)
-            keyPositions.append(keyPosition)
         }
         return changes
     }

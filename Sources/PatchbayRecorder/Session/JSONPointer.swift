@@ -22,18 +22,28 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             components = []
             return
         }
-        guard text.utf8.first == UInt8(ascii: "/") else { return nil }
+        let utf8 = text.utf8
+        guard utf8.first == UInt8(ascii: "/") else { return nil }
         var components: [ValueChange.PathComponent] = []
-        for token in text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard let key = Self.unescape(token) else { return nil }
-            components.append(.key(key))
+        var start = utf8.index(after: utf8.startIndex)
+        while true {
+            // `/` is ASCII, so the tokens between slashes are whole characters.
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            let token = text[start..<end]
+            if token.utf8.contains(UInt8(ascii: "~")) {
+                guard let key = Self.unescape(token.utf8) else { return nil }
+                components.append(.key(key))
+            } else {
+                components.append(.key(String(token)))
+            }
+            guard end < utf8.endIndex else { break }
+            start = utf8.index(after: end)
         }
         self.components = components
     }
 
     /// The token `bytes` (UTF-8) with `~0` and `~1` unescaped; `nil` for another `~`.
     static func unescape(_ bytes: some Collection<UInt8>) -> String? {
-        guard bytes.contains(UInt8(ascii: "~")) else { return String(decoding: bytes, as: UTF8.self) }
         var unescaped: [UInt8] = []
         var iterator = bytes.makeIterator()
         while let byte = iterator.next() {
@@ -75,6 +85,24 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return text
+    }
+
+    /// Appends the pointer text as a JSON string (`"/items/2"`): what `description` gives,
+    /// quoted and escaped, without making that text first.
+    func encode(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for component in components {
+            out.append(UInt8(ascii: "/"))
+            switch component {
+            case .index(let index):
+                Value.int(index).writeJSON(to: &out)
+            case .key(let key) where key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }):
+                Value.writeEscaped(key.replacing("~", with: "~0").replacing("/", with: "~1"), to: &out)
+            case .key(let key):
+                Value.writeEscaped(key, to: &out)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Whether the two pointers have the same tokens.

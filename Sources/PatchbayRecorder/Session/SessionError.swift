@@ -12,8 +12,6 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     public enum Reason: Error, Sendable, Equatable {
         /// The file could not be opened; `errno` says why.
         case cannotOpen(errno: Int32)
-        /// A line could not be written; `errno` says why.
-        case cannotWrite(errno: Int32)
         /// A command's lines could not be written; `errno` says why. The file holds its first
         /// `validLines` lines (the header included), `validBytes` bytes, whole; the writer
         /// refuses further events.
@@ -82,7 +80,6 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     private var reasonText: String {
         switch reason {
         case .cannotOpen(let code): "cannot open the file: \(Self.systemMessage(code))"
-        case .cannotWrite(let code): "cannot write to the file: \(Self.systemMessage(code))"
         case .cannotRead(let code): "cannot read the file: \(Self.systemMessage(code))"
         case .writeFailed(let code, let lines, let bytes):
             "cannot write to the file: \(Self.systemMessage(code)); the recording stopped, and the file holds its first "

@@ -13,53 +13,75 @@ public import PatchbayCore
 
 extension SessionEvent {
     /// A kind of event line: its `kind` text and its fields in the order they are written.
-    struct Kind: Sendable {
+    /// (A class: kinds are shared and never changed; a line's kind is looked up for each line.)
+    final class Kind: Sendable {
         let name: String
         let fields: [SessionField]
-        /// Makes the event of this kind from its fields' values, checked against `fields` and
-        /// taken in their order.
-        let make: @Sendable (inout SessionFieldValues) -> SessionEvent
+        /// Makes the event of this kind from its fields' values, which it takes in the order of
+        /// `fields`; each is checked as it is taken, so a damaged line's error is about its
+        /// first wrong field. (Untyped `throws` keeps each kind's closure short; it throws only
+        /// what the accessors of the values throw, a `SessionError.Reason`.)
+        private let make: @Sendable (inout SessionFieldValues) throws -> SessionEvent
 
-        init(_ name: String, _ fields: [SessionField], make: @escaping @Sendable (inout SessionFieldValues) -> SessionEvent) {
+        /// `,"kind":"name"`, as written after the `seq`.
+        let prefix: [UInt8]
+
+        init(_ name: String, _ fields: [SessionField], make: @escaping @Sendable (inout SessionFieldValues) throws -> SessionEvent) {
             self.name = name
             self.fields = fields
             self.make = make
+            var prefix: [UInt8] = []
+            prefix.appendRaw(#","kind":"#)
+            Value.string(name).writeJSON(to: &prefix)
+            self.prefix = prefix
         }
 
-        static let command = Kind("command", [.string("text")]) { .command($0.string()) }
-        static let setup = Kind("setup", [.string("text")]) { .setup($0.string()) }
-        static let store = Kind("store", [.string("store"), .json("state")]) { .store(name: $0.string(), state: $0.json()) }
+        static let command = Kind("command", [.string("text")]) { .command(try $0.string()) }
+        static let setup = Kind("setup", [.string("text")]) { .setup(try $0.string()) }
+        static let store = Kind("store", [.string("store"), .json("state")]) { .store(name: try $0.string(), state: try $0.json()) }
         static let action = Kind("action", [
             .string("store"), .integer("index"), .json("action"), .patch("patch"), .digest("hash", .optional),
             .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional),
         ]) { values in
             .action(SessionAction(
-                store: values.string(), index: values.integer(), action: values.json(), patch: values.patch(),
-                hash: values.optionalDigest(), failure: values.optionalString(), cause: values.optionalInteger(),
-                delayedReducer: values.optionalString()))
+                store: try values.string(), index: try values.integer(), action: try values.json(), patch: try values.patch(),
+                hash: try values.optionalDigest(), failure: try values.optionalString(), cause: try values.optionalInteger(),
+                delayedReducer: try values.optionalString()))
         }
         static let checkpoint = Kind("checkpoint", [.string("store"), .integer("index"), .json("state")]) {
-            .checkpoint(store: $0.string(), index: $0.integer(), state: $0.json())
+            .checkpoint(store: try $0.string(), index: try $0.integer(), state: try $0.json())
         }
-        static let publish = Kind("publish", [.string("port"), .json("value")]) { .publish(port: $0.string(), value: $0.json()) }
+        static let publish = Kind("publish", [.string("port"), .json("value")]) { .publish(port: try $0.string(), value: try $0.json()) }
         static let route = Kind("route", [
             .string("url"), .string("pattern"), .object("params"), .string("view", .optional), .string("option", .optional),
         ]) { values in
-            .route(SessionRoute(url: values.string(), pattern: values.string(), params: values.json(),
-                                view: values.optionalString(), option: values.optionalString()))
+            .route(SessionRoute(url: try values.string(), pattern: try values.string(), params: try values.object(),
+                                view: try values.optionalString(), option: try values.optionalString()))
         }
-        static let error = Kind("error", [.string("text"), .string("message")]) { .error(command: $0.string(), message: $0.string()) }
-        static let jump = Kind("jump", [.string("store"), .integer("index")]) { .jump(store: $0.string(), index: $0.integer()) }
+        static let error = Kind("error", [.string("text"), .string("message")]) { .error(command: try $0.string(), message: try $0.string()) }
+        static let jump = Kind("jump", [.string("store"), .integer("index")]) { .jump(store: try $0.string(), index: try $0.integer()) }
         static let skip = Kind("skip", [
             .string("store"), .integer("index"), .boolean("skipped"), .steps("recomputed", .defaulted(.steps([]))),
         ]) { values in
-            .skip(store: values.string(), index: values.integer(), skipped: values.boolean(), recomputed: values.steps())
+            .skip(store: try values.string(), index: try values.integer(), skipped: try values.boolean(), recomputed: try values.steps())
         }
-        static let reset = Kind("reset", [.string("store"), .json("state")]) { .reset(store: $0.string(), state: $0.json()) }
+        static let reset = Kind("reset", [.string("store"), .json("state")]) { .reset(store: try $0.string(), state: try $0.json()) }
         static let checkout = Kind("checkout", [.string("store"), .string("branch")]) {
-            .checkout(store: $0.string(), branch: $0.string())
+            .checkout(store: try $0.string(), branch: try $0.string())
         }
-        static let sweep = Kind("sweep", [.string("store")]) { .sweep(store: $0.string()) }
+        static let sweep = Kind("sweep", [.string("store")]) { .sweep(store: try $0.string()) }
+
+        /// The event of a line of this kind, whose members are `members`.
+        func event(of members: Value.Members) throws(SessionError.Reason) -> SessionEvent {
+            var values = SessionFieldValues(fields, of: members)
+            do {
+                return try make(&values)
+            } catch let reason as SessionError.Reason {
+                throw reason
+            } catch {
+                preconditionFailure("a kind's values throw only SessionError.Reason: \(error)")
+            }
+        }
 
         /// Every kind this package reads, by name.
         static let byName: [String: Kind] = Dictionary(uniqueKeysWithValues: [
@@ -107,8 +129,7 @@ extension SessionEvent {
         let (kind, values) = contents
         out.appendRaw(#"{"seq":"#)
         Value.int(seq).writeJSON(to: &out)
-        out.appendRaw(#","kind":"#)
-        Value.string(kind.name).writeJSON(to: &out)
+        out.append(contentsOf: kind.prefix)
         SessionField.encode(kind.fields, values, into: &out, first: false)
         out.append(UInt8(ascii: "}"))
     }
@@ -122,15 +143,16 @@ extension SessionStep {
         [.integer(index), .patch(patch), hash.map { .digest($0) }, failure.map { .string($0) }]
     }
 
-    init(_ values: inout SessionFieldValues) {
-        self.init(index: values.integer(), patch: values.patch(), hash: values.optionalDigest(), failure: values.optionalString())
+    init(_ values: inout SessionFieldValues) throws(SessionError.Reason) {
+        self.init(index: try values.integer(), patch: try values.patch(), hash: try values.optionalDigest(), failure: try values.optionalString())
     }
 }
 
 /// A field of an object in a session file: its name, the type of its value, and whether it
-/// must be there.
-struct SessionField: Sendable {
-    enum ValueType: Sendable {
+/// must be there. (A class: the fields are shared, never changed, and read for every line,
+/// where passing one costs one reference count.)
+final class SessionField: Sendable {
+    enum ValueType: Sendable, Equatable {
         case string, integer, boolean
         /// A JSON object.
         case object
@@ -182,14 +204,18 @@ struct SessionField: Sendable {
         self.key = key
     }
 
-    static func string(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .string, presence: presence) }
-    static func integer(_ name: String, _ presence: Presence = .required) -> Self { Self(name: name, type: .integer, presence: presence) }
-    static func boolean(_ name: String) -> Self { Self(name: name, type: .boolean, presence: .required) }
-    static func object(_ name: String) -> Self { Self(name: name, type: .object, presence: .required) }
-    static func json(_ name: String) -> Self { Self(name: name, type: .json, presence: .required) }
-    static func patch(_ name: String) -> Self { Self(name: name, type: .patch, presence: .required) }
-    static func digest(_ name: String, _ presence: Presence) -> Self { Self(name: name, type: .digest, presence: presence) }
-    static func steps(_ name: String, _ presence: Presence) -> Self { Self(name: name, type: .steps, presence: presence) }
+    static func string(_ name: String, _ presence: Presence = .required) -> SessionField {
+        SessionField(name: name, type: .string, presence: presence)
+    }
+    static func integer(_ name: String, _ presence: Presence = .required) -> SessionField {
+        SessionField(name: name, type: .integer, presence: presence)
+    }
+    static func boolean(_ name: String) -> SessionField { SessionField(name: name, type: .boolean, presence: .required) }
+    static func object(_ name: String) -> SessionField { SessionField(name: name, type: .object, presence: .required) }
+    static func json(_ name: String) -> SessionField { SessionField(name: name, type: .json, presence: .required) }
+    static func patch(_ name: String) -> SessionField { SessionField(name: name, type: .patch, presence: .required) }
+    static func digest(_ name: String, _ presence: Presence) -> SessionField { SessionField(name: name, type: .digest, presence: presence) }
+    static func steps(_ name: String, _ presence: Presence) -> SessionField { SessionField(name: name, type: .steps, presence: presence) }
 
     /// Appends `"name":value` for each field with a value, separated by commas (and preceded
     /// by one unless `first`).
@@ -202,61 +228,6 @@ struct SessionField: Sendable {
             first = false
             out.append(contentsOf: field.key)
             value.encode(into: &out)
-        }
-    }
-
-    /// Reads the values of `fields` from `members`, checking each; `prefix` goes before the
-    /// field names in errors (`recomputed[2].`).
-    static func decode(_ fields: [SessionField], from members: Value.Members, prefix: String = "")
-        throws(SessionError.Reason) -> SessionFieldValues
-    {
-        var values: [SessionFieldValue?] = []
-        values.reserveCapacity(fields.count)
-        for field in fields {
-            values.append(try field.decode(members[field.name], prefix: prefix))
-        }
-        return SessionFieldValues(values)
-    }
-
-    /// Reads this field's value `value` (`nil` when the field is missing); `prefix` goes
-    /// before the field's name in errors.
-    func decode(_ value: Value?, prefix: String) throws(SessionError.Reason) -> SessionFieldValue? {
-        // The label is made only for an error: most lines have none.
-        var label: String { prefix + name }
-        guard let value else {
-            switch presence {
-            case .required: throw .missingField(label, expected: type.phrase)
-            case .optional: return nil
-            case .defaulted(let fallback): return fallback
-            }
-        }
-        switch (type, value) {
-        case (.string, .string(let string)): return .string(string)
-        case (.integer, .int(let integer)): return .integer(integer)
-        case (.boolean, .bool(let bool)): return .boolean(bool)
-        case (.object, .object), (.json, _): return .json(value)
-        case (.digest, .string(let text)):
-            guard let digest = StateDigest(text: text) else { throw .invalidField(label, "must be 16 hexadecimal digits") }
-            return .digest(digest)
-        case (.patch, .array(let elements)):
-            var operations: [JSONPatch.Operation] = []
-            operations.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() {
-                operations.append(try JSONPatch.Operation(element, field: "\(label)[\(position)]"))
-            }
-            return .patch(operations)
-        case (.steps, .array(let elements)):
-            var steps: [SessionStep] = []
-            for (position, element) in elements.enumerated() {
-                guard case .object(let members) = element else {
-                    throw .wrongType("\(label)[\(position)]", expected: "an object {\"index\":...,\"patch\":...}", found: element.typePhrase)
-                }
-                var values = try Self.decode(SessionStep.fields, from: members, prefix: "\(label)[\(position)].")
-                steps.append(SessionStep(&values))
-            }
-            return .steps(steps)
-        default:
-            throw .wrongType(label, expected: type.phrase, found: value.typePhrase)
         }
     }
 }
@@ -303,60 +274,113 @@ enum SessionFieldValue: Sendable, Equatable {
     }
 }
 
-/// The checked values of an object's fields, taken one by one in the order of the fields:
-/// what a `Kind`'s `make` reads. Decoding has checked every value's type against its field, so
-/// taking one of another type is a mistake in the description itself.
+/// The values of an object's fields, checked and taken one by one in the order of the fields:
+/// what a `Kind`'s `make` reads. Each accessor reads the next field, which must be of its type
+/// (a mistake in the description otherwise); a missing required field or a value of the wrong
+/// type is the line's damage.
 struct SessionFieldValues {
-    private var values: [SessionFieldValue?]
+    private let fields: [SessionField]
+    private let members: Value.Members
+    /// What goes before the field names in errors (`recomputed[2].`).
+    private let prefix: String
     private var position = 0
 
-    init(_ values: [SessionFieldValue?]) {
-        self.values = values
+    /// The values of `fields` in the object `members`.
+    init(_ fields: [SessionField], of members: Value.Members, prefix: String = "") {
+        self.fields = fields
+        self.members = members
+        self.prefix = prefix
     }
 
-    private mutating func take() -> SessionFieldValue? {
-        defer { position += 1 }
-        return values[position].take()
+    /// The next field, which must be of type `type`, and its value; `nil` when it is missing
+    /// and need not be there.
+    private mutating func next(_ type: SessionField.ValueType) throws(SessionError.Reason) -> (field: SessionField, value: Value?) {
+        let field = fields[position]
+        position += 1
+        precondition(field.type == type, "the field \(field.name) is read as \(type), not as its type \(field.type)")
+        let value = members[field.name]
+        if value == nil, case .required = field.presence { throw .missingField(label(field), expected: type.phrase) }
+        return (field, value)
     }
 
-    mutating func string() -> String { optionalString() ?? "" }
-    mutating func integer() -> Int { optionalInteger() ?? 0 }
-    mutating func json() -> Value {
-        guard case .json(let value)? = take() else { preconditionFailure("the field is not of type .json or .object") }
-        return value
+    /// The field's name in errors.
+    private func label(_ field: SessionField) -> String { prefix + field.name }
+
+    private func mismatch(_ field: SessionField, _ value: Value) -> SessionError.Reason {
+        .wrongType(label(field), expected: field.type.phrase, found: value.typePhrase)
     }
-    mutating func boolean() -> Bool {
-        guard case .boolean(let bool)? = take() else { preconditionFailure("the field is not of type .boolean") }
+
+    mutating func string() throws(SessionError.Reason) -> String { try optionalString() ?? "" }
+    mutating func integer() throws(SessionError.Reason) -> Int { try optionalInteger() ?? 0 }
+
+    mutating func optionalString() throws(SessionError.Reason) -> String? {
+        let (field, value) = try next(.string)
+        guard let value else { return nil }
+        guard case .string(let string) = value else { throw mismatch(field, value) }
+        return string
+    }
+
+    mutating func optionalInteger() throws(SessionError.Reason) -> Int? {
+        let (field, value) = try next(.integer)
+        guard let value else { return nil }
+        guard case .int(let integer) = value else { throw mismatch(field, value) }
+        return integer
+    }
+
+    mutating func boolean() throws(SessionError.Reason) -> Bool {
+        let (field, value) = try next(.boolean)
+        guard case .bool(let bool)? = value else { throw mismatch(field, value ?? .null) }
         return bool
     }
-    mutating func patch() -> [JSONPatch.Operation] {
-        guard case .patch(let operations)? = take() else { preconditionFailure("the field is not of type .patch") }
+
+    /// Any JSON value.
+    mutating func json() throws(SessionError.Reason) -> Value {
+        try next(.json).value ?? .null
+    }
+
+    /// A JSON object.
+    mutating func object() throws(SessionError.Reason) -> Value {
+        let (field, value) = try next(.object)
+        guard case .object? = value, let value else { throw mismatch(field, value ?? .null) }
+        return value
+    }
+
+    mutating func optionalDigest() throws(SessionError.Reason) -> StateDigest? {
+        let (field, value) = try next(.digest)
+        guard let value else { return nil }
+        guard case .string(let text) = value else { throw mismatch(field, value) }
+        guard let digest = StateDigest(text: text) else { throw .invalidField(label(field), "must be 16 hexadecimal digits") }
+        return digest
+    }
+
+    mutating func patch() throws(SessionError.Reason) -> [JSONPatch.Operation] {
+        let (field, value) = try next(.patch)
+        guard case .array(let elements)? = value else { throw mismatch(field, value ?? .null) }
+        var operations: [JSONPatch.Operation] = []
+        operations.reserveCapacity(elements.count)
+        for (position, element) in elements.enumerated() {
+            operations.append(try JSONPatch.Operation(element, field: "\(label(field))[\(position)]"))
+        }
         return operations
     }
-    mutating func steps() -> [SessionStep] {
-        guard case .steps(let steps)? = take() else { preconditionFailure("the field is not of type .steps") }
+
+    mutating func steps() throws(SessionError.Reason) -> [SessionStep] {
+        let (field, value) = try next(.steps)
+        guard let value else {
+            guard case .defaulted(.steps(let steps)) = field.presence else { return [] }
+            return steps
+        }
+        guard case .array(let elements) = value else { throw mismatch(field, value) }
+        var steps: [SessionStep] = []
+        for (position, element) in elements.enumerated() {
+            let label = "\(label(field))[\(position)]"
+            guard case .object(let members) = element else {
+                throw .wrongType(label, expected: "an object {\"index\":...,\"patch\":...}", found: element.typePhrase)
+            }
+            var values = SessionFieldValues(SessionStep.fields, of: members, prefix: label + ".")
+            steps.append(try SessionStep(&values))
+        }
         return steps
-    }
-    mutating func optionalString() -> String? {
-        switch take() {
-        case .string(let string)?: return string
-        case nil: return nil
-        default: preconditionFailure("the field is not of type .string")
-        }
-    }
-    mutating func optionalInteger() -> Int? {
-        switch take() {
-        case .integer(let integer)?: return integer
-        case nil: return nil
-        default: preconditionFailure("the field is not of type .integer")
-        }
-    }
-    mutating func optionalDigest() -> StateDigest? {
-        switch take() {
-        case .digest(let digest)?: return digest
-        case nil: return nil
-        default: preconditionFailure("the field is not of type .digest")
-        }
     }
 }
 
@@ -366,7 +390,7 @@ extension JSONPatch.Operation {
         out.appendRaw(#"{"op":"#)
         Value.string(op.rawValue).writeJSON(to: &out)
         out.appendRaw(#","path":"#)
-        Value.string(path.description).writeJSON(to: &out)
+        path.encode(into: &out)
         if op != .remove, let value {
             out.appendRaw(#","value":"#)
             value.writeJSON(to: &out)

@@ -6,19 +6,17 @@ import PatchbayCore
 struct SessionLineDecoder {
     private var reader = JSONReader()
     /// The fields every line has, before those of its kind.
-    private static let seq = SessionField.integer("seq")
-    private static let kind = SessionField.string("kind")
+    private static let commonFields: [SessionField] = [.integer("seq"), .string("kind")]
 
     /// The line's `seq` and event; the event is `nil` for a kind this reader does not know.
     /// Throws the line's damage.
     mutating func decode(_ line: UnsafeBufferPointer<UInt8>) throws(SessionError.Reason) -> (seq: Int, event: SessionEvent?) {
         guard case .object(let members) = try parse(line) else { throw .notAnObject }
-        guard case .integer(let seq)? = try Self.seq.decode(members["seq"], prefix: ""),
-              case .string(let name)? = try Self.kind.decode(members["kind"], prefix: "")
-        else { preconditionFailure("required fields have values") }
+        var common = SessionFieldValues(Self.commonFields, of: members)
+        let seq = try common.integer()
+        let name = try common.string()
         guard let kind = SessionEvent.Kind.byName[name] else { return (seq, nil) }
-        var values = try SessionField.decode(kind.fields, from: members)
-        return (seq, kind.make(&values))
+        return (seq, try kind.event(of: members))
     }
 
     /// The line as one JSON value, with nothing but white space after it.
