@@ -387,7 +387,7 @@ struct ReplayRecordedLinesTests {
         let outcome = session.shell.execute("replay \(path) --verify")
         #expect(outcome.lines.map(\.text).filter { $0.contains("diverged") }.isEmpty)
         #expect(Self.firstLine(outcome.lines.last?.text)
-            == "error: \(path): \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
+            == "error: \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
         #expect(session.run("state") == ["{count: 5}"])
     }
 }

@@ -29,14 +29,15 @@ public final class SessionRecorder {
         }
     }
 
-    /// Starts recording what `graph` and `histories` do. The stores that exist already are
-    /// tracked from their current states; `snapshot(of:)` gives the events that rebuild them.
-    public init(graph: Graph, histories: StoreHistories) {
+    /// Starts recording what `graph` and `histories` (when there are some) do. The stores that
+    /// exist already are tracked from their current states; `snapshot(of:histories:)` gives
+    /// the events that rebuild them.
+    public init(graph: Graph, histories: StoreHistories? = nil) {
         attach(to: graph, histories: histories)
     }
 
     /// Records what `graph` and `histories` do from now on (after `reset`, the shell's are new).
-    public func attach(to graph: Graph, histories: StoreHistories) {
+    public func attach(to graph: Graph, histories: StoreHistories?) {
         for name in graph.storeNames {
             if let state = try? graph.storeState(name) { stores[name] = StoreTrack(state: state) }
         }
@@ -45,7 +46,7 @@ public final class SessionRecorder {
             self?.record(.route(SessionRoute(url: navigation.url, pattern: navigation.pattern, params: navigation.params,
                                              view: navigation.view, option: navigation.option.rawValue)))
         }
-        histories.observe { [weak self] event in self?.record(event) }
+        histories?.observe { [weak self] event in self?.record(event) }
     }
 
     /// The events that rebuild the histories of the stores that exist, in creation order (see
