@@ -41,6 +41,9 @@ public final class Shell {
     /// Whether the command being run has started what it runs (a `load` its commands, a
     /// `replay` or `inspect` a fresh session): its own error is then not recorded.
     var hasStartedInnerCommands = false
+    /// Where the histories and the recorders stood when the command being run started, to
+    /// take back what it did if Ctrl-C stops it.
+    private var commandMarks: (histories: StoreHistories.Marks, events: [Int])?
     /// The files this session is reading (its scripts, loads and replays): never recorded into.
     private(set) var filesBeingRead: [FileIdentity] = []
 
@@ -111,10 +114,10 @@ public final class Shell {
         var form = RecordedForm.itself
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
-        let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands)
+        let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks)
         defer {
             graph.cause = savedCause
-            (recordersInCharge, inheritedRecorders, hasStartedInnerCommands) = saved
+            (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks) = saved
         }
         hasStartedInnerCommands = false
         do {
@@ -125,25 +128,24 @@ public final class Shell {
             form = command.recordedForm
             recordersInCharge = recorders
             inheritedRecorders = form == .whatItRuns ? recorders : []
+            commandMarks = (histories.mark(), recorders.map(\.pendingCount))
             switch form {
             case .itself: for recorder in recorders { recorder.record(.command(text)) }
             case .whatItRuns: break
             case .note: for recorder in recorders { recorder.record(.setup("# " + Self.causeText(text))) }
             }
-            let historyMarks = histories.mark()
-            let eventMarks = recorders.map(\.pendingCount)
             executeDepth += 1
             defer { executeDepth -= 1 }
             let result = try run(command, text: text, origin: origin, output: &lines)
+            try checkInterruption()
             let events = graph.takeEvents()
             if let runaway = events.runaway {
                 // The command failed as a whole: the actions it made go, and so does what the
                 // recorders heard of them (a replay fails the same way and takes them back too).
-                let restored = histories.rollBack(to: historyMarks)
-                _ = graph.takeEvents()
+                let restored = takeBack(recorders)
                 let error = ShellError(.graph(.engine(runaway)), at: 0..<0)
-                for (recorder, mark) in zip(recorders, eventMarks) {
-                    recorder.discard(since: mark)
+                for recorder in recorders {
+                    recorder.record(.command(text))
                     recorder.record(.error(command: text, message: error.message))
                 }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
@@ -160,6 +162,13 @@ public final class Shell {
             lines += renderer.success(result, command: text)
             return CommandOutcome(status: .success, lines: lines)
         } catch {
+            if Interruption.current?.isRequested == true {
+                // Ctrl-C: what the command did goes, and it is not recorded at all (a replay would
+                // run it to its end).
+                takeBack(recorders)
+                guard rendered else { return CommandOutcome(status: .failure, lines: []) }
+                return CommandOutcome(status: .failure, lines: renderer.failure(ShellError(.interrupted, at: 0..<0), command: text, origin: origin))
+            }
             // A command that did not even parse is recorded too: a replay fails on it the same way.
             if !parsed {
                 recorders = self.recorders(for: nil)
@@ -182,6 +191,18 @@ public final class Shell {
             lines += renderer.failure(error, command: text, origin: origin)
             return CommandOutcome(status: .failure, lines: lines)
         }
+    }
+
+    /// Takes back what the command being run did to the histories (a command that failed as
+    /// a whole, or that Ctrl-C stopped: a reducer it ran failed on it, say), and what the
+    /// recorders heard of it, its own line included. Returns the stores moved back.
+    @discardableResult
+    private func takeBack(_ recorders: [SessionRecorder]) -> [String] {
+        guard let (historyMarks, eventMarks) = commandMarks else { return [] }
+        let restored = histories.rollBack(to: historyMarks)
+        _ = graph.takeEvents()
+        for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }
+        return restored
     }
 
     /// The recorders that take a command run at the current depth (`nil`: one that did not

@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayCore
 import PatchbayShell
 import Testing
 
@@ -320,5 +321,26 @@ struct TimeTravelExtremesTests {
         let before = session.run("history\nstate")
         #expect(session.error(command).hasPrefix("error: "))
         #expect(session.run("history\nstate") == before)
+    }
+}
+
+@Suite("Ctrl-C: an interrupted command changes nothing and is not recorded")
+struct InterruptedCommandTests {
+    @Test func anInterruptedDispatchLeavesNoFailedActionAndNoRecordedLine() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/interrupted.jsonl"
+        let session = liveShell()
+        session.run("record \(path)\nstore s = {n: 0}\nreducer s on Big : state.n = len(map(range(100000), x => x))")
+        let interruption = Interruption()
+        let outcome = interruption.during { () -> CommandOutcome in
+            interruption.request()   // Ctrl-C while the command runs
+            return session.shell.execute("dispatch s Big")
+        }
+        #expect(outcome.status == .failure)
+        #expect(outcome.lines.map(\.text).first?.hasPrefix("error: interrupted; nothing changed") == true)
+        #expect(session.run("history s") == [">  #0 (initial state)"])
+        session.run("record stop")
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("dispatch s Big"))
+        #expect(verify(path).last == "verified 3 steps of \(path): every effect matches the recording")
     }
 }
