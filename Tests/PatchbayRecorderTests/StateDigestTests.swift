@@ -19,6 +19,28 @@ import Testing
         #expect(Set(digests).count == digests.count)
     }
 
+    @Test func appendingAndRemovingAtTheEndKeepsTheDigestOfTheWholeState() throws {
+        var state: Value = ["items": [], "n": 0]
+        var digest = StateDigest(state)
+        for element in 0..<50 {
+            let change = ValueChange(path: [.key("items"), .index(element)], operation: .add, old: nil, new: ["v": .int(element)])
+            try state.apply(change)
+            digest.apply([change], after: state)
+            #expect(digest == StateDigest(state))
+        }
+        for element in (40..<50).reversed() {
+            let change = ValueChange(path: [.key("items"), .index(element)], operation: .remove, old: ["v": .int(element)], new: nil)
+            try state.apply(change)
+            digest.apply([change], after: state)
+            #expect(digest == StateDigest(state))
+        }
+        // In the middle, the elements after it move: still the digest of the whole state.
+        let inserted = ValueChange(path: [.key("items"), .index(3)], operation: .add, old: nil, new: "x")
+        try state.apply(inserted)
+        digest.apply([inserted], after: state)
+        #expect(digest == StateDigest(state))
+    }
+
     @Test func negativeZeroIsZero() {
         #expect(StateDigest(["a": .decimal(-0.0)]) == StateDigest(["a": .decimal(0.0)]))
     }

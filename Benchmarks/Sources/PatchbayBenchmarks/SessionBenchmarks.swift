@@ -90,6 +90,16 @@ struct SessionBenchmarks: BenchmarkGroup {
                 cleanUp: { fixture.release() }
             ),
             BenchmarkRow(
+                id: "R-APP", title: "record 1,000 appends to an array of \(Self.largeArray(mode)) items, per action",
+                ours: Self.recordAppends(to: Self.largeArray(mode)),
+                reference: Reference(kind: .baseline, name: "the same to an array of 1,000 items", workload: Self.recordAppends(to: 1_000)),
+                target: .ratioAtMost(1.5),
+                notes: { ours, small, _ in
+                    ["appends: \(Self.micro(ours)) µs per recorded append at \(Self.largeArray(mode)) items, \(Self.micro(small ?? .nan)) µs at 1,000"]
+                },
+                cleanUp: { fixture.release() }
+            ),
+            BenchmarkRow(
                 id: "R-VER", title: "replay FILE --verify of \(n) dispatch commands, per action",
                 ours: Self.replay(fixture, verify: true),
                 reference: Reference(kind: .baseline, name: "replay FILE (no --verify)", workload: Self.replay(fixture, verify: false)),
@@ -192,6 +202,37 @@ struct SessionBenchmarks: BenchmarkGroup {
                 }
                 return try SessionFixture.stateSum(shell)
             }
+        }
+    }
+
+    // MARK: R-APP
+
+    /// The array R-APP appends to: 100,000 items (10,000 in quick mode).
+    static func largeArray(_ mode: Mode) -> Int { mode == .quick ? 10_000 : 100_000 }
+
+    /// 1,000 appends recorded (library recorder and writer) to a store whose array already holds
+    /// `items` items, appended untimed before the trial.
+    static func recordAppends(to items: Int) -> Workload {
+        Workload(operations: 1_000) {
+            let graph = Graph()
+            try graph.createStore("app", state: ["items": []])
+            try graph.addReducer(to: "app", on: "Add", body: StatementBlock("state.items = append(state.items, action.v)"))
+            for item in 0..<items { _ = try graph.dispatch("app", ["type": "Add", "v": .int(item)]) }
+            _ = graph.takeEvents()
+            let path = "/tmp/patchbay-benchmarks-\(getpid())-appends.jsonl"
+            let writer = try SessionWriter(path: path, replacing: true)
+            let recorder = SessionRecorder(graph: graph)
+            return Trial(expectedChecksum: items + 1_000, run: {
+                for item in 0..<1_000 {
+                    _ = try graph.dispatch("app", ["type": "Add", "v": .int(item)])
+                    try writer.write(recorder.take())
+                }
+                _ = graph.takeEvents()
+                writer.close()
+                unlink(path)
+                guard case .array(let elements)? = try graph.storeState("app")["items"] else { return -1 }
+                return elements.count
+            })
         }
     }
 

@@ -73,7 +73,9 @@ public struct StateDigest: Sendable, Hashable, CustomStringConvertible {
     /// to new paths, so the share of that array is recomputed: after, from `state`; before, by
     /// undoing on a copy, last first, the step's changes inside the array.
     public mutating func apply(_ changes: [ValueChange], after state: Value) {
-        guard changes.contains(where: \.movesElements) else {
+        // One element added or removed at the end of its array moves no other: an append costs
+        // the same however long the array is.
+        guard changes.contains(where: \.movesElements), !(changes.count == 1 && changes[0].isAtTheEnd(of: state)) else {
             for change in changes { applyAlone(change) }
             return
         }
@@ -188,6 +190,17 @@ extension ValueChange {
     var movesElements: Bool {
         guard operation != .replace, case .index? = path.last else { return false }
         return true
+    }
+
+    /// Whether the change adds the last element of its array in `state` (the state after it),
+    /// or removes the element after the last one.
+    func isAtTheEnd(of state: Value) -> Bool {
+        guard case .index(let index)? = path.last, case .array(let elements)? = state.value(at: path.dropLast()) else { return false }
+        switch operation {
+        case .add: return index == elements.count - 1
+        case .remove: return index == elements.count
+        case .replace: return false
+        }
     }
 }
 
