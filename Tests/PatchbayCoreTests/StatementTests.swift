@@ -239,3 +239,31 @@ struct StatementErrorTests {
         #expect(problem(running: brackets)?.message == "expression nested too deeply; the limit is 128 levels")
     }
 }
+
+@Suite("Statements: appending to a state array in place")
+struct AppendInPlaceTests {
+    /// Runs `statement` on `state` the way a reducer does and returns the state and its changes.
+    private func run(_ statement: String, on state: Value) throws -> (Value, [ValueChange]) {
+        let graph = Graph()
+        try graph.createStore("s", state: state)
+        try graph.addReducer(to: "s", on: "A", body: StatementBlock(statement))
+        let step = try #require(try graph.dispatch("s", ["type": "A", "v": 7]))
+        return (try graph.storeState("s"), step.changes)
+    }
+
+    @Test func anAppendToTheSamePathIsOneAddAtTheEnd() throws {
+        let (state, changes) = try run("state.items = append(state.items, action.v)", on: ["items": [1, 2, 3]])
+        #expect(state == ["items": [1, 2, 3, 7]])
+        #expect(changes == [ValueChange(path: [.key("items"), .index(3)], operation: .add, old: nil, new: 7)])
+    }
+
+    @Test func otherShapesTakeTheGeneralPathWithTheSameResult() throws {
+        let (other, _) = try run("state.items = append(state.other, action.v)", on: ["items": [1], "other": [5]])
+        #expect(other == ["items": [5, 7], "other": [5]])
+        let notArray = Graph()
+        try notArray.createStore("s", state: ["items": "x"])
+        try notArray.addReducer(to: "s", on: "A", body: StatementBlock("state.items = append(state.items, 1)"))
+        #expect { try notArray.dispatch("s", ["type": "A"]) } throws: { "\($0)".contains("argument 1 must be an array") }
+        #expect(try notArray.storeState("s") == ["items": "x"])
+    }
+}

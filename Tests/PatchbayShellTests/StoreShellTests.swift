@@ -64,8 +64,8 @@ struct StoreShellReducerTests {
         session.run("store app = {count: 0, seen: []}")
         session.run("reducer app on * : state.seen = append(state.seen, state.count)\nreducer app on Inc : state.count += 1")
         session.run("reducer app on * : state.seen = append(state.seen, action.type)")
-        // Changes are listed in the order the reducers first made them.
-        #expect(session.run("dispatch app Inc") == [#"#1 Inc  seen[0]: + 0; seen[1]: + "Inc"; count: 0 → 1"#])
+        // Changes are listed in the order the reducers made them.
+        #expect(session.run("dispatch app Inc") == [#"#1 Inc  seen[0]: + 0; count: 0 → 1; seen[1]: + "Inc""#])
         #expect(session.run("dispatch app Unhandled") == [#"#2 Unhandled  seen[2]: + 1; seen[3]: + "Unhandled""#])
     }
 

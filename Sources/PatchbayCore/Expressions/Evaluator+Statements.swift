@@ -3,6 +3,9 @@ extension Evaluator {
     mutating func execute(_ statements: [StatementNode], emissions: inout [Emission]) throws(ExpressionError) {
         for statement in statements {
             switch statement {
+            case .assign(let path, .assign, .call(.append, let arguments, let callRange), let range)
+                where try appendInPlace(path, arguments, callRange, range):
+                continue
             case .assign(let path, let op, let valueNode, let range):
                 let value = try evaluate(valueNode)
                 let keys = try resolve(path)
@@ -43,6 +46,48 @@ extension Evaluator {
             case .emit(let port, let valueNode, _):
                 emissions.append(Emission(port: port, value: try evaluate(valueNode)))
             }
+        }
+    }
+
+    /// `state.PATH = append(state.PATH, EXPR)` (the same static path on both sides) on an
+    /// array: the element is appended in place, one change at the end of the array, so that an
+    /// append costs the same however long the array is (`append` would copy the array, and the
+    /// change would compare the whole of it). Returns `false`, having done nothing, for any
+    /// other statement or when the path holds no array: the general path runs it then.
+    private mutating func appendInPlace(_ path: StatePath, _ arguments: [Argument], _ callRange: Range<Int>, _ range: Range<Int>)
+        throws(ExpressionError) -> Bool
+    {
+        guard arguments.count == 2, let keys = path.staticKeys, !keys.isEmpty, case .value(let target) = arguments[0],
+              case .value(let elementNode) = arguments[1], Self.staticStateKeys(of: target) == keys else { return false }
+        // Read in a scope of its own: the array is uniquely referenced again when it changes.
+        let count: Int? = {
+            guard case .array(let elements)? = bindings.state?.value(at: keys) else { return nil }
+            return elements.count
+        }()
+        guard let count, count < Limits.maxElements else { return false }
+        let element = try evaluate(elementNode)
+        try charge(steps: 1, bytes: EvaluationBudget.elementBytes + element.builtBytes, at: callRange)
+        var state = bindings.state.take() ?? .null
+        defer { bindings.state = state }
+        let change = ValueChange(path: keys + [.index(count)], operation: .add, old: nil, new: element)
+        do throws(OperationError) {
+            try Self.checkDepth(of: element, below: keys.count + 1)
+        } catch {
+            throw ExpressionError(error.reason, at: range)
+        }
+        do throws(PathError) { try state.apply(change) } catch {
+            throw ExpressionError(.failed(error.description), at: range)
+        }
+        changeLog.append(change)
+        return true
+    }
+
+    /// The keys of `node` when it reads a static path of the state (`state.items.done`).
+    private static func staticStateKeys(of node: ExpressionNode) -> [PathKey]? {
+        switch node {
+        case .variable(.state, _): return []
+        case .member(let base, let key, optional: false, _): return staticStateKeys(of: base).map { $0 + [.key(key)] }
+        default: return nil
         }
     }
 

@@ -94,14 +94,15 @@ final class TrieStorage: @unchecked Sendable {
     }
 
     private init(copying other: TrieStorage) {
-        nodes = other.nodes.copy()
-        minRanks = other.minRanks.copy()
-        bestWildcards = other.bestWildcards.copy()
-        definitions = other.definitions.copy()
-        shapes = other.shapes.copy()
-        captures = other.captures.copy()
-        slots = other.slots.copy()
-        keys = other.keys.copy()
+        // The properties start with buffers of their own, which the copies replace.
+        nodes.replace(withCopyOf: other.nodes)
+        minRanks.replace(withCopyOf: other.minRanks)
+        bestWildcards.replace(withCopyOf: other.bestWildcards)
+        definitions.replace(withCopyOf: other.definitions)
+        shapes.replace(withCopyOf: other.shapes)
+        captures.replace(withCopyOf: other.captures)
+        slots.replace(withCopyOf: other.slots)
+        keys.replace(withCopyOf: other.keys)
         literalCount = other.literalCount
     }
 
@@ -368,6 +369,12 @@ struct PODBuffer<Element: BitwiseCopyable> {
         result.capacity = capacity
         result.count = count
         return result
+    }
+
+    /// Frees this buffer's memory and makes it a copy of `other`.
+    mutating func replace(withCopyOf other: PODBuffer) {
+        deallocate()
+        self = other.copy()
     }
 
     mutating func deallocate() { base.deallocate() }
