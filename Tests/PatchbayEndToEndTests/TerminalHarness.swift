@@ -41,15 +41,16 @@ final class TerminalHarness {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let inherited = ProcessInfo.processInfo.environment
         process.environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "PATH": inherited["PATH"] ?? "/usr/bin:/bin",
             "SHELL": "/bin/sh",
             "LANG": "C.UTF-8",
             "TERM": "xterm",
             "EDITRC": editrc,
             "HOME": directory,
             "NO_COLOR": "1",
-        ]
+        ].merging(inherited.filter { $0.key.hasSuffix("SAN_OPTIONS") }) { pinned, _ in pinned }  // a sanitized run's settings
         let stdout = Pipe()
         process.standardInput = input
         process.standardOutput = stdout
