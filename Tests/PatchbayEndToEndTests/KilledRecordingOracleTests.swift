@@ -50,8 +50,8 @@ struct KilledRecordingOracleTests {
         process.arguments = ["--record", path, "--keep-going"]
         let stdin = Pipe()
         process.standardInput = stdin
-        // The keeper process writes the lines still in memory after the kill, and holds
-        // standard output open until it has: reading it to its end waits for the file.
+        // Each command's lines reach the file with one write when it ends: after the kill the
+        // file holds every command that ended.
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
