@@ -142,10 +142,12 @@ public final class Shell {
             if let runaway = events.runaway {
                 // The command failed as a whole: the actions it made go, and so does what the
                 // recorders heard of them (a replay fails the same way and takes them back too).
+                let eventCounts = recorders.map(\.pendingCount)
                 let restored = takeBack(recorders)
                 let error = ShellError(.graph(.engine(runaway)), at: 0..<0)
-                for recorder in recorders {
-                    recorder.record(.command(text))
+                for (recorder, count) in zip(recorders, eventCounts) {
+                    // The command's line is there still when what it did could not be taken back.
+                    if recorder.pendingCount != count { recorder.record(.command(text)) }
                     recorder.record(.error(command: text, message: error.message))
                 }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
@@ -196,12 +198,16 @@ public final class Shell {
     /// Takes back what the command being run did to the histories (a command that failed as
     /// a whole, or that Ctrl-C stopped: a reducer it ran failed on it, say), and what the
     /// recorders heard of it, its own line included. Returns the stores moved back.
+    /// When a history was rewritten by the command (a skip) it cannot be taken back: then the
+    /// recorders keep what they heard, so that the recording still matches the session.
     @discardableResult
     private func takeBack(_ recorders: [SessionRecorder]) -> [String] {
         guard let (historyMarks, eventMarks) = commandMarks else { return [] }
-        let restored = histories.rollBack(to: historyMarks)
+        let (restored, isComplete) = histories.rollBack(to: historyMarks)
         _ = graph.takeEvents()
-        for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }
+        if isComplete {
+            for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }
+        }
         return restored
     }
 

@@ -52,6 +52,30 @@ struct MidSessionRecordingTests {
         #expect(view(of: inspected) == expected)
     }
 
+    @Test func aSkipOnABranchsSharedStepsIsInTheOpening() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/branch-skip.jsonl"
+        let live = liveShell()
+        live.run("store s = {n: 0}\nreducer s on Inc : state.n += 1\ndispatch s Inc\ndispatch s Inc\njump s -1\ndispatch s Other\nskip s 1")
+        live.run("record \(path)\nrecord stop")
+        let inspected = DataflowSession()
+        inspected.run("inspect \(path)")
+        #expect(inspected.run("history s\nstate s") == live.run("history s\nstate s"))
+        #expect(inspected.run("checkout s main\nhistory s") == live.run("checkout s main\nhistory s"))
+    }
+
+    @Test func aLoopAfterASkipThatCannotBeTakenBackIsRecordedAsItHappened() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/skip-loop.jsonl"
+        let live = liveShell()
+        live.run("store s = {count: 3, n: 0}\nreducer s on * when action.type != 'Inc' : state.n += 1\ndispatch s Later")
+        live.run("wire s.state -> s.dispatch when $.count > 2 : {type: 'Push'}\nrecord \(path)\nskip s 1\nrecord stop")
+        let inspected = DataflowSession()
+        inspected.run("inspect \(path)")
+        #expect(inspected.run("state s\nhistory s --last 2") == live.run("state s\nhistory s --last 2"))
+        #expect(verify(path).last?.hasPrefix("verified ") == true)
+    }
+
     @Test func anEmptySessionRecordsNoOpening() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/empty.jsonl"

@@ -7,8 +7,6 @@ extension History {
     /// branch and state. A recording that starts while the store exists begins with them.
     ///
     /// `live` is the store's state (the state at `current`); it ends the events as a checkpoint.
-    /// What the events cannot carry: a skip that a branch's shared steps got after the branch
-    /// was forked (the branch gets its parent's flags as they are now).
     func snapshot(of name: String, live: Value) -> [SessionEvent] {
         var events: [SessionEvent] = [.store(name: name, state: initial)]
         var built: [String] = []
@@ -30,6 +28,15 @@ extension History {
             }
             // A skipped action changed nothing: marking it skipped recomputes nothing.
             events += skipped.map { SessionEvent.skip(store: name, index: $0, skipped: true, recomputed: []) }
+            // The steps a branch shares with its parent came with the parent's flags as they are
+            // now; those skipped or taken back on one side since the fork are set again here.
+            if let parent = timelines.first(where: { $0.name == timeline.forkedFrom }), start > 0 {
+                for index in 1...start {
+                    let isSkipped = timeline.steps.flags(at: index).contains(.skipped)
+                    guard isSkipped != parent.steps.flags(at: index).contains(.skipped) else { continue }
+                    events.append(.skip(store: name, index: index, skipped: isSkipped, recomputed: []))
+                }
+            }
             built.append(timeline.name)
         }
         if built.last != branch { events.append(.checkout(store: name, branch: branch)) }

@@ -156,19 +156,29 @@ public final class StoreHistories {
 
     /// Takes back the actions every history recorded since `marks` (a command that failed as
     /// a whole) and moves each store that had some back to its state then, so that what is
-    /// wired to it follows. A history rewritten since (or replaced) is left as it is.
-    /// - Returns: the stores moved back.
+    /// wired to it follows. A history rewritten since (a skip, a sweep) or replaced is left as
+    /// it is, and then `isComplete` is false.
+    /// - Returns: the stores moved back, and whether every history is as it was at `marks`.
     @discardableResult
-    package func rollBack(to marks: Marks) -> [String] {
+    package func rollBack(to marks: Marks) -> (moved: [String], isComplete: Bool) {
         var moved: [String] = []
-        for (store, history, mark) in marks.marks where histories[store] === history {
-            guard history.count != mark.count || history.current != mark.current || history.timelines.count != mark.timelineCount,
-                  let state = history.rollBack(to: mark) else { continue }
+        var isComplete = true
+        for (store, history, mark) in marks.marks {
+            guard histories[store] === history else {
+                isComplete = false
+                continue
+            }
+            guard history.count != mark.count || history.current != mark.current || history.timelines.count != mark.timelineCount
+                    || history.rewrites != mark.rewrites else { continue }
+            guard let state = history.rollBack(to: mark) else {
+                isComplete = false
+                continue
+            }
             // Published so that derived nodes follow; what is wired to dispatch does not run.
             graph.engine.droppingFollowUps { try? travel(store, to: state, history: history) }
             moved.append(store)
         }
-        return moved
+        return (moved, isComplete)
     }
 
     /// Runs the store's reducers for a history entry, for a recomputation.
