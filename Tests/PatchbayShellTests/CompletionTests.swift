@@ -105,6 +105,9 @@ struct TimeTravelCompletionTests {
         let shell = shell()
         #expect(shell.complete("record s", cursor: 8).candidates.contains("stop"))
         #expect(shell.complete("replay x.jsonl --v", cursor: 18).candidates == ["--verify"])
+        #expect(shell.complete("replay x.jsonl --a", cursor: 18).candidates == ["--allow-files"])
+        #expect(shell.complete("record x.jsonl --", cursor: 17).candidates == ["--force", "--sync"])
+        #expect(shell.complete("inspect x.jsonl --f", cursor: 19).candidates == ["--force"])
         #expect(shell.complete("export d", cursor: 8).candidates == ["devtools"])
         #expect(shell.complete("export devtools c", cursor: 17).candidates == ["cart"])
     }

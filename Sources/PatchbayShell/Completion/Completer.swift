@@ -37,14 +37,16 @@ struct Completer {
             return CommandCatalog.words.filter { $0 != "=" } + Help.topics
         case "load" where position == 1, "save" where position == 1:
             return fileNames.names(matching: word)
+        case "save":
+            return ["--force"]
         case "graph":
-            return position == 1 ? ["--dot"] : fileNames.names(matching: word)
-        case "record" where position == 1:
-            return ["stop"] + fileNames.names(matching: word)
+            return position == 1 ? ["--dot"] : position == 2 ? fileNames.names(matching: word) : ["--force"]
+        case "record":
+            return position == 1 ? ["stop"] + fileNames.names(matching: word) : ["--force", "--sync"]
         case "replay":
-            return position == 1 ? fileNames.names(matching: word) : ["--verify", "--step", "--until"]
-        case "inspect" where position == 1:
-            return fileNames.names(matching: word)
+            return position == 1 ? fileNames.names(matching: word) : ["--verify", "--step", "--until", "--allow-files", "--force"]
+        case "inspect":
+            return position == 1 ? fileNames.names(matching: word) : ["--force"]
         case "export", "import":
             if position == 1 { return ["devtools"] }
             if command == "export", position == 2 { return context.storeNames }
