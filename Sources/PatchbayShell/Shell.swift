@@ -101,7 +101,7 @@ public final class Shell {
             return []
         } catch {
             recording.failure = error
-            let stopped = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(Self.detail(of: error))"), at: 0..<0)
+            let stopped = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(error.detail)"), at: 0..<0)
             return renderer.failure(stopped, command: command, origin: origin)
         }
     }

@@ -19,6 +19,13 @@ private func verify(_ path: String, _ options: String = "") -> [String] {
     DataflowSession().run("replay \(path) --verify \(options)")
 }
 
+/// A fresh shell that has inspected `path`.
+private func inspecting(_ path: String) -> DataflowSession {
+    let session = DataflowSession()
+    session.run("inspect \(path)")
+    return session
+}
+
 /// The `history` and `state` of store `s` in `session`.
 private func view(of session: DataflowSession, store: String = "s") -> [String] {
     session.run("history \(store)\nstate \(store)\nbranch \(store)")
@@ -58,8 +65,7 @@ struct MidSessionRecordingTests {
         let live = liveShell()
         live.run("store s = {n: 0}\nreducer s on Inc : state.n += 1\ndispatch s Inc\ndispatch s Inc\njump s -1\ndispatch s Other\nskip s 1")
         live.run("record \(path)\nrecord stop")
-        let inspected = DataflowSession()
-        inspected.run("inspect \(path)")
+        let inspected = inspecting(path)
         #expect(inspected.run("history s\nstate s") == live.run("history s\nstate s"))
         #expect(inspected.run("checkout s main\nhistory s") == live.run("checkout s main\nhistory s"))
     }
@@ -70,8 +76,7 @@ struct MidSessionRecordingTests {
         let live = liveShell()
         live.run("store s = {count: 3, n: 0}\nreducer s on * when action.type != 'Inc' : state.n += 1\ndispatch s Later")
         live.run("wire s.state -> s.dispatch when $.count > 2 : {type: 'Push'}\nrecord \(path)\nskip s 1\nrecord stop")
-        let inspected = DataflowSession()
-        inspected.run("inspect \(path)")
+        let inspected = inspecting(path)
         #expect(inspected.run("state s\nhistory s --last 2") == live.run("state s\nhistory s --last 2"))
         #expect(verify(path).last?.hasPrefix("verified ") == true)
     }
@@ -155,8 +160,7 @@ struct SelfContainedRecordingTests {
         try FileManager.default.removeItem(atPath: first)
         #expect(!(try String(contentsOfFile: second, encoding: .utf8)).contains("first.jsonl"))
         #expect(verify(second).last?.hasPrefix("verified ") == true)
-        let inspected = DataflowSession()
-        inspected.run("inspect \(second)")
+        let inspected = inspecting(second)
         #expect(inspected.run("state s") == ["{n: 2}"])
     }
 
@@ -193,8 +197,7 @@ struct SelfContainedRecordingTests {
             """)
         #expect(live.run("state s") == ["{n: 1}"])
         #expect(verify(path).last == "verified 5 steps of \(path): every effect matches the recording")
-        let inspected = DataflowSession()
-        inspected.run("inspect \(path)")
+        let inspected = inspecting(path)
         #expect(inspected.run("state s\nhistory s") == live.run("state s\nhistory s"))
     }
 

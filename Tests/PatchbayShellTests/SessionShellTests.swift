@@ -295,6 +295,16 @@ struct ReplayRecordedLinesTests {
         return path
     }
 
+    /// The counter recording, its last line cut in the middle (what a crash while writing it
+    /// leaves).
+    private func counterCutShort(_ directory: TemporaryDirectory) throws -> String {
+        let path = try counter(directory) { body in body[6] = String(body[6].prefix(40)) }
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text.removeLast()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// The first line of printed text (an error goes on with the command and a caret).
     private static func firstLine(_ text: String?) -> String? {
         text?.split(separator: "\n").first.map(String.init)
@@ -366,10 +376,7 @@ struct ReplayRecordedLinesTests {
 
     @Test func aLastLineCutShortEndsTheReplayAfterTheStepsBeforeIt() throws {
         let directory = TemporaryDirectory()
-        let path = try counter(directory) { body in body[6] = String(body[6].prefix(40)) }
-        var text = try String(contentsOfFile: path, encoding: .utf8)
-        text.removeLast()
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try counterCutShort(directory)
         let session = DataflowSession()
         let outcome = session.shell.execute("replay \(path)")
         #expect(Self.firstLine(outcome.lines.last?.text)
@@ -379,10 +386,7 @@ struct ReplayRecordedLinesTests {
 
     @Test func aVerifyingReplayReportsAnEffectCutShortAsDamageNotAsADifference() throws {
         let directory = TemporaryDirectory()
-        let path = try counter(directory) { body in body[6] = String(body[6].prefix(40)) }
-        var text = try String(contentsOfFile: path, encoding: .utf8)
-        text.removeLast()
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try counterCutShort(directory)
         let session = DataflowSession()
         let outcome = session.shell.execute("replay \(path) --verify")
         #expect(outcome.lines.map(\.text).filter { $0.contains("diverged") }.isEmpty)

@@ -77,6 +77,15 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         return text + reasonText
     }
 
+    /// What went wrong, with the line, for a message that names the file already:
+    /// `line 4: missing "store" (a string)`.
+    public var detail: String {
+        switch reason {
+        case .exists: return "the file exists; add --force to replace it, or choose another name"
+        default: return (line.map { "line \($0): " } ?? "") + reasonText
+        }
+    }
+
     private var reasonText: String {
         switch reason {
         case .cannotOpen(let code): "cannot open the file: \(Self.systemMessage(code))"

@@ -44,7 +44,7 @@ extension Shell {
             var run = ReplayRun(path: file, file: path, steps: try openSteps(path, at: range), verify: replayOptions.verify,
                                 until: replayOptions.until, allowFiles: replayOptions.allowFiles)
             guard run.upcoming != nil else {
-                if let damage = run.damage { throw ShellError(.session(path: path, detail: Self.detail(of: damage)), at: range) }
+                if let damage = run.damage { throw ShellError(.session(path: path, detail: damage.detail), at: range) }
                 throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
             }
             let recorders = restartingRecorders()
@@ -88,7 +88,7 @@ extension Shell {
             recordRestart(into: recorders)
             if let damage {
                 output += renderer.success(inspected, command: text)
-                throw ShellError(.session(path: path, detail: "\(Self.detail(of: damage)); everything before that line is loaded"), at: range)
+                throw ShellError(.session(path: path, detail: "\(damage.detail); everything before that line is loaded"), at: range)
             }
             return inspected
         case .breakpoint(let store, let condition):
@@ -140,7 +140,7 @@ extension Shell {
             writer = try SessionWriter(path: path, created: options.now(), replacing: recordOptions.force,
                                        syncEveryCommand: recordOptions.sync)
         } catch {
-            throw ShellError(.cannotWrite(path: path, detail: Self.detail(of: error)), at: range)
+            throw ShellError(.cannotWrite(path: path, detail: error.detail), at: range)
         }
         // A recording that starts in the middle of a session begins with what exists.
         let opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
@@ -148,7 +148,7 @@ extension Shell {
             try writer.write(opening)
         } catch {
             writer.close()
-            throw ShellError(.cannotWrite(path: path, detail: Self.detail(of: error)), at: range)
+            throw ShellError(.cannotWrite(path: path, detail: error.detail), at: range)
         }
         recording = Recording(recorder: SessionRecorder(graph: graph, histories: histories), writer: writer,
                               replayDepth: replayAccess.map { _ in executeDepth })
@@ -167,14 +167,6 @@ extension Shell {
     public func finish() {
         recording?.writer.close()
         recording = nil
-    }
-
-    /// What went wrong with a session file, for a message that names the file already.
-    static func detail(of error: SessionError) -> String {
-        if error.reason == .exists { return "the file exists; add --force to replace it, or choose another name" }
-        let text = error.description
-        guard let path = error.path, text.hasPrefix(path + ": ") else { return text }
-        return String(text.dropFirst(path.count + 2))
     }
 
     /// The recorders that take the commands run now: those a replay or `inspect` that starts
@@ -256,7 +248,7 @@ extension Shell {
         do {
             return try SessionFileReader(path: path)
         } catch {
-            throw ShellError(.session(path: path, detail: Self.detail(of: error)), at: range)
+            throw ShellError(.session(path: path, detail: error.detail), at: range)
         }
     }
 
@@ -266,7 +258,7 @@ extension Shell {
         do {
             return try SessionStepReader(path: path)
         } catch {
-            throw ShellError(.session(path: path, detail: Self.detail(of: error)), at: range)
+            throw ShellError(.session(path: path, detail: error.detail), at: range)
         }
     }
 
@@ -331,7 +323,7 @@ extension Shell {
             return CommandResult(lines: [line], json: ["paused": .int(done), "steps": .int(count)])
         }
         if reportingDamage, let damage = run.damage {
-            throw ShellError(.session(path: run.path, detail: "\(Self.detail(of: damage)); the steps before it ran"), at: 0..<0)
+            throw ShellError(.session(path: run.path, detail: "\(damage.detail); the steps before it ran"), at: 0..<0)
         }
         let summary = run.verify ? "verified \(run.next) steps of \(run.path): every effect matches the recording"
             : "replayed \(run.next) steps of \(run.path)"
