@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PatchbayCore", targets: ["PatchbayCore"]),
         .library(name: "PatchbayRecorder", targets: ["PatchbayRecorder"]),
         .library(name: "PatchbayShell", targets: ["PatchbayShell"]),
+        .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
         .executable(name: "patchbay", targets: ["patchbay"]),
     ],
     dependencies: [
@@ -44,14 +45,19 @@ let package = Package(
             dependencies: ["PatchbayCore", "PatchbayRecorder"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "patchbay",
+        .target(
+            name: "PatchbayHost",
             dependencies: [
                 "PatchbayCore",
                 "PatchbayShell",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "patchbay",
+            dependencies: ["PatchbayHost"],
             swiftSettings: strictSettings
         ),
         .target(

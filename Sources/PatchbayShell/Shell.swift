@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayCore
+public import PatchbayCore
 import PatchbayRecorder
 
 /// A Patchbay session: parses and runs commands and renders what they print.
@@ -44,6 +44,8 @@ public final class Shell {
     /// Where the histories and the recorders stood when the command being run started, to
     /// take back what it did if Ctrl-C stops it.
     private var commandMarks: (histories: StoreHistories.Marks, events: [Int])?
+    /// The app's stores the shell hosts (see `host(_:)`), which every fresh session has.
+    private(set) var hostedStores: [HostedStore] = []
     /// The files this session is reading (its scripts, loads and replays): never recorded into.
     private(set) var filesBeingRead: [FileIdentity] = []
 
@@ -54,11 +56,26 @@ public final class Shell {
         histories = StoreHistories(graph: graph)
     }
 
+    /// Hosts the app's `stores` (see `HostedStore`): they exist from now on, and again in every
+    /// fresh session (`reset`, `replay`, `inspect`).
+    /// - Throws: a one-line error naming the store that cannot be hosted (a name taken or not
+    ///   a name, a state that does not encode); the stores before it are hosted.
+    package func host(_ stores: [HostedStore]) throws(ShellError) {
+        for store in stores {
+            do throws(GraphError) { try graph.host(store) } catch {
+                throw ShellError(.graph(.hostedState("cannot host \(store.name): \(error)")), at: 0..<0)
+            }
+            hostedStores.append(store)
+        }
+    }
+
     /// Starts a fresh session: no nodes, no stores, no histories. A recording goes on, on the
     /// new graph.
     func startOver() {
         graph = Graph()
         histories = StoreHistories(graph: graph)
+        // The app's stores are part of the host, not of the session: they start over too.
+        for store in hostedStores { try? graph.host(store) }
         replayRun = nil
         recording?.recorder.attach(to: graph, histories: histories)
         replayCapture?.recorder.attach(to: graph, histories: histories)
@@ -272,7 +289,8 @@ public final class Shell {
             return try save(to: path, force: force, range: range)
         case .reset:
             startOver()
-            return CommandResult(lines: ["reset: everything defined in this session is gone"])
+            let hosted = hostedStores.isEmpty ? "" : "; the app's stores are back in their initial states"
+            return CommandResult(lines: ["reset: everything defined in this session is gone" + hosted])
         case .dataflow(let command):
             return try run(command, text: text)
         case .store(let command):

@@ -112,8 +112,8 @@ struct ReplayShellTests {
         let outcome = session.shell.execute("replay \(path) --verify")
         #expect(outcome.status == .failure)
         let printed = outcome.lines.map(\.text)
-        #expect(printed.contains { $0.hasPrefix("error: ") && $0.contains("replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): action #1 of app differs") })
-        #expect(printed.contains("  patch[0].value: 2 → 4"))
+        #expect(printed.contains { $0.hasPrefix("error: ") && $0.contains("replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): the state after action #1 of app differs") })
+        #expect(printed.contains("  count: 2 → 4"))
     }
 
     @Test func replayStepsUntilAndBreaks() {
@@ -146,14 +146,17 @@ struct ReplayShellTests {
         #expect(session.run("continue") == ["verified 4 steps of \(path): every effect matches the recording"])
     }
 
-    @Test func aFileWithoutCommandsCannotBeReplayed() throws {
+    @Test func anAppsRecordingReplaysOnlyWhereItsStoreIsHosted() throws {
         let directory = TemporaryDirectory()
         let path = directory.write("app.jsonl", """
             {"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}
             {"seq":1,"kind":"store","store":"app","state":{"count":0}}
 
             """)
-        #expect(DataflowSession().error("replay \(path)").contains("no commands to replay"))
+        #expect(DataflowSession().error("replay \(path)").contains("nothing to replay: no commands and no actions"))
+        let app = directory.write("actions.jsonl", try String(contentsOfFile: path, encoding: .utf8)
+            + #"{"seq":2,"kind":"action","store":"app","index":1,"action":{"type":"Increment"},"patch":[]}"# + "\n")
+        #expect(DataflowSession().error("replay \(app)").contains("line 2: app is an app's store that this shell does not host"))
     }
 }
 
@@ -336,9 +339,9 @@ struct ReplayRecordedLinesTests {
         let outcome = DataflowSession().shell.execute("replay \(path) --verify")
         #expect(outcome.status == .failure)
         let printed = outcome.lines.map(\.text)
-        #expect(printed.dropLast() == ["  patch[0].value: 9 → 2"])
+        #expect(printed.dropLast() == ["  count: 9 → 2"])
         #expect(Self.firstLine(printed.last)
-            == "error: \(path): replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): action #1 of app differs from the recording (recorded → now, above)")
+            == "error: \(path): replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): the state after action #1 of app differs from the recording (recorded → now, above)")
     }
 
     @Test func aMissingEffectDivergesAtItsStep() throws {
@@ -443,7 +446,7 @@ struct ReplayLargeFileTests {
         try write(recorded, to: path)
         let session = DataflowSession()
         let printed = session.shell.execute("replay \(path) --verify").lines.map(\.text)
-        #expect(printed.first == "  patch[0].value: 7 → 2900")
+        #expect(printed.first == "  n: 7 → 2900")
         #expect(printed.last?.hasPrefix("error: \(path): replay diverged at step 2902 (line \(action): dispatch app Set {value: 2900,") == true)
         #expect(session.run("state") == ["{n: 2900}"])
     }

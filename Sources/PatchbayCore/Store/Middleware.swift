@@ -26,19 +26,27 @@ public struct Middleware<State, Action> {
 
 /// What a middleware can reach: the state before the action, and dispatch.
 public struct MiddlewareContext<State, Action> {
-    @usableFromInline unowned let store: Store<State, Action>
+    @usableFromInline let readState: () -> State
+    @usableFromInline let dispatcher: (Action) -> Void
+
+    /// A context over `state` and `dispatch`: a `Store`'s, or a hosted store's in the shell.
+    @usableFromInline
+    init(state: @escaping () -> State, dispatch: @escaping (Action) -> Void) {
+        readState = state
+        dispatcher = dispatch
+    }
 
     @usableFromInline
     init(store: Store<State, Action>) {
-        self.store = store
+        self.init(state: { [unowned store] in store.state }, dispatch: { [unowned store] in store.dispatch($0) })
     }
 
     /// The state before the action.
-    public var state: State { store.state }
+    public var state: State { readState() }
 
     /// Dispatches `action` after the current one (and any queued before it): a way to delay an
     /// action, or to follow it with others.
     public func dispatch(_ action: Action) {
-        store.dispatch(action)
+        dispatcher(action)
     }
 }

@@ -10,6 +10,12 @@ public struct Reducer<State, Action> {
         self.reduce = reduce
     }
 
+    /// Runs the reducer: `reducer(&state, action)`.
+    @inlinable
+    public func callAsFunction(_ state: inout State, _ action: Action) {
+        reduce(&state, action)
+    }
+
     /// This reducer, run on the sub-state at `path` of a larger state.
     public func scoped<Root>(to path: WritableKeyPath<Root, State>) -> Reducer<Root, Action> {
         let reduce = self.reduce

@@ -1,3 +1,5 @@
+import PatchbayCore
+
 /// A command of a session file with the effects recorded after it: one step of a replay.
 public struct RecordedCommand: Sendable, Equatable {
     /// The command's text.
@@ -14,6 +16,14 @@ public struct RecordedCommand: Sendable, Equatable {
     /// Whether a damaged line ended the file among its effects: `effects` are those before
     /// it, and the step may have had more.
     public var isCut: Bool
+    /// For a step of an app's recording (which has no commands): the action line the step
+    /// replays, first of `effects`; `text` dispatches its action.
+    public var recordedAction: SessionAction? {
+        guard !isSetup, case .action(let action)? = effects.first?.event, action.index == appActionIndex else { return nil }
+        return action
+    }
+    /// The index of the action an app's step replays; 0 for a command.
+    var appActionIndex = 0
 
     /// A step of a replay.
     public init(text: String, isSetup: Bool = false, line: Int, seq: Int, effects: [RecordedEvent], isCut: Bool = false) {
@@ -32,7 +42,13 @@ public struct RecordedCommand: Sendable, Equatable {
 ///
 /// The events before the first command (what a recording started in the middle of a session
 /// writes first: its stores and their histories) are read when the reader opens, into
-/// `prelude`. Damage is found as `SessionFileReader` finds it, on any line, effect lines
+/// `prelude`.
+///
+/// An app's recording (a `Recorder`'s file, which starts with a store line) has no commands:
+/// each action it reduced at the
+/// top level (with no `cause`) is a step of its own, whose text dispatches that action and
+/// whose effects are its line and those after it up to the next such action (the actions it
+/// caused, checkpoints). A `store` line there is a setup step. Damage is found as `SessionFileReader` finds it, on any line, effect lines
 /// included: everything before the damaged line is read, so the step among whose effects it
 /// comes is returned with the effects before it (and `isCut`), and the next call of `next()`
 /// throws the damage.
@@ -46,6 +62,8 @@ public final class SessionStepReader {
     private var unreportedDamage: SessionError?
     /// How many steps `next()` returned.
     public private(set) var stepCount = 0
+    /// Whether the file is an app's recording: its steps are its top-level actions.
+    public private(set) var isAppRecording = false
 
     /// Opens the session file at `path` and reads it up to its first command. Throws when the
     /// file cannot be read, does not start with a header this reader accepts, or is damaged
@@ -63,7 +81,9 @@ public final class SessionStepReader {
         self.events = events
         var prelude: [RecordedEvent] = []
         while let event = try events.next() {
-            guard !Self.isCommand(event.event) else {
+            // An action before any command: the file is an app's recording.
+            if case .action = event.event { isAppRecording = true }
+            guard !Self.startsStep(event.event, inAppRecording: isAppRecording) else {
                 pending = event
                 break
             }
@@ -96,7 +116,7 @@ public final class SessionStepReader {
         var isCut = false
         do {
             while let event = try events.next() {
-                if Self.isCommand(event.event) {
+                if Self.startsStep(event.event, inAppRecording: isAppRecording) {
                     pending = event
                     break
                 }
@@ -112,15 +132,34 @@ public final class SessionStepReader {
             return RecordedCommand(text: text, isSetup: true, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
         case .command(let text):
             return RecordedCommand(text: text, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
+        case .store(let name, _):
+            return RecordedCommand(text: "# store \(name), as the app's recording starts it", isSetup: true, line: command.line,
+                                   seq: command.seq, effects: [command] + effects, isCut: isCut)
+        case .action(let action):
+            var step = RecordedCommand(text: "dispatch \(action.store) \(Self.literal(action.action))", line: command.line, seq: command.seq,
+                                       effects: [command] + effects, isCut: isCut)
+            step.appActionIndex = action.index
+            return step
         default:
-            preconditionFailure("a pending step is a command or a setup line")
+            preconditionFailure("a pending step is a command, a setup line, or an app's action or store line")
         }
     }
 
-    private static func isCommand(_ event: SessionEvent) -> Bool {
+    /// Whether `event` starts a step: a command or setup line; in an app's recording, a store
+    /// line or an action reduced at the top level.
+    private static func startsStep(_ event: SessionEvent, inAppRecording: Bool) -> Bool {
         switch event {
         case .command, .setup: true
+        case .store: inAppRecording
+        case .action(let action): inAppRecording && action.cause == nil
         default: false
         }
+    }
+
+    /// An action object as the fields of a `dispatch` command: `addTodo {title: "milk"}`.
+    static func literal(_ action: Value) -> String {
+        guard case .object(var members) = action, case .string(let type)? = members["type"] else { return "\(action)" }
+        members["type"] = nil
+        return members.isEmpty ? type : "\(type) \(Value.object(members))"
     }
 }

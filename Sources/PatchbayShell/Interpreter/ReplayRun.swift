@@ -43,6 +43,9 @@ struct ReplayRun {
     /// started in the middle of a session begins with.
     var prelude: [RecordedEvent] { steps.prelude }
 
+    /// Whether the file is an app's recording, whose steps are its actions.
+    var isAppRecording: Bool { steps.isAppRecording }
+
     /// The directory of the recording, where `--allow-files` lets replayed commands work.
     var directory: String {
         guard let slash = file.lastIndex(of: "/") else { return "." }
@@ -86,10 +89,16 @@ struct ReplayDivergence {
     var command: String
     var expected: SessionEvent?
     var actual: SessionEvent?
+    /// The state the recording has after the step and the one the replay reached, when the
+    /// divergence is in a store's state: the diff shown is theirs.
+    var states: (expected: Value, actual: Value)?
 
     /// One line naming the step and the command.
     var summary: String {
         let place = "replay diverged at step \(step) (line \(line): \(Shell.causeText(command)))"
+        if states != nil, let expected {
+            return "\(place): the state after \(Self.describe(expected)) differs from the recording (recorded → now, above)"
+        }
         if let expected, let actual, expected.kind == actual.kind {
             return "\(place): \(Self.describe(expected)) differs from the recording (recorded → now, above)"
         }
@@ -98,13 +107,14 @@ struct ReplayDivergence {
 
     /// Expected against actual, path by path.
     var diffLines: [String] {
+        if let states { return states.expected.changes(to: states.actual).map { "  " + $0.summary } }
         guard let expected, let actual, expected.kind == actual.kind else {
             return ["  expected: \(expected.map { $0.line(seq: 0) } ?? "nothing")",
                     "  actual:   \(actual.map { $0.line(seq: 0) } ?? "nothing")"]
         }
         let want = (try? JSONReader.parse(expected.line(seq: 0))) ?? .null
         let got = (try? JSONReader.parse(actual.line(seq: 0))) ?? .null
-        return want.changes(to: got).map { "  " + Shell.describeChange($0) }
+        return want.changes(to: got).map { "  " + $0.summary }
     }
 
     static func describe(_ event: SessionEvent?) -> String {

@@ -190,12 +190,12 @@ extension Shell {
             }
         case .cycle:
             return targets.count == 2 ? targets[0].range.lowerBound..<targets[1].range.upperBound : nil
-        case .reducerFailed(let store, _, _, _, _):
+        case .reducerFailed(let store, _, _, _, _), .hostedReducer(let store):
             return names.first { $0.text == store }?.range
         case .unknownRoute(let pattern, _), .routeExists(let pattern):
             return names.first { $0.text == pattern }?.range
         case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
-            .invalidDelay, .transactionLeftOpen:
+            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState:
             return nil
         }
     }

@@ -45,8 +45,9 @@ extension Shell {
                                 until: replayOptions.until, allowFiles: replayOptions.allowFiles)
             guard run.upcoming != nil else {
                 if let damage = run.damage { throw ShellError(.session(path: path, detail: damage.detail), at: range) }
-                throw ShellError(.session(path: path, detail: "no commands to replay (a Recorder's file); open it with 'inspect \(path)'"), at: range)
+                throw ShellError(.session(path: path, detail: "nothing to replay: no commands and no actions; open it with 'inspect \(path)'"), at: range)
             }
+            try checkHosted(run, at: range)
             let recorders = restartingRecorders()
             let before = session
             startOver()
@@ -235,7 +236,9 @@ extension Shell {
     /// forced: nothing a user made disappears silently.
     private func checkReplaceable(by command: String, force: Bool, at range: Range<Int>) throws(ShellError) {
         guard !force, replayAccess == nil else { return }
-        let nodes = graph.nodeNames.count, routes = graph.routePatterns.count
+        // The app's stores come back in a fresh session: only their histories would be lost.
+        let untouched = graph.hostedStoreNames.filter { (try? histories.history(of: $0).history.count) == 0 }.count
+        let nodes = graph.nodeNames.count - untouched, routes = graph.routePatterns.count
         guard nodes + routes > 0 else { return }
         var held: [String] = []
         if nodes > 0 { held.append("\(nodes) node\(nodes == 1 ? "" : "s")") }
@@ -300,10 +303,20 @@ extension Shell {
                 continue
             }
             if let recorder = run.recorder {
-                let actual = Array(recorder.take().dropFirst())
-                if let (expected, actual) = ReplayVerifier.firstDifference(expected: step.effects.map(\.event), actual: actual,
-                                                                           isComplete: !step.isCut) {
-                    let divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
+                var expected = step.effects.map(\.event), actual = Array(recorder.take().dropFirst())
+                if step.recordedAction != nil {
+                    // An app checkpoints on its own schedule: its checkpoints are checked against the
+                    // states, not matched line for line.
+                    try checkCheckpoints(of: step, in: run)
+                    expected.removeAll { $0.kind == "checkpoint" }
+                    actual.removeAll { $0.kind == "checkpoint" }
+                }
+                if let (expected, actual) = ReplayVerifier.firstDifference(expected: expected, actual: actual, isComplete: !step.isCut) {
+                    var divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
+                    if case .action(let recorded)? = expected, case .action(let replayed)? = actual,
+                       recorded.store == replayed.store, recorded.index == replayed.index {
+                        divergence.states = statesAfter(recorded)
+                    }
                     output += divergence.diffLines.map { OutputLine($0) }
                     throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
                 }
@@ -329,6 +342,40 @@ extension Shell {
             : "replayed \(run.next) steps of \(run.path)"
         let (verified, count) = (run.verify, run.next)
         return CommandResult(lines: [summary], json: ["verified": .bool(verified), "steps": .int(count), "divergence": .null])
+    }
+
+    /// The state the recording says `recorded` left, and the store's state now (after the
+    /// replayed action): what a divergence at that action shows.
+    private func statesAfter(_ recorded: SessionAction) -> (expected: Value, actual: Value)? {
+        guard let (name, history) = try? histories.history(of: recorded.store), let actual = try? graph.storeState(name),
+              var expected = try? history.state(at: recorded.index - 1, current: actual),
+              (try? JSONPatch.apply(recorded.patch, to: &expected)) != nil
+        else { return nil }
+        return (expected, actual)
+    }
+
+    /// Compares each checkpoint among an app step's effects with the state the replay reached.
+    private func checkCheckpoints(of step: RecordedCommand, in run: ReplayRun) throws(ShellError) {
+        for effect in step.effects {
+            guard case .checkpoint(let store, let index, let recorded) = effect.event,
+                  let (name, history) = try? histories.history(of: store), let actual = try? graph.storeState(name),
+                  let state = try? history.state(at: index, current: actual), state != recorded
+            else { continue }
+            var divergence = ReplayDivergence(step: run.next, line: effect.line, command: step.text, expected: effect.event, actual: nil)
+            divergence.states = (recorded, state)
+            throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+        }
+    }
+
+    /// Refuses an app's recording whose stores this shell does not host: its actions replay
+    /// through the app's reducers only.
+    private func checkHosted(_ run: ReplayRun, at range: Range<Int>) throws(ShellError) {
+        guard run.isAppRecording else { return }
+        for recorded in run.prelude {
+            guard case .store(let name, _) = recorded.event, !hostedStores.contains(where: { $0.name == name }) else { continue }
+            throw ShellError(.session(path: run.path, detail: "line \(recorded.line): \(name) is an app's store that this shell does not host: "
+                + "replay the recording in the app's own inspector (see README, 'Host your stores'), or open it with 'inspect'"), at: range)
+        }
     }
 
     /// Ends a recording that a replayed `record` started, when its replay ends.

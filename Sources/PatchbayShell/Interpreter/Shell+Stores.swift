@@ -35,11 +35,21 @@ extension Shell {
                 }
                 for (key, member) in members where key != "type" { action = Self.adding(key, member, to: action) }
             }
-            let step = try call(store.map { [$0] } ?? [], [], store?.range ?? type.range) { () throws(GraphError) in
-                try graph.dispatch(store?.text, action)
+            let step: StoreStep?
+            do throws(GraphError) { step = try graph.dispatch(store?.text, action) } catch {
+                // A hosted store's action that does not decode: the caret is under the type or the fields.
+                let place: Range<Int>? = switch error {
+                case .actionDecoding(.unknownType): type.range
+                case .actionDecoding: payload?.range ?? type.range
+                default: Self.range(of: error, names: store.map { [$0] } ?? [], targets: [])
+                }
+                throw ShellError(.graph(error), at: place ?? store?.range ?? type.range)
             }
             guard let step else {
-                return CommandResult(lines: ["\(type.text) waits for the transaction to commit"], json: ["queued": true])
+                if graph.engine.isInTransaction {
+                    return CommandResult(lines: ["\(type.text) waits for the transaction to commit"], json: ["queued": true])
+                }
+                return CommandResult(lines: ["\(type.text) was dropped by a middleware: nothing changed"], json: ["dropped": true])
             }
             return CommandResult(lines: [Self.describe(step)], json: Self.json(step))
         case .state(let store, let path, let pathStart):
@@ -77,13 +87,7 @@ extension Shell {
     /// `user.name: "unknown" → "Max"; items[2]: + {...}`
     static func describe(_ changes: [ValueChange]) -> String {
         guard !changes.isEmpty else { return "(no changes)" }
-        return changes.map(describeChange).joined(separator: "; ")
-    }
-
-    /// A value as a literal, cut to fit a line.
-    static func brief(_ value: Value?) -> String {
-        let text = value.map { "\($0)" } ?? "nothing"
-        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+        return changes.map(\.summary).joined(separator: "; ")
     }
 
     static func json(_ changes: [ValueChange]) -> Value {

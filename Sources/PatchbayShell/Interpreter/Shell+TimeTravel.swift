@@ -31,7 +31,7 @@ extension Shell {
                 throw ShellError(.session(path: "jump", detail: "it would go \(side) of \(name), which is at #\(history.current)"), at: range)
             }
             let state = try travel(store, range) { () throws(TimeTravelError) in try histories.jump(name, to: index) }
-            return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(Self.brief(state))"],
+            return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(Value.brief(state))"],
                                  json: ["store": .string(name), "index": .int(index), "count": .int(history.count), "state": state])
         case .diff(let store, let from, let to):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
@@ -49,7 +49,7 @@ extension Shell {
                     throw .history(store: name, error)
                 }
             }
-            let lines = changes.isEmpty ? ["#\(a) → #\(b): no differences"] : changes.map(Self.describeChange)
+            let lines = changes.isEmpty ? ["#\(a) → #\(b): no differences"] : changes.map(\.summary)
             return CommandResult(lines: lines, json: Self.json(changes))
         case .skip(let store, let index, let range, let skipped):
             let recomputation = try travel(store, range) { () throws(TimeTravelError) in
@@ -63,7 +63,7 @@ extension Shell {
             let blames = history.blame(path)
             let pathText = ValueChange.pathText(path)
             let lines = blames.isEmpty ? ["no action changed \(pathText)"] : blames.map { blame in
-                "#\(blame.index) \(Self.actionText(blame.action))  \(Self.brief(blame.old)) → \(Self.brief(blame.new))"
+                "#\(blame.index) \(blame.action.actionSummary)  \(Value.brief(blame.old)) → \(Value.brief(blame.new))"
             }
             return CommandResult(lines: lines, json: .array(blames.map { blame in
                 ["index": .int(blame.index), "action": blame.action, "old": blame.old ?? .null, "new": blame.new ?? .null]
@@ -87,7 +87,7 @@ extension Shell {
                 try histories.checkout(store?.text, branch: branch.text)
             }
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            return CommandResult(lines: ["\(name) on \(branch.text) at #\(history.current): \(Self.brief(state))"],
+            return CommandResult(lines: ["\(name) on \(branch.text) at #\(history.current): \(Value.brief(state))"],
                                  json: ["store": .string(name), "branch": .string(branch.text), "index": .int(history.current), "state": state])
         }
     }
@@ -127,7 +127,7 @@ extension Shell {
         for entry in picked {
             let mark = (entry.index == history.current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
             let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
-            lines.append("\(mark) #\(entry.index) \(Self.actionText(entry.action))  \(Self.effect(of: entry))" + cause)
+            lines.append("\(mark) #\(entry.index) \(entry.action.actionSummary)  \(Self.effect(of: entry))" + cause)
         }
         if filtered, picked.isEmpty { lines.append("no action matches") }
         return CommandResult(lines: lines, json: .array(picked.map { entry in
@@ -199,7 +199,7 @@ extension Shell {
         }
         if evaluated == 0, let firstError { throw ShellError(firstError, in: text) }
         let lines = found.isEmpty ? ["no state matches"] : found.map { index, entry in
-            entry.map { "#\(index) \(Self.actionText($0.action))" } ?? "#0 (initial state)"
+            entry.map { "#\(index) \($0.action.actionSummary)" } ?? "#0 (initial state)"
         }
         return CommandResult(lines: lines, json: .array(found.map { .int($0.0) }))
     }
@@ -216,14 +216,6 @@ extension Shell {
             throw ShellError(.timeTravel(error), at: range)
         }
     }
-
-    /// `Increment {by: 2}`: the type, then the rest of the action, cut to fit a line.
-    static func actionText(_ action: Value) -> String {
-        guard case .object(var members) = action, case .string(let type)? = members["type"] else { return brief(action) }
-        members["type"] = nil
-        return members.isEmpty ? type : "\(type) \(brief(.object(members)))"
-    }
-
     /// What an action did, for a history line: the paths it changed.
     static func effect(of entry: HistoryEntry) -> String {
         if entry.skipped { return "(skipped)" }
@@ -231,15 +223,6 @@ extension Shell {
         guard !entry.changes.isEmpty else { return "(no changes)" }
         let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
         return entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
-    }
-
-    /// `user.name: "unknown" → "Max"`, `items[2]: + {...}`, `items[0]: - {...}`
-    static func describeChange(_ change: ValueChange) -> String {
-        switch change.operation {
-        case .add: "\(change.pathText): + \(brief(change.new))"
-        case .remove: "\(change.pathText): - \(brief(change.old))"
-        case .replace: "\(change.pathText): \(brief(change.old)) → \(brief(change.new))"
-        }
     }
 }
 

@@ -219,6 +219,10 @@ struct GraphScriptWriter {
             write(patch)
         case let store as StoreNode:
             if omittingStores { return }
+            if store.hosted != nil {
+                note("\(name) is hosted by the app, which creates it: its state is not saved")
+                return
+            }
             command("store \(name) = ", value: store.state.value ?? .null, of: name)
             if store.actionCount > 0 {
                 note("\(name) had handled \(store.actionCount) action\(store.actionCount == 1 ? "" : "s"): its history is not saved, its state is")

@@ -46,6 +46,7 @@ extension Graph {
         for reducer in stores.flatMap(\.reducers) where reducer.type != "*" && !types.contains(reducer.type) {
             types.append(reducer.type)
         }
+        for type in stores.compactMap(\.hosted).flatMap(\.actionTypes) where !types.contains(type) { types.append(type) }
         return types
     }
 
@@ -70,6 +71,7 @@ extension Graph {
     public func addReducer(to storeName: String, on type: String, at path: [ValueChange.PathComponent]? = nil,
                            when condition: Expression? = nil, after delay: Int? = nil, body: StatementBlock) throws(GraphError) -> String {
         let store = try store(storeName)
+        if store.hosted != nil { throw .hostedReducer(store: store.name) }
         if let delay, !(0...VirtualClock.maximumDelay).contains(delay) { throw .invalidDelay(delay) }
         nextReducerID += 1
         let id = "r\(nextReducerID)"
@@ -149,8 +151,9 @@ extension Graph {
     /// Handles one action now.
     /// - Parameter announce: whether to report the step as an event, for actions that no
     ///   `dispatch` command prints (from wires).
-    func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep {
+    func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep? {
         let type = try Self.actionType(of: action)
+        if let hosted = store.hosted { return try dispatchHosted(to: store, hosted, action, cause: cause, announce: announce) }
         store.actionCount += 1
         let index = store.actionCount
         // One evaluator for all the reducers of the action: its bindings hold the action and the
@@ -199,7 +202,7 @@ extension Graph {
     /// Tells the observers, then sends a step's new state and its action out of the store in one
     /// transaction. In that order: the transaction runs the dispatches it causes (queued), and
     /// the history must hear this step before theirs.
-    private func publish(_ step: StoreStep, state: consuming Value, in store: StoreNode) {
+    func publish(_ step: StoreStep, state: consuming Value, in store: StoreNode) {
         store.restoreState(state)
         tellStoreObservers(.step(step, state: store.state.value ?? .null))
         let root = rootCause
@@ -273,6 +276,7 @@ extension Graph {
     public func reduce(_ storeName: String, action: Value, reducer id: String? = nil, state: inout Value) throws(GraphError) -> StoreReduction {
         let store = try store(storeName)
         let type = try Self.actionType(of: action)
+        if let hosted = store.hosted { return reduceHosted(hosted, action: action, state: &state) }
         var evaluator = Evaluator(environment: self)
         evaluator.bindings.state = StatementBlock.take(&state)
         evaluator.bindings.action = action
@@ -320,7 +324,8 @@ extension Graph {
 
     /// Whether `store` has reducers that handle actions (an inspected store has none).
     public func hasReducers(_ storeName: String) throws(GraphError) -> Bool {
-        try !store(storeName).reducers.isEmpty
+        let store = try store(storeName)
+        return store.hosted != nil || !store.reducers.isEmpty
     }
 }
 

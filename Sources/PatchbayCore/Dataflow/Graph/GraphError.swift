@@ -21,6 +21,12 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case noStore
     case ambiguousStore([String])
     case invalidAction(String)
+    /// An action of a hosted store that does not decode as one of the app's actions.
+    case actionDecoding(ActionDecodingError)
+    /// A hosted store's state that does not go to or from the app's type.
+    case hostedState(String)
+    /// `reducer` on a hosted store, whose reducer is the app's code.
+    case hostedReducer(store: String)
     case unknownReducer(String, existing: [String])
     case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
     case routing(RoutingError, text: String)
@@ -61,6 +67,9 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noStore: "there is no store yet; create one with store NAME = EXPR"
         case .ambiguousStore(let names): "there are several stores (\(Self.list(names))); name the one you mean"
         case .invalidAction(let detail): detail
+        case .actionDecoding(let error): error.description
+        case .hostedState(let detail): detail
+        case .hostedReducer(let store): "\(store) is hosted: its reducer is the app's Swift code, which the shell cannot add to"
         case .unknownReducer(let id, let existing):
             "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Self.list(existing))") + ")"
         case .routing(let error, _): error.description

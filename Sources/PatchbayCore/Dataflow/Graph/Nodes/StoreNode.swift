@@ -6,6 +6,8 @@ final class StoreNode: GraphNode {
     private(set) var action: OutputPort<Value>!
     private(set) var dispatchInput: InputPort!
     var reducers: [StoreReducer] = []
+    /// The app's reducer, for a hosted store (which has no shell reducers).
+    var hosted: HostedReducer?
     /// How many actions the store has handled; the next one gets this plus one.
     var actionCount = 0
     /// The action being handled, whose index a queued dispatch records as its cause.

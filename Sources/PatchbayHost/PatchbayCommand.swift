@@ -1,24 +1,50 @@
 import ArgumentParser
 import Foundation
-import PatchbayCore
+public import PatchbayCore
 import PatchbayShell
 
-/// The `patchbay` command line (SPEC section 1): `patchbay [FILE...]`, and the `replay` and
-/// `inspect` forms, which read a recorded session.
-@main
-enum PatchbayMain {
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        switch arguments.first {
-        case "replay": Replay.main(Array(arguments.dropFirst()))
-        case "inspect": Inspect.main(Array(arguments.dropFirst()))
-        default: PatchbayCommand.main(arguments)
+/// The `patchbay` command line, in the `patchbay` executable or in an app's own: the shell,
+/// on scripts or interactively, and the `replay` and `inspect` forms, which read a recorded
+/// session.
+///
+/// An app hosts its stores in the shell with a `main` of its own:
+///
+/// ```swift
+/// import PatchbayHost
+/// import TodoCore
+///
+/// Patchbay.main(hosting: [HostedStore("todos", initialState: AppState(), reducer: appReducer)])
+/// ```
+public enum Patchbay {
+    /// Runs the command line `arguments` (the process's own by default) with `stores` hosted,
+    /// and exits with the run's status.
+    public static func main(hosting stores: [HostedStore] = [], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        do {
+            var command: any HostCommand
+            switch arguments.first {
+            case "replay": command = try Replay.parse(Array(arguments.dropFirst()))
+            case "inspect": command = try Inspect.parse(Array(arguments.dropFirst()))
+            default: command = try PatchbayCommand.parse(arguments)
+            }
+            try command.run(hosting: stores)
+        } catch {
+            PatchbayCommand.exit(withError: error)
         }
+        PatchbayCommand.exit()
     }
 }
 
+/// A form of the command line, run with the app's stores hosted.
+protocol HostCommand: ParsableCommand {
+    mutating func run(hosting stores: [HostedStore]) throws
+}
+
+extension HostCommand {
+    mutating func run() throws { try run(hosting: []) }
+}
+
 /// `patchbay [FILE...]`: the shell, on scripts or interactively.
-struct PatchbayCommand: ParsableCommand {
+struct PatchbayCommand: HostCommand {
     static let configuration = CommandConfiguration(
         commandName: "patchbay",
         abstract: "An interactive shell for exploring dataflow and debugging reducers.",
@@ -39,13 +65,13 @@ struct PatchbayCommand: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
-    mutating func run() throws {
-        try session.run(files: files, first: [])
+    mutating func run(hosting stores: [HostedStore]) throws {
+        try session.run(files: files, first: [], hosting: stores)
     }
 }
 
 /// `patchbay replay FILE [--verify] [--step] [--until N]`
-struct Replay: ParsableCommand {
+struct Replay: HostCommand {
     static let configuration = CommandConfiguration(commandName: "patchbay replay", abstract: "Replay a recorded session (see 'help replay' in the shell).")
 
     @Argument(help: "The recorded session (JSON Lines).", completion: .file())
@@ -65,14 +91,14 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
-    mutating func run() throws {
+    mutating func run(hosting stores: [HostedStore]) throws {
         var command = "replay \(Self.quoted(file))"
         if verify { command += " --verify" }
         if step { command += " --step" }
         if let until { command += " --until \(until)" }
         if allowFiles { command += " --allow-files" }
         if step || until != nil { session.interactive = true }
-        try session.run(files: [], first: [command], reading: [file])
+        try session.run(files: [], first: [command], reading: [file], hosting: stores)
     }
 
     /// A path as a word of a command: quoted, so spaces survive.
@@ -82,7 +108,7 @@ struct Replay: ParsableCommand {
 }
 
 /// `patchbay inspect FILE`
-struct Inspect: ParsableCommand {
+struct Inspect: HostCommand {
     static let configuration = CommandConfiguration(commandName: "patchbay inspect", abstract: "Open a recorded session for time travel (without running reducers).")
 
     @Argument(help: "The recorded session (JSON Lines).", completion: .file())
@@ -90,9 +116,9 @@ struct Inspect: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
-    mutating func run() throws {
+    mutating func run(hosting stores: [HostedStore]) throws {
         session.interactive = true
-        try session.run(files: [], first: ["inspect \(Replay.quoted(file))"], reading: [file])
+        try session.run(files: [], first: ["inspect \(Replay.quoted(file))"], reading: [file], hosting: stores)
     }
 }
 
@@ -139,20 +165,26 @@ struct SessionOptions: ParsableArguments {
     /// are no files, with the evaluation budget of the options, and SIGINT interrupting the
     /// running command (see `InterruptSignal`). `reading` names the files the commands read,
     /// which `--record` must not name.
-    func run(files: [String], first commands: [String], reading: [String] = []) throws {
+    func run(files: [String], first commands: [String], reading: [String] = [], hosting stores: [HostedStore]) throws {
         let interrupts = InterruptSignal()
         defer { interrupts.restore() }
         try EvaluationBudget(work: workBudget, memory: memoryBudget.bytes).during {
             try interrupts.interruption.during {
-                try run(files: files, first: commands, reading: reading, interrupts: interrupts)
+                try run(files: files, first: commands, reading: reading, hosting: stores, interrupts: interrupts)
             }
         }
     }
 
-    private func run(files: [String], first commands: [String], reading: [String], interrupts: InterruptSignal) throws {
+    private func run(files: [String], first commands: [String], reading: [String], hosting stores: [HostedStore],
+                     interrupts: InterruptSignal) throws {
         Terminal.prepareProcess()
         let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO), echo: echo))
         let output = OutputWriter()
+        do throws(ShellError) { try shell.host(stores) } catch {
+            output.write(OutputLine("patchbay: error: \(error.message)", to: .error))
+            output.flush()
+            throw ExitCode(2)
+        }
         defer {
             shell.finish()
             output.flush()

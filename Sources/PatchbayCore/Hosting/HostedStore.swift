@@ -1,0 +1,158 @@
+/// An app's store for the shell to host: its name, its initial state and its own Swift reducer
+/// (and middleware), with how its states and actions become Patchbay values.
+///
+/// A hosted store is a store node like any other: `dispatch`, `state`, the history and every
+/// time-travel command, recording, replay and wires work on it as on a store made with
+/// `store NAME = ...`. Its reducer is the app's code, so `skip`, `unskip` and
+/// `history recompute` run that code again, and `replay --verify` checks a recording against it.
+///
+/// ```swift
+/// let todos = HostedStore("todos", initialState: AppState(), reducer: appReducer)
+/// ```
+///
+/// The state goes to and from values through its synthesized `Codable` forms (`ValueEncoder`,
+/// `ValueDecoder`); actions through an `ActionMapping` (an enum's cases or one struct per action
+/// type become `{type: "addTodo", title: "milk"}`). The state decodes again only after time
+/// travel: between dispatches the host keeps the typed state the reducer returned.
+public struct HostedStore {
+    /// The store's name in the shell.
+    public let name: String
+    let makeReducer: () -> HostedReducer
+
+    /// A store whose actions map to values as `actions` says.
+    /// - Parameters:
+    ///   - reducer: the app's reducer; adapt VISPER's, ReSwift's or TCA's shape with one of
+    ///     `Reducer`'s initializers.
+    ///   - middleware: runs before the reducer, as in a `Store`: it may change or drop the action
+    ///     or dispatch more (queued after the action, as the store's follow-ups).
+    public init<State: Codable, Action>(
+        _ name: String, initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>] = [],
+        actions: ActionMapping<Action>
+    ) {
+        self.name = name
+        makeReducer = { TypedHostedReducer(initialState: initialState, reducer: reducer, middleware: middleware, actions: actions) }
+    }
+
+    /// A store whose `Codable` actions map to values through their synthesized forms (see
+    /// `ActionMapping.codable()`).
+    public init<State: Codable, Action: Codable>(
+        _ name: String, initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>] = []
+    ) {
+        self.init(name, initialState: initialState, reducer: reducer, middleware: middleware, actions: .codable())
+    }
+}
+
+/// What a hosted store's reducer did with one action.
+struct HostedOutcome {
+    /// The action reduced, as a value (after middleware), or `nil` when a middleware dropped it.
+    var action: Value?
+    /// The actions a middleware dispatched meanwhile, to be handled after this one.
+    var followUps: [Value]
+}
+
+/// A hosted store's reducer with the app's types erased: values in, values out.
+class HostedReducer {
+    /// The store's initial state as a value.
+    func initialState() throws(GraphError) -> Value { .null }
+
+    /// Reduces `state` by `action`; `state` is unchanged when this throws (an action or state
+    /// that does not decode, a state that does not encode).
+    func reduce(_ state: inout Value, _ action: Value) throws(GraphError) -> HostedOutcome {
+        HostedOutcome(action: action, followUps: [])
+    }
+
+    /// The action types known so far, for completion and suggestions.
+    var actionTypes: [String] { [] }
+}
+
+/// The typed side of a hosted store: decodes, runs the app's code, encodes.
+final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
+    private let initial: State
+    private let reducer: Reducer<State, Action>
+    private let middleware: [Middleware<State, Action>]
+    private let actions: ActionMapping<Action>
+    /// The last state the reducer returned, with its value: while the store's state is that
+    /// value (the same storage, which this copy keeps from being reused), it needs no decoding.
+    private var cache: (value: Value, state: State)?
+
+    init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>], actions: ActionMapping<Action>) {
+        initial = initialState
+        self.reducer = reducer
+        self.middleware = middleware
+        self.actions = actions
+    }
+
+    override func initialState() throws(GraphError) -> Value {
+        let value = try encode(initial)
+        cache = (value, initial)
+        return value
+    }
+
+    override var actionTypes: [String] { actions.knownTypes }
+
+    override func reduce(_ state: inout Value, _ action: Value) throws(GraphError) -> HostedOutcome {
+        var typedAction: Action
+        do throws(ActionDecodingError) { typedAction = try actions.action(from: action) } catch {
+            throw .actionDecoding(error)
+        }
+        var typed = try decode(state)
+        var followUps: [Action] = []
+        if !middleware.isEmpty {
+            let before = typed
+            let context = MiddlewareContext<State, Action>(state: { before }, dispatch: { followUps.append($0) })
+            for step in middleware {
+                guard let next = step.handle(typedAction, context) else {
+                    return HostedOutcome(action: nil, followUps: try followUps.map(object))
+                }
+                typedAction = next
+            }
+        }
+        reducer.reduce(&typed, typedAction)
+        let value = try encode(typed)
+        let outcome = HostedOutcome(action: try object(typedAction), followUps: try followUps.map(object))
+        cache = (value, typed)
+        state = value
+        return outcome
+    }
+
+    private func decode(_ value: Value) throws(GraphError) -> State {
+        if let cache, cache.value.sharesStorage(with: value) { return cache.state }
+        do throws(ValueCodingError) { return try ValueDecoder().decode(State.self, from: value) } catch {
+            throw .hostedState("the state does not decode as \(State.self): \(error)")
+        }
+    }
+
+    private func encode(_ state: State) throws(GraphError) -> Value {
+        do throws(ValueCodingError) { return try ValueEncoder().encode(state) } catch {
+            throw .hostedState("the state does not encode: \(error)")
+        }
+    }
+
+    private func object(_ action: Action) throws(GraphError) -> Value {
+        do throws(ValueCodingError) { return try actions.object(for: action) } catch {
+            throw .hostedState("the action does not encode: \(error)")
+        }
+    }
+}
+
+extension Value {
+    /// Whether this value and `other` are the same storage (not merely equal): a container
+    /// shares storage with a copy of itself until either is changed, which copies it. Scalars
+    /// compare by value and kind.
+    func sharesStorage(with other: Value) -> Bool {
+        switch self {
+        case .array(let elements):
+            guard case .array(let others) = other else { return false }
+            return elements.withUnsafeBufferPointer { mine in
+                others.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
+            }
+        case .object(let members):
+            guard case .object(let others) = other else { return false }
+            return members.values.elements.withUnsafeBufferPointer { mine in
+                others.values.elements.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
+            }
+        default:
+            return Value.isIdentical(self, other)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import PatchbayHost
+
+Patchbay.main()

@@ -1,0 +1,270 @@
+import Foundation
+import PatchbayCore
+import PatchbayRecorder
+@testable import PatchbayShell
+import Testing
+
+// An app's stores hosted in the shell: the app's Swift reducers run behind every command of
+// stores, time travel and sessions, exactly as shell reducers do.
+
+/// A counter whose reducer is order-dependent (`double`), so that recomputing a history
+/// through the Swift code shows in the states.
+struct Tally: Codable, Equatable {
+    var total = 0
+    var log: [String] = []
+}
+
+/// TCA-style actions: an enum with associated values.
+enum TallyAction: Codable, Equatable {
+    case add(amount: Int)
+    case double
+    case note(String)
+}
+
+/// ReSwift/VISPER-style actions: one struct per action type.
+protocol WalletAction {}
+struct Deposit: WalletAction, Codable { var amount: Int }
+struct Withdraw: WalletAction, Codable { var amount: Int }
+struct Wallet: Codable, Equatable { var balance = 0 }
+
+enum HostedFixtures {
+    /// `double` doubles, unless `doublingAdds` (a changed reducer, for verification).
+    static func tallyReducer(doublingAdds: Int? = nil) -> Reducer<Tally, TallyAction> {
+        Reducer { state, action in
+            switch action {
+            case .add(let amount): state.total += amount
+            case .double: state.total = doublingAdds.map { state.total + $0 } ?? state.total * 2
+            case .note(let text): state.log.append(text)
+            }
+        }
+    }
+
+    static func tally(doublingAdds: Int? = nil, middleware: [Middleware<Tally, TallyAction>] = []) -> HostedStore {
+        HostedStore("tally", initialState: Tally(), reducer: tallyReducer(doublingAdds: doublingAdds), middleware: middleware)
+    }
+
+    static func wallet() -> HostedStore {
+        HostedStore("wallet", initialState: Wallet(), reducer: Reducer(reSwift: { (action: any WalletAction, state: Wallet?) in
+            var state = state ?? Wallet()
+            switch action {
+            case let deposit as Deposit: state.balance += deposit.amount
+            case let withdraw as Withdraw: state.balance -= withdraw.amount
+            default: break
+            }
+            return state
+        }), actions: .types([ActionType(Deposit.self), ActionType(Withdraw.self)]))
+    }
+
+    static func session(_ stores: [HostedStore] = [tally()]) throws -> DataflowSession {
+        let session = DataflowSession()
+        try session.shell.host(stores)
+        return session
+    }
+}
+
+@Suite("Hosted stores: the app's reducers in the shell")
+struct HostedStoreTests {
+    @Test func dispatchRunsTheSwiftReducer() throws {
+        let session = try HostedFixtures.session()
+        #expect(session.run("dispatch tally add {amount: 3}") == ["#1 add  total: 0 → 3"])
+        #expect(session.run(#"dispatch tally note {_0: "hi"}"#) == [#"#2 note  log[0]: + "hi""#])
+        #expect(session.run("dispatch tally double") == ["#3 double  total: 3 → 6"])
+        #expect(session.run("state tally") == [#"{total: 6, log: ["hi"]}"#])
+        #expect(session.run("history tally").count == 4)
+    }
+
+    @Test func structActionsMapByTheirTypeName() throws {
+        let session = try HostedFixtures.session([HostedFixtures.wallet()])
+        session.run("dispatch wallet Deposit {amount: 10}\ndispatch wallet Withdraw {amount: 4}")
+        #expect(session.run("state wallet") == ["{balance: 6}"])
+    }
+
+    @Test func anUnknownActionTypeIsAnErrorWithASuggestionAndChangesNothing() throws {
+        let session = try HostedFixtures.session([HostedFixtures.wallet()])
+        let outcome = session.outcome("dispatch wallet Deposti {amount: 1}")
+        #expect(outcome.status == .failure)
+        let text = outcome.lines.map(\.text).joined(separator: "\n")
+        #expect(text.contains("'Deposti'"))
+        #expect(text.contains("did you mean 'Deposit'?"))
+        #expect(text.contains("dispatch wallet Deposti {amount: 1}\n                  ^~~~~~~"))
+        #expect(session.run("state wallet") == ["{balance: 0}"])
+        #expect(session.run("history wallet") == [">  #0 (initial state)"])
+    }
+
+    @Test func aFieldThatDoesNotDecodeNamesTheFieldAndTheType() throws {
+        let session = try HostedFixtures.session()
+        let outcome = session.outcome(#"dispatch tally add {amount: "3"}"#)
+        #expect(outcome.status == .failure)
+        let text = outcome.lines.map(\.text).joined(separator: "\n")
+        #expect(text.contains("error: add.amount: expected an integer, found string"))
+        #expect(text.contains(#"dispatch tally add {amount: "3"}"# + "\n                     ^~~~~~~~~~~~~"))
+        #expect(session.run("state tally") == ["{total: 0, log: []}"])
+    }
+
+    @Test func skipRecomputesThroughTheSwiftReducer() throws {
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double")
+        #expect(session.run("state tally") == ["{total: 22, log: []}"])
+        #expect(session.run("skip tally 1") == ["skipped #1: 3 states changed"])
+        #expect(session.run("state tally") == ["{total: 20, log: []}"])
+        #expect(session.run("unskip tally 1") == ["unskipped #1: 3 states changed"])
+        #expect(session.run("state tally") == ["{total: 22, log: []}"])
+    }
+
+    @Test func aDispatchAfterAJumpStartsABranch() throws {
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}")
+        session.run("jump tally 1")
+        #expect(session.run("dispatch tally double") == ["#2 double  total: 1 → 2"])
+        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+        let branches = session.run("branch tally").joined(separator: "\n")
+        #expect(branches.contains("main"))
+        #expect(session.run("checkout tally main").first?.contains("tally on main at #2") == true)
+        #expect(session.run("state tally") == ["{total: 11, log: []}"])
+        // The typed state decodes again after time travel: the next action reduces from it.
+        #expect(session.run("dispatch tally double") == ["#3 double  total: 11 → 22"])
+    }
+
+    @Test func blameFindAndDiffWorkOnHostedStores() throws {
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 2}\ndispatch tally double\ndispatch tally note {_0: \"x\"}")
+        #expect(session.run("blame tally total") == ["#1 add {amount: 2}  0 → 2", "#2 double  2 → 4"])
+        #expect(session.run("find tally state.total > 3") == ["#2 double", #"#3 note {_0: "x"}"#])
+        #expect(session.run("diff tally 1 3") == ["total: 2 → 4", #"log[0]: + "x""#])
+    }
+
+    @Test func theShellCannotAddAReducerToAHostedStore() throws {
+        let session = try HostedFixtures.session()
+        #expect(session.error("reducer tally on add : state.total = 0").contains("tally is hosted: its reducer is the app's Swift code"))
+    }
+
+    @Test func wiresGoIntoAndOutOfAHostedStore() throws {
+        let session = try HostedFixtures.session()
+        session.run("var seen = 0")
+        session.run("wire tally.state -> seen.set : $.total")
+        session.run("signal taps")
+        session.run("wire taps.out -> tally.dispatch : {type: \"add\", amount: $}")
+        #expect(session.run("send taps 5") == ["#1 add  total: 0 → 5"])
+        #expect(session.run("state tally") == ["{total: 5, log: []}"])
+        #expect(session.run("show seen").first?.contains("5") == true)
+    }
+
+    @Test func aMiddlewareCanDropAnActionOrDispatchMore() throws {
+        let middleware = Middleware<Tally, TallyAction> { action, context in
+            if case .add(let amount) = action, amount < 0 { return nil }
+            if case .double = action, context.state.total > 100 { context.dispatch(.note("big")) }
+            return action
+        }
+        let session = try HostedFixtures.session([HostedFixtures.tally(middleware: [middleware])])
+        #expect(session.run("dispatch tally add {amount: -1}") == ["add was dropped by a middleware: nothing changed"])
+        session.run("dispatch tally add {amount: 101}")
+        // What the action causes is printed as it happens; the command's own result comes last.
+        #expect(session.run("dispatch tally double") == [#"#3 note  log[0]: + "big""#, "#2 double  total: 101 → 202"])
+        #expect(session.run("state tally") == [#"{total: 202, log: ["big"]}"#])
+        #expect(session.run("history tally").last?.contains("(dispatched by #2)") == true)
+    }
+
+    @Test func resetBringsTheAppsStoresBackInTheirInitialStates() throws {
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 3}")
+        #expect(session.run("reset") == ["reset: everything defined in this session is gone; the app's stores are back in their initial states"])
+        #expect(session.run("state tally") == ["{total: 0, log: []}"])
+        #expect(session.run("dispatch tally add {amount: 1}") == ["#1 add  total: 0 → 1"])
+    }
+
+    @Test func saveLeavesHostedStoresToTheApp() throws {
+        let session = try HostedFixtures.session()
+        let directory = TemporaryDirectory()
+        session.run("dispatch tally add {amount: 3}")
+        session.run("save \(directory.path)/s.pb")
+        let saved = try String(contentsOfFile: directory.path + "/s.pb", encoding: .utf8)
+        #expect(!saved.contains("store tally"))
+        #expect(saved.contains("# tally is hosted by the app"))
+    }
+}
+
+@Suite("Hosted stores: recordings verified against the app's code")
+struct HostedStoreRecordingTests {
+    /// Records `script` in a shell hosting `tally()` into FILE; returns its path.
+    static func record(_ script: String, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path + "/tally.jsonl"
+        let session = try HostedFixtures.session()
+        session.run("record \(path)")
+        session.run(script)
+        session.run("record stop")
+        return path
+    }
+
+    @Test func aRecordingVerifiesAgainstTheSameReducer() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.record("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double\nskip tally 1", in: directory)
+        let session = try HostedFixtures.session()
+        #expect(session.run("replay \(path) --verify").last == "verified 4 steps of \(path): every effect matches the recording")
+        #expect(session.run("state tally") == ["{total: 20, log: []}"])
+    }
+
+    @Test func aChangedReducerIsCaughtAtTheExactStep() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.record("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double", in: directory)
+        let session = try HostedFixtures.session([HostedFixtures.tally(doublingAdds: 1)])
+        let lines = session.run("replay \(path) --verify")
+        #expect(lines.contains("  total: 22 → 12"))
+        #expect(lines.joined(separator: "\n").contains(
+            ": dispatch tally double): the state after action #3 of tally differs from the recording"))
+        // The test API finds the same step.
+        let error = try #require(throws: RecordedSessionError.self) {
+            try RecordedSession(path: path).verify(HostedFixtures.tallyReducer(doublingAdds: 1), store: "tally")
+        }
+        #expect(error.description.hasPrefix("action #3 of tally (line "))
+        #expect(error.description.contains(": double) leaves a state other than the recording's"))
+        #expect(error.description.contains("  total: 22 → 12"))
+    }
+
+    @Test func anAppsRecordingReplaysThroughTheHostedReducer() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/app.jsonl"
+        let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
+        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        store.dispatch(.add(amount: 2))
+        store.dispatch(.note("x"))
+        store.dispatch(.double)
+        recorder.stop()
+
+        let session = try HostedFixtures.session()
+        #expect(session.run("replay \(path) --verify").last == "verified 3 steps of \(path): every effect matches the recording")
+        #expect(session.run("state tally") == [#"{total: 4, log: ["x"]}"#])
+
+        let changed = try HostedFixtures.session([HostedFixtures.tally(doublingAdds: 1)])
+        let lines = changed.run("replay \(path) --verify")
+        #expect(lines.contains("  total: 4 → 3"))
+        #expect(lines.joined(separator: "\n").contains("replay diverged at step 3 (line 5: dispatch tally double)"))
+    }
+
+    @Test func anInspectedAppRecordingIsRecomputedByTheHostedReducer() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/app.jsonl"
+        let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
+        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        store.dispatch(.add(amount: 1))
+        store.dispatch(.add(amount: 10))
+        store.dispatch(.double)
+        recorder.stop()
+
+        let session = try HostedFixtures.session()
+        session.run("inspect \(path)")
+        #expect(session.run("state tally") == ["{total: 22, log: []}"])
+        #expect(session.run("skip tally 2") == ["skipped #2: 2 states changed"])
+        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+    }
+
+    @Test func exportAndImportOfDevToolsWorkOnHostedStores() throws {
+        let directory = TemporaryDirectory()
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 4}\ndispatch tally double")
+        #expect(session.run("export devtools tally \(directory.path)/t.json") == ["exported 2 actions of tally to \(directory.path)/t.json"])
+        let other = try HostedFixtures.session()
+        other.run("import devtools \(directory.path)/t.json tally")
+        #expect(other.run("state tally") == ["{total: 8, log: []}"])
+        #expect(other.run("dispatch tally add {amount: 1}") == ["#3 add  total: 8 → 9"])
+    }
+}
