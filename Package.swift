@@ -12,8 +12,10 @@ let package = Package(
     products: [
         .library(name: "PatchbayCore", targets: ["PatchbayCore"]),
         .library(name: "PatchbayRecorder", targets: ["PatchbayRecorder"]),
-        .library(name: "PatchbayShell", targets: ["PatchbayShell"]),
         .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
+        // The shell's own model and interpreter, for tools that drive it (the benchmarks).
+        .library(name: "PatchbayGraph", targets: ["PatchbayGraph"]),
+        .library(name: "PatchbayShell", targets: ["PatchbayShell"]),
         .executable(name: "patchbay", targets: ["patchbay"]),
     ],
     dependencies: [
@@ -36,19 +38,34 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "PatchbayGraph",
+            dependencies: [
+                "PatchbayCore",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PatchbayRecorder",
             dependencies: ["PatchbayCore"],
             swiftSettings: strictSettings
         ),
         .target(
+            name: "PatchbayTimeTravel",
+            dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayRecorder"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PatchbayShell",
-            dependencies: ["PatchbayCore", "PatchbayRecorder"],
+            dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayRecorder", "PatchbayTimeTravel"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PatchbayHost",
             dependencies: [
                 "PatchbayCore",
+                "PatchbayGraph",
                 "PatchbayShell",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -66,15 +83,15 @@ let package = Package(
         ),
         .testTarget(
             name: "PatchbayCoreTests",
-            dependencies: ["PatchbayCore", "PatchbayTestSupport"]
+            dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayTestSupport"]
         ),
         .testTarget(
             name: "PatchbayRecorderTests",
-            dependencies: ["PatchbayRecorder", "PatchbayTestSupport"]
+            dependencies: ["PatchbayRecorder", "PatchbayGraph", "PatchbayTimeTravel", "PatchbayTestSupport"]
         ),
         .testTarget(
             name: "PatchbayShellTests",
-            dependencies: ["PatchbayShell", "PatchbayRecorder", "PatchbayTestSupport"]
+            dependencies: ["PatchbayShell", "PatchbayGraph", "PatchbayRecorder", "PatchbayTimeTravel", "PatchbayTestSupport"]
         ),
         .testTarget(
             name: "PatchbayEndToEndTests",

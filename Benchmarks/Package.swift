@@ -20,6 +20,7 @@ let package = Package(
             name: "patchbay-benchmarks",
             dependencies: [
                 .product(name: "PatchbayCore", package: "Patchbay"),
+                .product(name: "PatchbayGraph", package: "Patchbay"),
                 .product(name: "PatchbayRecorder", package: "Patchbay"),
                 .product(name: "PatchbayShell", package: "Patchbay"),
                 "CMallocInfo",

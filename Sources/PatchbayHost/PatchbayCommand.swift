@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 public import PatchbayCore
+import PatchbayGraph
 import PatchbayShell
 
 /// The `patchbay` command line, in the `patchbay` executable or in an app's own: the shell,

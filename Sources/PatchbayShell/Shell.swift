@@ -1,6 +1,8 @@
 import Foundation
 public import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 
 /// A Patchbay session: parses and runs commands and renders what they print.
 ///
@@ -26,7 +28,7 @@ public final class Shell {
     /// A replay paused by `--step`, `--until` or its break.
     var replayRun: ReplayRun?
     /// `break [STORE] when EXPR`, and whether the condition held after the last step.
-    var breakpoint: (store: String?, condition: PatchbayCore.Expression, held: Bool)?
+    var breakpoint: (store: String?, condition: PatchbayGraph.Expression, held: Bool)?
     /// How deep `execute` calls are nested (`load`, `replay` run commands of their own).
     private(set) var executeDepth = 0
     /// The recorder that hears the commands a verifying replay runs, at their depth.
@@ -60,7 +62,7 @@ public final class Shell {
     /// fresh session (`reset`, `replay`, `inspect`).
     /// - Throws: a one-line error naming the store that cannot be hosted (a name taken or not
     ///   a name, a state that does not encode); the stores before it are hosted.
-    package func host(_ stores: [HostedStore]) throws(ShellError) {
+    public func host(_ stores: [HostedStore]) throws(ShellError) {
         for store in stores {
             do throws(GraphError) { try graph.host(store) } catch {
                 throw ShellError(.graph(.hostedState("cannot host \(store.name): \(error)")), at: 0..<0)

@@ -1,5 +1,7 @@
 public import PatchbayCore
+public import PatchbayGraph
 public import PatchbayRecorder
+public import PatchbayTimeTravel
 
 /// An error of a shell command, with the UTF-8 range of the command text it points at.
 public struct ShellError: Error, Sendable, Equatable {

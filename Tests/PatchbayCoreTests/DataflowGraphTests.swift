@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // The named-node `Graph` behind the shell's dataflow commands, rule by rule (SPEC 4.3). What

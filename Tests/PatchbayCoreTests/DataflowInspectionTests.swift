@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // Looking at a graph (SPEC 4.2): `why`, `show`, `nodes`, `graph` and `graph --dot`, the clock.

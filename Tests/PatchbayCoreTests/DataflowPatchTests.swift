@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // Every built-in patch type (SPEC 4.1), user-defined types, knots, pipes and binds, on the

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // The typed dataflow API (SPEC 4.3 and 10): `Engine`, `Signal`, `EventSource`, `Variable`,

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // SPEC 3: "Division by zero, a type mismatch, a missing key read with ./[], an index out of range:

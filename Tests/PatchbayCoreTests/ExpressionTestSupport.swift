@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 // Helpers shared by the expression-language tests (SPEC 3 and 11).
 

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // SPEC 3: "Functions (at least): len keys values contains append prepend insert remove removeAt merge

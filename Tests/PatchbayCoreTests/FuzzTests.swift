@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import PatchbayTestSupport
 import Testing
 

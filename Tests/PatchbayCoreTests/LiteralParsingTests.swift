@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // SPEC 3: "Literals: JSON, plus 'single-quoted' strings, unquoted object keys ({title: "x"}),

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // SPEC 3: "Names in expressions: $ is the incoming value; state is the state being reduced; action is

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // SPEC 3: "Operators, lowest precedence first: c ? a : b · ?? · || · && · == != · < <= > >= ·

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // The parser takes shortcuts for the common case: an operand with no operator after it skips the

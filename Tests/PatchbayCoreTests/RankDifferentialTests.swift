@@ -1,4 +1,5 @@
 @testable import PatchbayCore
+@testable import PatchbayGraph
 import PatchbayTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 /// The README's library example, line for line, with what its comments say it prints.

@@ -1,4 +1,5 @@
 @testable import PatchbayCore
+@testable import PatchbayGraph
 import Testing
 
 // SPEC 5.2: "`route add` warns when the new pattern is shadowed by, or shadows, a pattern of the

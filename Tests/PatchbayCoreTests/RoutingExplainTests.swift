@@ -1,4 +1,5 @@
 @testable import PatchbayCore
+@testable import PatchbayGraph
 import Testing
 
 // SPEC 5.1 `route explain URL` (why each pattern matched or did not) and SPEC 5.2 "no route

@@ -1,4 +1,5 @@
 @testable import PatchbayCore
+@testable import PatchbayGraph
 import Testing
 
 // SPEC 5.2 and research/routing.md section 1: JLRoutes' matching behaviour, one case at a time,

@@ -1,4 +1,5 @@
 @testable import PatchbayCore
+@testable import PatchbayGraph
 import Testing
 
 // SPEC 5.2: pattern syntax, optional-group expansion exactly as JLRoutes 2.1

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // SPEC 3: "Statements (reducer, pipe and patch bodies), separated by ; or new lines inside { }:

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // The typed `Store<State, Action>` of SPEC 6 and 10, used from plain Swift code: reducers and how

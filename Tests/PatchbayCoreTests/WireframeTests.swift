@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 // The wireframe (SPEC 5.3): the navigation stack on its own, then `Graph` navigation, where a

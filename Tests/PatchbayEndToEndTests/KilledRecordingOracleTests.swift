@@ -48,6 +48,7 @@ struct KilledRecordingOracleTests {
         let process = Process()
         process.executableURL = PatchbayProcess.binary
         process.arguments = ["--record", path, "--keep-going"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let stdin = Pipe()
         process.standardInput = stdin
         // Each command's lines reach the file with one write when it ends: after the kill the
@@ -71,8 +72,10 @@ struct KilledRecordingOracleTests {
 
         let recorded = recordedCommands(path)
         let script = "= 'views'\n" + queries.joined(separator: "\n") + "\n"
-        let live = try PatchbayProcess.run(["--json", "--keep-going"], script: recorded.map { $0 + "\n" }.joined() + script)
-        let inspected = try PatchbayProcess.run(["--json", "--keep-going"], script: "inspect \(path)\n" + script)
+        // In the directory, where the DevTools file the commands export and import is.
+        let live = try PatchbayProcess.run(["--json", "--keep-going"], input: Array((recorded.map { $0 + "\n" }.joined() + script).utf8),
+                                           directory: directory)
+        let inspected = try PatchbayProcess.run(["--json", "--keep-going"], input: Array(("inspect \(path)\n" + script).utf8), directory: directory)
         let file = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         let context = "killed after \(recorded.count) of \(sent) commands sent; the file:\n" + file
         if let difference = difference(views(live.output), views(inspected.output)) {

@@ -1,5 +1,7 @@
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 import PatchbayTestSupport
 
 /// Whether two values are equal down to the order of their keys and the kind of their numbers:

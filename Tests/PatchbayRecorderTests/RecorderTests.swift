@@ -1,6 +1,8 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 import Testing
 
 private struct Counter: Codable, Equatable {

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import Testing
 
 /// The JSON underneath session files: `JSONReader` and the byte writer.

@@ -1,6 +1,8 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 @testable import PatchbayRecorder
+@testable import PatchbayTimeTravel
 import Testing
 
 @Suite struct SessionReaderTests {

@@ -1,6 +1,8 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 import Testing
 
 /// A replay's reading of a session (`SessionStepReader`): the commands with the events after

@@ -1,5 +1,7 @@
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 import PatchbayTestSupport
 
 /// Random values for the property tests of the session format, the patch and the digest.

@@ -1,5 +1,7 @@
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 import PatchbayTestSupport
 import Testing
 

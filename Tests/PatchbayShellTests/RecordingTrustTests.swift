@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 import PatchbayShell
 import Testing
 

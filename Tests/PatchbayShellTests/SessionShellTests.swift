@@ -1,6 +1,8 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 import PatchbayShell
 import Testing
 

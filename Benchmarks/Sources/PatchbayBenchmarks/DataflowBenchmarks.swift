@@ -1,5 +1,6 @@
 import OpenCombine
 import PatchbayCore
+import PatchbayGraph
 
 /// Propagating events through the dataflow engine (perf-anchors.md workloads W2 and W3): the
 /// typed API against OpenCombine 0.14.0 (the peer, which the targets are set against) and against

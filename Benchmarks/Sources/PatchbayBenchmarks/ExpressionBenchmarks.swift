@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// Evaluating and parsing expressions of the Patchbay language, against hand-written Swift
 /// closures that do the same work on the same `Value`s (the floor).

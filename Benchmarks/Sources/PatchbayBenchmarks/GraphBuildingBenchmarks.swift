@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PatchbayCore
+import PatchbayGraph
 
 /// Building a shell graph (issue #13): creating a node, a wire or a derived node must cost about
 /// the same however large the graph already is, so that building twice as much takes about twice

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
 
 /// Store history (SPEC 7): a state of 10,000 keys `{k0: 0, ..., k9999: 0}` and 1,000,000 actions

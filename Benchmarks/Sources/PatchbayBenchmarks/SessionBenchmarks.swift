@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
 import PatchbayShell
 

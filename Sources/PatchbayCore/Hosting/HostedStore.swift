@@ -17,7 +17,7 @@
 public struct HostedStore {
     /// The store's name in the shell.
     public let name: String
-    let makeReducer: () -> HostedReducer
+    package let makeReducer: () -> HostedReducer
 
     /// A store whose actions map to values as `actions` says.
     /// - Parameters:
@@ -43,30 +43,38 @@ public struct HostedStore {
 }
 
 /// What a hosted store's reducer did with one action.
-struct HostedOutcome {
+package struct HostedOutcome {
     /// The action reduced, as a value (after middleware), or `nil` when a middleware dropped it.
-    var action: Value?
+    package var action: Value?
     /// The actions a middleware dispatched meanwhile, to be handled after this one.
-    var followUps: [Value]
+    package var followUps: [Value]
+}
+
+/// Why a hosted store's reducer could not run; nothing changed.
+package enum HostedStoreError: Error {
+    /// The action does not decode as one of the app's actions.
+    case action(ActionDecodingError)
+    /// The state does not go to or from the app's type (or an action does not encode).
+    case state(String)
 }
 
 /// A hosted store's reducer with the app's types erased: values in, values out.
-class HostedReducer {
+package class HostedReducer {
     /// The store's initial state as a value.
-    func initialState() throws(GraphError) -> Value { .null }
+    package func initialState() throws(HostedStoreError) -> Value { .null }
 
     /// Reduces `state` by `action`; `state` is unchanged when this throws (an action or state
     /// that does not decode, a state that does not encode).
-    func reduce(_ state: inout Value, _ action: Value) throws(GraphError) -> HostedOutcome {
+    package func reduce(_ state: inout Value, _ action: Value) throws(HostedStoreError) -> HostedOutcome {
         HostedOutcome(action: action, followUps: [])
     }
 
     /// The action types known so far, for completion and suggestions.
-    var actionTypes: [String] { [] }
+    package var actionTypes: [String] { [] }
 }
 
 /// The typed side of a hosted store: decodes, runs the app's code, encodes.
-final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
+package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
     private let initial: State
     private let reducer: Reducer<State, Action>
     private let middleware: [Middleware<State, Action>]
@@ -75,25 +83,25 @@ final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
     /// value (the same storage, which this copy keeps from being reused), it needs no decoding.
     private var cache: (value: Value, state: State)?
 
-    init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>], actions: ActionMapping<Action>) {
+    package init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>], actions: ActionMapping<Action>) {
         initial = initialState
         self.reducer = reducer
         self.middleware = middleware
         self.actions = actions
     }
 
-    override func initialState() throws(GraphError) -> Value {
+    override package func initialState() throws(HostedStoreError) -> Value {
         let value = try encode(initial)
         cache = (value, initial)
         return value
     }
 
-    override var actionTypes: [String] { actions.knownTypes }
+    override package var actionTypes: [String] { actions.knownTypes }
 
-    override func reduce(_ state: inout Value, _ action: Value) throws(GraphError) -> HostedOutcome {
+    override package func reduce(_ state: inout Value, _ action: Value) throws(HostedStoreError) -> HostedOutcome {
         var typedAction: Action
         do throws(ActionDecodingError) { typedAction = try actions.action(from: action) } catch {
-            throw .actionDecoding(error)
+            throw .action(error)
         }
         var typed = try decode(state)
         var followUps: [Action] = []
@@ -115,22 +123,22 @@ final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
         return outcome
     }
 
-    private func decode(_ value: Value) throws(GraphError) -> State {
+    private func decode(_ value: Value) throws(HostedStoreError) -> State {
         if let cache, cache.value.sharesStorage(with: value) { return cache.state }
         do throws(ValueCodingError) { return try ValueDecoder().decode(State.self, from: value) } catch {
-            throw .hostedState("the state does not decode as \(State.self): \(error)")
+            throw .state("the state does not decode as \(State.self): \(error)")
         }
     }
 
-    private func encode(_ state: State) throws(GraphError) -> Value {
+    private func encode(_ state: State) throws(HostedStoreError) -> Value {
         do throws(ValueCodingError) { return try ValueEncoder().encode(state) } catch {
-            throw .hostedState("the state does not encode: \(error)")
+            throw .state("the state does not encode: \(error)")
         }
     }
 
-    private func object(_ action: Action) throws(GraphError) -> Value {
+    private func object(_ action: Action) throws(HostedStoreError) -> Value {
         do throws(ValueCodingError) { return try actions.object(for: action) } catch {
-            throw .hostedState("the action does not encode: \(error)")
+            throw .state("the action does not encode: \(error)")
         }
     }
 }
@@ -139,7 +147,7 @@ extension Value {
     /// Whether this value and `other` are the same storage (not merely equal): a container
     /// shares storage with a copy of itself until either is changed, which copies it. Scalars
     /// compare by value and kind.
-    func sharesStorage(with other: Value) -> Bool {
+    package func sharesStorage(with other: Value) -> Bool {
         switch self {
         case .array(let elements):
             guard case .array(let others) = other else { return false }

@@ -8,7 +8,7 @@
 /// }
 /// ```
 public struct Middleware<State, Action> {
-    @usableFromInline let handle: (Action, MiddlewareContext<State, Action>) -> Action?
+    @usableFromInline package let handle: (Action, MiddlewareContext<State, Action>) -> Action?
 
     /// - Parameter handle: returns the action to reduce (the same or another), or `nil` to drop it.
     public init(_ handle: @escaping (Action, MiddlewareContext<State, Action>) -> Action?) {
@@ -26,18 +26,18 @@ public struct Middleware<State, Action> {
 
 /// What a middleware can reach: the state before the action, and dispatch.
 public struct MiddlewareContext<State, Action> {
-    @usableFromInline let readState: () -> State
-    @usableFromInline let dispatcher: (Action) -> Void
+    @usableFromInline package let readState: () -> State
+    @usableFromInline package let dispatcher: (Action) -> Void
 
     /// A context over `state` and `dispatch`: a `Store`'s, or a hosted store's in the shell.
     @usableFromInline
-    init(state: @escaping () -> State, dispatch: @escaping (Action) -> Void) {
+    package init(state: @escaping () -> State, dispatch: @escaping (Action) -> Void) {
         readState = state
         dispatcher = dispatch
     }
 
     @usableFromInline
-    init(store: Store<State, Action>) {
+    package init(store: Store<State, Action>) {
         self.init(state: { [unowned store] in store.state }, dispatch: { [unowned store] in store.dispatch($0) })
     }
 

@@ -4,7 +4,7 @@
 /// Reducers compose: `scoped(to:)` runs a reducer on a part of a larger state (VISPER's reducer
 /// per state type), and `combine` runs several in order, each on the previous one's result.
 public struct Reducer<State, Action> {
-    @usableFromInline let reduce: (inout State, Action) -> Void
+    @usableFromInline package let reduce: (inout State, Action) -> Void
 
     public init(_ reduce: @escaping (inout State, Action) -> Void) {
         self.reduce = reduce

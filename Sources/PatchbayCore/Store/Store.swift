@@ -24,16 +24,16 @@ public final class Store<State, Action> {
     /// The current state. A reducer that reads it while it runs sees the state before the action
     /// it is reducing: the reducer changes a copy, which becomes the state when it returns.
     public var state: State { currentState }
-    @usableFromInline var currentState: State
-    @usableFromInline let reducer: Reducer<State, Action>
-    @usableFromInline let middleware: [Middleware<State, Action>]
-    @usableFromInline var subscriptions: [StoreSubscription<State>] = []
-    @usableFromInline var observers: [AnyStoreObserver<State, Action>] = []
+    @usableFromInline package var currentState: State
+    @usableFromInline package let reducer: Reducer<State, Action>
+    @usableFromInline package let middleware: [Middleware<State, Action>]
+    @usableFromInline package var subscriptions: [StoreSubscription<State>] = []
+    @usableFromInline package var observers: [AnyStoreObserver<State, Action>] = []
     /// How many actions have been handled (dropped ones included).
     public var actionCount: Int { progress.handledCount }
     /// The dispatch's bookkeeping in one property, changed by one access per step of a dispatch
     /// (each access to a class's `var` costs a dynamic exclusivity check).
-    @usableFromInline var progress = DispatchProgress<Action>()
+    @usableFromInline package var progress = DispatchProgress<Action>()
 
     public init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>] = []) {
         self.currentState = initialState
@@ -50,7 +50,7 @@ public final class Store<State, Action> {
     }
 
     @inlinable
-    func handle(_ action: Action, cause: Int?) {
+    package func handle(_ action: Action, cause: Int?) {
         let index = progress.count()
         var action = action
         if !middleware.isEmpty {
@@ -78,7 +78,7 @@ public final class Store<State, Action> {
     }
 
     @inlinable
-    func notifySubscribers() {
+    package func notifySubscribers() {
         // Over a snapshot: a callback may disconnect itself or others (their flag skips them at
         // once) or subscribe (the new one already got this state), which changes the array.
         let current = subscriptions
@@ -135,22 +135,22 @@ public final class Store<State, Action> {
 
 /// Where a store's dispatch is: the actions handled, and those queued behind the current one.
 @usableFromInline
-struct DispatchProgress<Action> {
+package struct DispatchProgress<Action> {
     /// How many actions have been handled (dropped ones included).
-    @usableFromInline var handledCount = 0
+    @usableFromInline package var handledCount = 0
     /// The index of the action being handled, which an action queued meanwhile names as its cause.
-    @usableFromInline var currentIndex = 0
-    @usableFromInline var isDispatching = false
-    @usableFromInline var queue: [(action: Action, cause: Int)] = []
-    @usableFromInline var queueHead = 0
+    @usableFromInline package var currentIndex = 0
+    @usableFromInline package var isDispatching = false
+    @usableFromInline package var queue: [(action: Action, cause: Int)] = []
+    @usableFromInline package var queueHead = 0
 
     @usableFromInline
-    init() {}
+    package init() {}
 
     /// Starts a dispatch, or queues `action` behind the one being handled.
     /// - Returns: whether the caller handles `action` now.
     @inlinable
-    mutating func start(_ action: Action) -> Bool {
+    package mutating func start(_ action: Action) -> Bool {
         if isDispatching {
             queue.append((action, currentIndex))
             return false
@@ -161,7 +161,7 @@ struct DispatchProgress<Action> {
 
     /// Counts an action as handled; returns its index.
     @inlinable
-    mutating func count() -> Int {
+    package mutating func count() -> Int {
         handledCount += 1
         currentIndex = handledCount
         return handledCount
@@ -169,7 +169,7 @@ struct DispatchProgress<Action> {
 
     /// The next queued action, or `nil` when the dispatch is over.
     @inlinable
-    mutating func nextQueued() -> (action: Action, cause: Int)? {
+    package mutating func nextQueued() -> (action: Action, cause: Int)? {
         if queueHead < queue.count {
             queueHead += 1
             return queue[queueHead - 1]
@@ -183,30 +183,30 @@ struct DispatchProgress<Action> {
 
 /// A subscriber's callback and the flag that ends it at once.
 @usableFromInline
-final class StoreSubscription<State> {
-    @usableFromInline let callback: (State) -> Void
+package final class StoreSubscription<State> {
+    @usableFromInline package let callback: (State) -> Void
     /// The connection flag, read on every action: an `Atomic` so that it can be a `let` (a `var`
     /// costs a dynamic exclusivity check per read; a relaxed atomic load is a plain load).
     /// Nothing is concurrent: the store stays in one isolation domain.
-    @usableFromInline let connected = Atomic<Bool>(true)
+    @usableFromInline package let connected = Atomic<Bool>(true)
 
-    init(_ callback: @escaping (State) -> Void) {
+    package init(_ callback: @escaping (State) -> Void) {
         self.callback = callback
     }
 
     @inlinable
-    func receive(_ state: State) {
+    package func receive(_ state: State) {
         if connected.load(ordering: .relaxed) { callback(state) }
     }
 }
 
 /// An observer with its types erased to the store's.
 @usableFromInline
-final class AnyStoreObserver<State, Action> {
-    @usableFromInline let didReduce: (DispatchRecord<State, Action>) -> Void
-    @usableFromInline let didDrop: (Action, Int) -> Void
+package final class AnyStoreObserver<State, Action> {
+    @usableFromInline package let didReduce: (DispatchRecord<State, Action>) -> Void
+    @usableFromInline package let didDrop: (Action, Int) -> Void
 
-    init<Observer: StoreObserver>(_ observer: Observer) where Observer.State == State, Observer.Action == Action {
+    package init<Observer: StoreObserver>(_ observer: Observer) where Observer.State == State, Observer.Action == Action {
         // Weak: an observer (the recorder) may hold the store; once released it is not called.
         didReduce = { [weak observer] in observer?.store(didReduce: $0) }
         didDrop = { [weak observer] in observer?.store(didDrop: $0, index: $1) }

@@ -29,7 +29,7 @@ public struct DispatchRecord<State, Action> {
     public var cause: Int?
 
     @usableFromInline
-    init(index: Int, action: Action, before: State, after: State, cause: Int?) {
+    package init(index: Int, action: Action, before: State, after: State, cause: Int?) {
         self.index = index
         self.action = action
         self.before = before

@@ -69,7 +69,7 @@ extension Value {
     }
 
     /// Appends the decimal digits of `i` to `out`.
-    static func writeInteger(_ i: Int, to out: inout [UInt8]) {
+    package static func writeInteger(_ i: Int, to out: inout [UInt8]) {
         if i < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = i.magnitude
         guard magnitude >= 10 else {
@@ -89,7 +89,7 @@ extension Value {
     }
 
     /// Appends `s` to `out` as a double-quoted JSON string.
-    static func writeQuoted(_ s: String, to out: inout [UInt8]) {
+    package static func writeQuoted(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         writeEscaped(s, to: &out)
         out.append(UInt8(ascii: "\""))

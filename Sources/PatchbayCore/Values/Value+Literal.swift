@@ -9,7 +9,7 @@ extension Value: CustomStringConvertible {
         return out
     }
 
-    func writeLiteral(to out: inout String) {
+    package func writeLiteral(to out: inout String) {
         switch self {
         case .object(let members):
             if members.isEmpty { out += "{}"; return }
@@ -38,7 +38,7 @@ extension Value: CustomStringConvertible {
     }
 
     /// Writes null, booleans, numbers and strings; the same in literal and JSON form.
-    func writeScalar(to out: inout String) {
+    package func writeScalar(to out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -49,18 +49,18 @@ extension Value: CustomStringConvertible {
         }
     }
 
-    static func decimalText(_ d: Double) -> String {
+    package static func decimalText(_ d: Double) -> String {
         let text = d.description
         return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
     }
 
-    static func isBareKey(_ key: String) -> Bool {
+    package static func isBareKey(_ key: String) -> Bool {
         guard let first = key.utf8.first, first.isNameStart else { return false }
         return key.utf8.allSatisfy(\.isNameContinuation)
     }
 
     /// Writes `s` as a double-quoted JSON string.
-    static func writeQuoted(_ s: String, to out: inout String) {
+    package static func writeQuoted(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -86,13 +86,13 @@ extension Value: CustomStringConvertible {
 
 extension UInt8 {
     /// `[A-Za-z_]`
-    var isNameStart: Bool {
+    package var isNameStart: Bool {
         (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "z")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z"))
             || self == UInt8(ascii: "_")
     }
 
     /// `[A-Za-z0-9_]`
-    var isNameContinuation: Bool { isNameStart || isDigit }
+    package var isNameContinuation: Bool { isNameStart || isDigit }
 
-    var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
+    package var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
 }

@@ -1,6 +1,6 @@
 extension Value {
     /// The member or element `component` names, or `nil` when there is none.
-    func child(_ component: ValueChange.PathComponent) -> Value? {
+    package func child(_ component: ValueChange.PathComponent) -> Value? {
         switch (component, self) {
         case (.key(let key), .object(let members)): members[key]
         case (.index(let index), .array(let elements)): elements.indices.contains(index) ? elements[index] : nil

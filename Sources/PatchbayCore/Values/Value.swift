@@ -48,7 +48,7 @@ extension Value {
     }
 
     /// Whether the value is a number (integer or decimal).
-    var isNumber: Bool {
+    package var isNumber: Bool {
         switch self {
         case .int, .decimal: true
         default: false
@@ -56,7 +56,7 @@ extension Value {
     }
 
     /// The numeric value as a double, for mixed integer and decimal arithmetic.
-    var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let i): Double(i)
         case .decimal(let d): d

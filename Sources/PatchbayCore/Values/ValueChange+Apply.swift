@@ -150,13 +150,13 @@ extension ValueChange {
 extension ValueChange {
     /// Whether the change replaces a value by the same value (numbers of the same kind
     /// included): a change that ended where it began.
-    var replacesWithItself: Bool {
+    package var replacesWithItself: Bool {
         operation == .replace && Value.identical(old, new)
     }
 
     /// Whether `old` and `new` are both arrays or both objects: a replacement of one by the
     /// other is spelled out as the changes inside it.
-    static func areContainers(_ old: Value?, _ new: Value?) -> Bool {
+    package static func areContainers(_ old: Value?, _ new: Value?) -> Bool {
         // Matched one at a time: a tuple of the two values would copy them.
         switch old {
         case .array?: if case .array? = new { return true }
@@ -169,7 +169,7 @@ extension ValueChange {
 
 extension Value {
     /// Whether two optional values are the same, numbers of the same kind included.
-    static func identical(_ a: Value?, _ b: Value?) -> Bool {
+    package static func identical(_ a: Value?, _ b: Value?) -> Bool {
         // Matched with `switch`, which lends the values rather than copying them.
         switch a {
         case .some(let a):

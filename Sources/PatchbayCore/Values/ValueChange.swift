@@ -148,7 +148,7 @@ extension Value {
     /// Whether two values are the same down to the kind of every number: `==` finds `1` and
     /// `1.0` equal, but a change from one to the other must be reported (at any depth) so that
     /// applying the changes gives the new value exactly. Key order does not count.
-    static func isIdentical(_ old: Value, _ new: Value) -> Bool {
+    package static func isIdentical(_ old: Value, _ new: Value) -> Bool {
         // One value at a time: matching the pair as a tuple would copy both.
         switch old {
         case .int(let a):

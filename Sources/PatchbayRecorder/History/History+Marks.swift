@@ -1,19 +1,19 @@
-import PatchbayCore
+package import PatchbayCore
 
 extension History {
     /// Where a history stands, so that the actions recorded after it can be taken back (a
     /// command that failed as a whole, like a dispatch loop that never settles).
-    struct Mark {
-        let timelineCount: Int
+    package struct Mark {
+        package let timelineCount: Int
         let selected: Int
-        let count: Int
-        let current: Int
+        package let count: Int
+        package let current: Int
         let forks: Int
-        let rewrites: Int
+        package let rewrites: Int
     }
 
     /// Where the history stands now.
-    func mark() -> Mark {
+    package func mark() -> Mark {
         Mark(timelineCount: timelines.count, selected: selected, count: count, current: current, forks: forks, rewrites: rewrites)
     }
 
@@ -21,7 +21,7 @@ extension History {
     /// forked, and returns the state at the mark. Returns `nil`, changing nothing, when the
     /// history was rewritten since (a skip, a sweep, a commit or revert): only appends can be
     /// taken back.
-    func rollBack(to mark: Mark) -> Value? {
+    package func rollBack(to mark: Mark) -> Value? {
         guard rewrites == mark.rewrites, timelines.count >= mark.timelineCount,
               timelines[mark.selected].count >= mark.count,
               // From the mark's own timeline: the live state belongs to the current one.

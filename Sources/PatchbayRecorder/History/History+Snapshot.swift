@@ -7,7 +7,7 @@ extension History {
     /// branch and state. A recording that starts while the store exists begins with them.
     ///
     /// `live` is the store's state (the state at `current`); it ends the events as a checkpoint.
-    func snapshot(of name: String, live: Value) -> [SessionEvent] {
+    package func snapshot(of name: String, live: Value) -> [SessionEvent] {
         var events: [SessionEvent] = [.store(name: name, state: initial)]
         var built: [String] = []
         for timeline in timelines {

@@ -20,14 +20,14 @@ public final class History {
     public internal(set) var current = 0
 
     /// Every timeline, in creation order; the first is `main`.
-    var timelines: [Timeline]
+    package var timelines: [Timeline]
     /// The position of the current branch in `timelines`.
     var selected = 0
     /// How many branches have been forked, for the next branch's name.
     var forks = 0
     /// How many times steps already recorded were changed (skips, sweeps, commits, reverts):
     /// a `Mark` taken before one cannot be rolled back to.
-    var rewrites = 0
+    package var rewrites = 0
 
     /// A history with no actions yet. `store` names the store in error messages.
     public init(initial: Value, store: String = "the store") {
@@ -64,7 +64,7 @@ public final class History {
     /// dispatch, which writes the step's bytes straight from it without copying it into an entry
     /// (borrowed, so that the code cannot copy it without saying so).
     @discardableResult
-    func record(_ step: borrowing StoreStep, after state: Value) throws(HistoryError) -> String? {
+    package func record(_ step: borrowing StoreStep, after state: Value) throws(HistoryError) -> String? {
         try record(index: step.index, after: state) { writer in
             StepRecord.write(changes: step.changes, positions: nil, action: step.action, skipped: false,
                              failure: step.failure, cause: step.cause, delayedReducer: step.reducer, to: &writer)

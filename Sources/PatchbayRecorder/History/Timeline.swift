@@ -4,7 +4,7 @@ import PatchbayCore
 ///
 /// It keeps every step's changes in a `StepLog` and full states only at checkpoints; any other
 /// state is replayed from a nearby one (see `Timeline+Replay`).
-struct Timeline {
+package struct Timeline {
     var name: String
     var forkedFrom: String?
     var forkIndex: Int?

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// A parsed shell command.
 enum Command: Sendable {

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// A name in a command, with where it was typed.
 struct Name: Sendable {

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// Turns the text of one command into a `Command`.
 enum CommandParser {

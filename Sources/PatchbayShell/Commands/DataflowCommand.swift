@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// A command of SPEC section 4: nodes, wires, probes, transactions, the clock.
 enum DataflowCommand: Sendable {

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// The text of `help`, `help COMMAND`, `help functions` and `help values`.
 enum Help {

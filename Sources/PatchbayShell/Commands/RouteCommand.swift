@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// A command of SPEC section 5: routes, navigation, presenters and the stack.
 enum RouteCommand: Sendable {

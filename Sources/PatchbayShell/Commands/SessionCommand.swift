@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// A command of SPEC section 8: recording, replaying and inspecting sessions, and DevTools files.
 enum SessionCommand: Sendable {

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// A command of SPEC section 6: stores, reducers, dispatch, state.
 enum StoreCommand: Sendable {

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// A command of SPEC section 7: moving a store through its history.
 enum TimeTravelCommand: Sendable {

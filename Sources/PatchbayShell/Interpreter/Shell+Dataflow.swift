@@ -1,5 +1,6 @@
 
 import PatchbayCore
+import PatchbayGraph
 
 extension Shell {
     func run(_ command: DataflowCommand, text: String) throws(ShellError) -> CommandResult {

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 
 extension Shell {
     /// `var = 1`, `patch map (in) -> (out)  out = 2`, with the node's marks.

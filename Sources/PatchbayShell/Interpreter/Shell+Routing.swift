@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 extension Shell {
     func run(_ command: RouteCommand, text: String) throws(ShellError) -> CommandResult {

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 extension Shell {
     /// The first line of a file `save` writes.

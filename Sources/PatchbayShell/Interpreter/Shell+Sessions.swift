@@ -1,6 +1,8 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 
 /// A recording under way (`record FILE`): the recorder that makes the session's events and the
 /// file they go to, one command at a time (see `Shell.execute`).

@@ -1,5 +1,7 @@
 import PatchbayCore
+import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 
 extension Shell {
     /// How many actions `history` lists without `--last` before it shows only the newest.

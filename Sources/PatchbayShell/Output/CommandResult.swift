@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// What a successful command produced: lines for people and a value for `--json`.
 ///

@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayGraph
 
 /// Turns results and errors into output lines, for people or as JSON (SPEC section 9).
 struct Renderer {

@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 import PatchbayShell
 import PatchbayTestSupport
 import Testing
@@ -35,13 +36,14 @@ struct SessionFileFuzzTests {
         for index in 0..<count {
             var generator = StoreSessionGenerator(seed: SplitMix64.seed(seed, run: index))
             let path = directory.path + "/random\(index).jsonl"
-            let shell = Shell()
+            let shell = Shell(options: ShellOptions(directory: directory.path))
             _ = shell.execute("record \(path)")
             for command in generator.session(length: 25) where !command.hasPrefix("record") {
                 _ = shell.execute(command.replacingOccurrences(of: StoreSessionGenerator.directory, with: directory.path))
             }
             shell.finish()
-            guard Shell().execute("inspect \(path)").status == .success, Shell().execute("replay \(path) --verify").status == .success,
+            guard Shell().execute("inspect \(path)").status == .success,
+                  Shell(options: ShellOptions(directory: directory.path)).execute("replay \(path) --verify").status == .success,
                   let data = FileManager.default.contents(atPath: path) else { continue }
             recordings.append(("random\(index).jsonl", Array(data)))
         }

@@ -1,0 +1,85 @@
+public import PatchbayCore
+/// What every node shares: identity, rank, and the marks of SPEC 4.3 rule 10.
+///
+/// A node's rank is 0 for a source and otherwise more than the rank of every node feeding it
+/// through an instantaneous edge, so evaluating in rank order sees every input settled (rule 5).
+@usableFromInline
+class NodeCore {
+    /// Unowned: the engine holds its nodes. A node used after its engine was released traps.
+    @usableFromInline unowned let engine: Engine
+    /// Creation order: ties between equal ranks go to the older node.
+    private(set) var id = 0
+    @usableFromInline var rank = 0
+    var isScheduled = false
+    /// How errors and runaway reports name the node (`x`, `counter`).
+    var label: String
+    /// Why the node's last evaluation failed; it keeps its last good value meanwhile.
+    var failure: String?
+    /// Whether an upstream node failed, so this node's value may be out of date.
+    var isStale = false
+
+    @usableFromInline
+    init(engine: Engine, label: String) {
+        self.engine = engine
+        self.label = label
+        self.id = engine.register(self)
+    }
+
+    /// Computes the node's outputs from its inputs; called once per wave when scheduled.
+    func evaluate() {}
+
+    /// The nodes this one feeds through instantaneous edges.
+    var downstreamNodes: [NodeCore] { [] }
+
+    /// Drops every edge, so that the node and its neighbours can be released.
+    func detachAll() {}
+
+    /// Asks for an evaluation in the current wave (at most one per wave).
+    final func schedule() {
+        guard !isScheduled else { return }
+        isScheduled = true
+        engine.queue.insert(self)
+    }
+
+    /// Raises this node's rank, and its dependents', so that it follows a node of rank `upstream`.
+    @usableFromInline
+    final func follow(rank upstream: Int) {
+        guard rank <= upstream else { return }
+        rank = upstream + 1
+        for node in downstreamNodes { node.follow(rank: rank) }
+    }
+
+    /// Marks the node failed, keeping its value, and everything downstream stale.
+    final func markFailed(_ message: String) {
+        failure = message
+        engine.report(.nodeFailed(node: label, message: message))
+        markDependentsStale()
+    }
+
+    final func markDependentsStale() {
+        var pending = downstreamNodes
+        var seen = Set<ObjectIdentifier>()
+        while let node = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+            node.isStale = true
+            pending += node.downstreamNodes
+        }
+    }
+
+    /// Clears the marks after a good evaluation; returns whether the node was failed or stale,
+    /// in which case its dependents must hear from it even if its value did not change.
+    final func clearMarks() -> Bool {
+        let wasMarked = failure != nil || isStale
+        failure = nil
+        isStale = false
+        return wasMarked
+    }
+}
+
+/// How a value travels: a change of a value port (equal values stop there) or an event (always
+/// delivered, never deduplicated; also what `touch` sends).
+@usableFromInline
+enum Delivery {
+    case change
+    case event
+}

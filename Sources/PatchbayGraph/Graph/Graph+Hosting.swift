@@ -1,0 +1,76 @@
+public import PatchbayCore
+extension Graph {
+    /// Makes `hosted` a store of the graph, in its initial state: a store node whose reducer is
+    /// the app's Swift code (see `HostedStore`).
+    public func host(_ hosted: HostedStore) throws(GraphError) {
+        try checkNewName(hosted.name)
+        let reducer = hosted.makeReducer()
+        let initial: Value
+        do { initial = try reducer.initialState() } catch { throw GraphError(error) }
+        try createStore(hosted.name, state: initial)
+        try store(hosted.name).hosted = reducer
+    }
+
+    /// The names of the hosted stores, in creation order.
+    public var hostedStoreNames: [String] { nodes.values.compactMap { node in (node as? StoreNode).flatMap { $0.hosted == nil ? nil : $0.name } } }
+
+    /// Handles one action of a hosted store now: the app's reducer runs on the state, and the
+    /// step records what changed between the state before and after. An action that does not
+    /// decode changes nothing and is no step; one a middleware drops is no step either.
+    func dispatchHosted(to store: StoreNode, _ reducer: HostedReducer, _ action: Value, cause: Int?, announce: Bool) throws(GraphError) -> StoreStep? {
+        var state = store.takeState()
+        let before = state
+        let outcome: HostedOutcome
+        do {
+            outcome = try reducer.reduce(&state, action)
+        } catch {
+            store.restoreState(before)
+            throw GraphError(error)
+        }
+        guard let reduced = outcome.action else {
+            store.restoreState(state)
+            dispatchFollowUps(outcome.followUps, to: store, cause: cause)
+            return nil
+        }
+        store.actionCount += 1
+        let step = StoreStep(store: store.name, index: store.actionCount, action: reduced, changes: before.changes(to: state), cause: cause)
+        if announce { report(.dispatched(step)) }
+        publish(step, state: state, in: store)
+        dispatchFollowUps(outcome.followUps, to: store, cause: step.index)
+        return step
+    }
+
+    /// The actions a hosted store's middleware dispatched: queued after the action, as wires
+    /// into a store's dispatch are, so that a loop stops at the engine's limit.
+    private func dispatchFollowUps(_ actions: [Value], to store: StoreNode, cause: Int?) {
+        guard !actions.isEmpty else { return }
+        transaction {
+            for action in actions {
+                engine.enqueue("\(store.name).dispatch") { [unowned self] in dispatchLater(to: store, action, cause: cause) }
+            }
+        }
+    }
+
+    /// Runs a hosted store's reducer on `state`, as `reduce(_:action:reducer:state:)` does for
+    /// shell reducers (recomputing a history).
+    func reduceHosted(_ reducer: HostedReducer, action: Value, state: inout Value) -> StoreReduction {
+        let before = state
+        do {
+            let outcome = try reducer.reduce(&state, action)
+            if outcome.action == nil { return StoreReduction(changes: [], failure: "dropped by a middleware") }
+        } catch {
+            state = before
+            return StoreReduction(changes: [], failure: GraphError(error).description)
+        }
+        return StoreReduction(changes: before.changes(to: state), failure: nil)
+    }
+}
+
+extension GraphError {
+    init(_ error: HostedStoreError) {
+        switch error {
+        case .action(let error): self = .actionDecoding(error)
+        case .state(let detail): self = .hostedState(detail)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+public import PatchbayCore
+extension Graph {
+    /// `rm NAME`: removes a node with its wires, probes, pipes and bindings. Inputs it drove go
+    /// back to their local values; derived nodes that read it keep their value, marked failed.
+    ///
+    /// Refused inside `begin` ... `commit`: `abort` could not bring the node back (its wires,
+    /// probes, timers and store history go with it), so a removal never waits on a transaction.
+    public func remove(_ name: String) throws(GraphError) {
+        guard !engine.isInTransaction else { throw .inTransaction("rm") }
+        let node = try node(name)
+        var reverted: [InputPort] = []
+        for output in node.outputs {
+            for receiver in output.receivers {
+                switch receiver {
+                case let wire as Wire:
+                    detach(wire)
+                    if wire.target.owner !== node { reverted.append(wire.target) }
+                case let pipe as KnotPipe:
+                    pipe.knot.removePipe(pipe)
+                    output.detach(pipe)
+                case let trigger as DerivedNode.Trigger:
+                    trigger.derived.forget(output)
+                    trigger.derived.markFailed("it reads \(name), which was removed")
+                default:
+                    break
+                }
+            }
+        }
+        for wire in wires.values where wire.isDelay && (wire.source.owner === node || wire.target.owner === node) {
+            detach(wire)
+            if wire.target.owner !== node { reverted.append(wire.target) }
+        }
+        for input in node.inputs {
+            if let wire = input.wire { detach(wire) }
+        }
+        for (key, connections) in probes where key == name || key.hasPrefix(name + ".") {
+            for connection in connections { connection.disconnect() }
+            probes[key] = nil
+        }
+        for binding in bindings where binding.involves(node) {
+            for connection in binding.connections { connection.disconnect() }
+        }
+        bindings.removeAll { $0.involves(node) }
+        node.willRemove()
+        node.detachAll()
+        nodes[name] = nil
+        engine.unregister(node)
+        rankAll()
+        if node is StoreNode {
+            storeNameSet.remove(name)
+            tellStoreObservers(.removed(store: name))
+        }
+        for input in reverted { revert(input) }
+    }
+}

@@ -1,0 +1,428 @@
+public import PatchbayCore
+extension Graph {
+    /// The commands that rebuild the graph's definitions when run in a fresh shell (`save FILE`,
+    /// then `load FILE`), in this order:
+    ///
+    /// - the patch types defined with `patchtype`;
+    /// - the nodes in creation order, with their current values (variables, knots and stores keep
+    ///   their current states, derived nodes are computed again, patches get their parameters
+    ///   and inputs their local values); each wire, delay edge, pipe and binding as soon as its
+    ///   nodes exist, in the order it was attached to its port; the routes in registration order
+    ///   and the presenters where the `router` node was created;
+    /// - `set` for the variables and knots that wires, pipes or bindings feed, so that they hold
+    ///   their saved values whatever arrived while the script ran;
+    /// - the reducers in registration order, after everything else, so that actions wires deliver
+    ///   while the script runs leave the stores' states as saved;
+    /// - the probes.
+    ///
+    /// What a script cannot rebuild exactly is said in `#` comment lines: the virtual clock and
+    /// pending timers, the navigation stack, store histories, patches' outputs and internal
+    /// state, failed marks, reducer ids that a fresh shell numbers differently, and derived
+    /// nodes that could not be computed again.
+    /// - Parameters:
+    ///   - lineLimit: the longest line the script may have, in bytes; a value literal that
+    ///     would make a longer line is spread over several lines.
+    ///   - omittingStores: leave the stores out (a recording rebuilds them with their histories
+    ///     before it runs the script).
+    public func definitionScript(lineLimit: Int = 1 << 20, omittingStores: Bool = false) -> DefinitionScript {
+        var writer = GraphScriptWriter(graph: self, lineLimit: lineLimit, omittingStores: omittingStores)
+        writer.write()
+        return DefinitionScript(lines: writer.lines, commandCount: writer.commandCount)
+    }
+}
+
+/// Writes the script of `Graph.definitionScript`.
+struct GraphScriptWriter {
+    let graph: Graph
+    let lineLimit: Int
+    let omittingStores: Bool
+    private(set) var lines: [String] = []
+    private(set) var commandCount = 0
+    /// The nodes that cannot be rebuilt, with why.
+    private var unbuilt: [String: String] = [:]
+
+    /// One command (or group of commands) of the part of the script that follows the graph's
+    /// history.
+    private enum Definition {
+        case node(GraphNode)
+        /// The `router` node: the routes and presenters.
+        case routing
+        case wire(Wire)
+        case pipe(KnotPipe)
+        case binding(Binding)
+    }
+
+    init(graph: Graph, lineLimit: Int, omittingStores: Bool) {
+        self.graph = graph
+        self.lineLimit = lineLimit
+        self.omittingStores = omittingStores
+    }
+
+    mutating func write() {
+        writeSessionNotes()
+        for type in graph.patchTypes.values {
+            guard type.isUserDefined, let body = type.body else { continue }
+            command("patchtype \(type.name) (\(type.inputs.joined(separator: ", "))) -> (\(type.outputs.joined(separator: ", "))) "
+                    + Self.braced(body))
+        }
+        var wroteRouting = false
+        for definition in orderedDefinitions() {
+            switch definition {
+            case .node(let node): write(node)
+            case .routing:
+                writeRouting()
+                wroteRouting = true
+            case .wire(let wire): write(wire)
+            case .pipe(let pipe): write(pipe)
+            case .binding(let binding):
+                connection("bind \(binding.left.name) \(binding.right.name)", between: [binding.left.name, binding.right.name])
+            }
+        }
+        if !wroteRouting { writeRouting() }
+        writeRestoredValues()
+        writeReducers()
+        for target in graph.probes.keys {
+            let node = String(target.prefix { $0 != "." })
+            if let reason = unbuilt[node] {
+                note("not rebuilt: probe \(target) (\(node) is not rebuilt: \(reason))")
+            } else {
+                command("probe \(target)")
+            }
+        }
+    }
+
+    // MARK: Lines
+
+    private mutating func command(_ text: String) {
+        lines.append(text)
+        commandCount += 1
+    }
+
+    /// A comment; each of its lines starts with `#`.
+    private mutating func note(_ text: String) {
+        lines.append(text.split(separator: "\n", omittingEmptySubsequences: false).map { "# \($0)" }.joined(separator: "\n"))
+    }
+
+    /// `prefix` followed by `value` as a literal.
+    private mutating func command(_ prefix: String, value: Value, of name: String) {
+        command(prefix + literal(value, of: name, width: lineLimit - prefix.utf8.count))
+    }
+
+    private mutating func literal(_ value: Value, of name: String, width: Int) -> String {
+        if let reason = ScriptLiteral.unreadableReason(value) {
+            note("\(name) is written as null: \(reason)")
+            return "null"
+        }
+        return ScriptLiteral(value, width: width).text
+    }
+
+    /// A value in a comment: its literal, cut short.
+    private static func short(_ value: Value) -> String {
+        let text = value.description
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+
+    /// Statements as `patchtype` takes them: in braces.
+    private static func braced(_ body: StatementBlock) -> String {
+        let text = body.sourceText
+        return text.hasPrefix("{") ? text : "{\n\(text)\n}"
+    }
+
+    // MARK: Notes about the session
+
+    private mutating func writeSessionNotes() {
+        let engine = graph.engine
+        if engine.isInTransaction {
+            note("saved inside an open transaction (begin): its writes, not yet committed, are not included")
+        }
+        let clock = engine.clock
+        if clock.now > 0 {
+            note("the virtual clock was at \(clock.now) ms; it starts at 0 ms again when this is loaded")
+        }
+        // Each timer patch has one timer pending, and starts it again when the script makes it.
+        let lost = clock.pendingCount - graph.nodes.values.filter { ($0 as? PatchNode)?.type.name == "timer" }.count
+        if lost > 0 {
+            note("\(lost) pending timer\(lost == 1 ? " is" : "s are") not saved (delay patches, after reducers): what was still due is lost")
+        }
+    }
+
+    // MARK: Order
+
+    /// The nodes, routing, wires, pipes and bindings, each after what it needs, in an order the
+    /// graph's history could have had: nodes in creation order, and the receivers of each port
+    /// (wires, pipes, derived nodes) in the order they were attached, so that a port serves them
+    /// in the same order after loading. A connection comes as soon as its nodes exist.
+    private func orderedDefinitions() -> [Definition] {
+        var definitions: [Definition] = []
+        var indexes: [ObjectIdentifier: Int] = [:]
+        var order: [(earlier: Int, later: Int)] = []
+        func chain(_ items: [Int]) {
+            for (earlier, later) in zip(items, items.dropFirst()) where earlier != later { order.append((earlier, later)) }
+        }
+        for node in graph.nodes.values {
+            indexes[ObjectIdentifier(node)] = definitions.count
+            definitions.append(node is RouterNode ? .routing : .node(node))
+        }
+        let nodeCount = definitions.count
+        chain(Array(0..<nodeCount))
+        func connection(_ definition: Definition, _ object: AnyObject, between ends: [GraphNode]) -> Int {
+            if let index = indexes[ObjectIdentifier(object)] { return index }
+            let index = definitions.count
+            indexes[ObjectIdentifier(object)] = index
+            definitions.append(definition)
+            for end in ends { if let node = indexes[ObjectIdentifier(end)] { order.append((node, index)) } }
+            return index
+        }
+        for node in graph.nodes.values {
+            for output in node.outputs {
+                let receivers = output.receivers.compactMap { receiver -> Int? in
+                    switch receiver {
+                    case let wire as Wire: connection(.wire(wire), wire, between: [node, wire.target.graphNode])
+                    case let pipe as KnotPipe: connection(.pipe(pipe), pipe, between: [node, pipe.knot])
+                    case let trigger as DerivedNode.Trigger: indexes[ObjectIdentifier(trigger.derived)]
+                    default: nil
+                    }
+                }
+                chain(receivers)
+            }
+        }
+        // Delay edges are not receivers: they cross at each tick, in the order they were made.
+        let delays = graph.wires.values.filter(\.isDelay).sorted {
+            (graph.engine.tickHandlers[ObjectIdentifier($0)]?.order ?? 0) < (graph.engine.tickHandlers[ObjectIdentifier($1)]?.order ?? 0)
+        }
+        chain(delays.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, $0.target.graphNode]) })
+        chain(graph.bindings.map { connection(.binding($0), $0, between: [$0.left, $0.right]) })
+        var sorter = DefinitionOrder(count: definitions.count)
+        for (earlier, later) in order { sorter.require(earlier, before: later) }
+        return sorter.sorted { $0 >= nodeCount }.map { definitions[$0] }
+    }
+
+    // MARK: Nodes
+
+    private mutating func write(_ node: GraphNode) {
+        let name = node.name
+        switch node {
+        case let variable as VariableNode:
+            command("var \(name) = ", value: variable.value.value ?? .null, of: name)
+        case let derived as DerivedNode:
+            if let reason = whyNotRebuilt(derived) {
+                unbuilt[name] = reason
+                note("not rebuilt: derive \(name) = \(derived.expression.sourceText) (\(reason); it held \(derived.value.value.map(Self.short) ?? "nothing"))")
+                return
+            }
+            command("derive \(name) = \(derived.expression.sourceText)")
+        case let signal as SignalNode:
+            command("signal \(name)")
+            if signal.isClosed { command("close \(name)") }
+        case let knot as KnotNode:
+            command("knot \(name) = ", value: knot.state.value ?? .null, of: name)
+        case let patch as PatchNode:
+            write(patch)
+        case let store as StoreNode:
+            if omittingStores { return }
+            if store.hosted != nil {
+                note("\(name) is hosted by the app, which creates it: its state is not saved")
+                return
+            }
+            command("store \(name) = ", value: store.state.value ?? .null, of: name)
+            if store.actionCount > 0 {
+                note("\(name) had handled \(store.actionCount) action\(store.actionCount == 1 ? "" : "s"): its history is not saved, its state is")
+            }
+        default:
+            return
+        }
+        for input in node.inputs {
+            guard let local = input.localValue, local.description != Self.localValueAtCreation(of: input, in: node)?.description else { continue }
+            command("set \(name).\(input.name) = ", value: local, of: "\(name).\(input.name)")
+        }
+        if let failure = node.failure { note("\(name) was marked failed: \(failure)") }
+    }
+
+    /// The local value an input gets when its node is created: a patch's parameter named like
+    /// the input, or that parameter's default.
+    private static func localValueAtCreation(of input: InputPort, in node: GraphNode) -> Value? {
+        guard let patch = node as? PatchNode else { return nil }
+        return patch.arguments[input.name] ?? patch.type.parameters.first { $0.name == input.name }?.defaultValue
+    }
+
+    /// Why a derived node cannot be created again, if it cannot: it reads a node that is gone or
+    /// not rebuilt, or its expression fails now.
+    private func whyNotRebuilt(_ derived: DerivedNode) -> String? {
+        let inputs = Set(derived.dependencies.map { ObjectIdentifier($0.owner) })
+        for name in derived.expression.freeNames {
+            // A node made again under the name of one removed is not the one it reads.
+            guard let node = graph.nodes[name], inputs.contains(ObjectIdentifier(node)) else {
+                return "it reads \(name), which was removed"
+            }
+            if unbuilt[name] != nil { return "it reads \(name), which is not rebuilt" }
+            if let patch = node as? PatchNode, !Self.outputsHoldValues(patch) {
+                return "it reads \(name), a patch whose outputs are not saved and stay empty until a value arrives"
+            }
+        }
+        do {
+            _ = try derived.expression.evaluate(Bindings(), in: graph)
+        } catch {
+            return "it fails now: \(error.message(in: derived.expression.source))"
+        }
+        return nil
+    }
+
+    private mutating func write(_ patch: PatchNode) {
+        let type = patch.type
+        // Parameters in the order the type lists them, then inputs given a value, in port order.
+        var names = type.parameters.map(\.name).filter { patch.arguments[$0] != nil }
+        names += patch.inputs.map(\.name).filter { patch.arguments[$0] != nil && !names.contains($0) }
+        names += patch.arguments.keys.filter { !names.contains($0) }.sorted()
+        var text = "patch \(patch.name) \(type.name)"
+        let width = lineLimit / Swift.max(names.count, 1) - 64
+        for name in names {
+            text += " \(name)=" + literal(patch.arguments[name]!, of: "\(patch.name)'s parameter \(name)", width: width)
+        }
+        command(text)
+        guard !Self.outputsComeBack(patch) else { return }
+        let held = patch.outputs.compactMap { output -> String? in
+            guard let value = output.value, value.description != patch.initialOutputs[output.name]?.description else { return nil }
+            return "\(output.name) = \(Self.short(value))"
+        }
+        if !held.isEmpty {
+            note("\(patch.name): a patch's outputs and internal state are not saved; they follow what arrives from here on "
+                 + "(it held \(held.joined(separator: ", ")))")
+        }
+    }
+
+    /// Whether the patch's outputs are computed again from the same inputs when the script runs:
+    /// its type computes them from its inputs' current values alone, and they come back.
+    private static func outputsComeBack(_ patch: PatchNode) -> Bool {
+        ["expr", "map", "combine", "view"].contains(patch.type.name) && !patch.type.isUserDefined && inputsComeBack(patch)
+    }
+
+    /// Whether every output of the patch holds a value once the script has made it and wired
+    /// its inputs, as a derived node that reads it needs: outputs that start with a value, or a
+    /// type that emits whenever an input arrives, with inputs that come back.
+    private static func outputsHoldValues(_ patch: PatchNode) -> Bool {
+        if patch.outputs.allSatisfy({ patch.initialOutputs[$0.name] != nil }) { return true }
+        return ["expr", "map", "combine", "view", "merge", "distinct"].contains(patch.type.name) && !patch.type.isUserDefined
+            && inputsComeBack(patch)
+    }
+
+    /// Whether each input of the patch that holds a value gets it again while the script runs:
+    /// from its local value, or from a wire that replays a value port.
+    private static func inputsComeBack(_ patch: PatchNode) -> Bool {
+        patch.inputs.allSatisfy { input in
+            guard input.value != nil else { return true }
+            guard let wire = input.wire else { return input.localValue != nil }
+            return !wire.isDelay && wire.condition == nil && wire.source.remembers && wire.source.value != nil
+        }
+    }
+
+    // MARK: Connections
+
+    /// A connection's command, or a note when one of its nodes is not rebuilt.
+    private mutating func connection(_ text: String, between nodes: [String]) {
+        if let node = nodes.first(where: { unbuilt[$0] != nil }) {
+            note("not rebuilt: \(text) (\(node) is not rebuilt)")
+        } else {
+            command(text)
+        }
+    }
+
+    private mutating func write(_ wire: Wire) {
+        var text = "wire \(wire.text)"
+        if let condition = wire.condition { text += " when \(condition.sourceText)" }
+        if let transform = wire.transform { text += " : \(transform.sourceText)" }
+        connection(text, between: [wire.source.address.node, wire.target.address.node])
+    }
+
+    private mutating func write(_ pipe: KnotPipe) {
+        var text = "pipe \(pipe.source.address) -> \(pipe.knot.name)"
+        if let condition = pipe.condition { text += " when \(condition.sourceText)" }
+        text += " : \(pipe.body.sourceText)"
+        connection(text, between: [pipe.source.address.node, pipe.knot.name])
+    }
+
+    // MARK: Routing
+
+    /// The routes in registration order (with their priorities, they are tried in the same
+    /// order), the presenters, and a note about the navigation stack.
+    private mutating func writeRouting() {
+        for route in graph.router.routes.sorted(by: { $0.id < $1.id }) {
+            var text = "route add \(Self.word(route.pattern.text))"
+            if let view = route.payload.view { text += " view=\(view)" }
+            if route.payload.option != .push { text += " option=\(route.payload.option.rawValue)" }
+            if route.priority != 0 { text += " priority=\(route.priority)" }
+            if let condition = route.payload.condition { text += " when \(condition.sourceText)" }
+            command(text)
+        }
+        for view in graph.presenters.keys.sorted() {
+            for expression in graph.presenters[view] ?? [] { command("presenter \(view) : \(expression.sourceText)") }
+        }
+        if graph.router.routes.isEmpty, graph.nodes[RouterNode.name] != nil {
+            note("router has no routes: it comes back with the first route added or wire from router.route")
+        }
+        let entries = graph.stack.entries
+        if !entries.isEmpty {
+            note("the navigation stack (\(entries.map(\.view).joined(separator: " > "))) is not saved: route to its views again to rebuild it")
+        }
+    }
+
+    /// A pattern as one word of a command: quoted when it holds white space, quotes, brackets
+    /// or backslashes.
+    private static func word(_ text: String) -> String {
+        let special: Set<Character> = [" ", "\t", "\n", "\r", "\"", "'", "\\", "[", "]", "{", "}"]
+        guard text.contains(where: special.contains) || text.hasPrefix("#") else { return text }
+        var quoted = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
+    }
+
+    // MARK: Values, reducers
+
+    /// `set` for each variable and knot that a wire, a pipe, a binding or an input's local value
+    /// feeds: what they delivered while the script ran may differ from the saved value. Knots
+    /// come last, as setting a variable may run a pipe into a knot.
+    private mutating func writeRestoredValues() {
+        var variables: [(String, Value)] = []
+        var knots: [(String, Value)] = []
+        for node in graph.nodes.values {
+            if let variable = node as? VariableNode,
+                variable.setter.wire != nil || variable.setter.localValue != nil || graph.bindings.contains(where: { $0.involves(variable) })
+            {
+                variables.append((variable.name, variable.value.value ?? .null))
+            } else if let knot = node as? KnotNode, knot.update.wire != nil || knot.update.localValue != nil || !knot.pipes.isEmpty {
+                knots.append((knot.name, knot.state.value ?? .null))
+            }
+        }
+        guard !variables.isEmpty || !knots.isEmpty else { return }
+        note("the values of variables and knots that wires, pipes or bindings feed, as saved")
+        for (name, value) in variables + knots { command("set \(name) = ", value: value, of: name) }
+    }
+
+    /// The reducers of every store in registration order, so that they keep their order.
+    private mutating func writeReducers() {
+        let reducers = graph.nodes.values.compactMap { $0 as? StoreNode }
+            .flatMap { store in store.reducers.map { (store: store.name, reducer: $0) } }
+            .sorted { Self.number(of: $0.reducer.id) < Self.number(of: $1.reducer.id) }
+        guard !reducers.isEmpty else { return }
+        note("reducers come last: actions that wires deliver while this runs leave the stores' states as saved")
+        let renumbered = reducers.enumerated().compactMap { index, entry in
+            entry.reducer.id == "r\(index + 1)" ? nil : "\(entry.reducer.id) becomes r\(index + 1)"
+        }
+        if !renumbered.isEmpty {
+            note("reducer ids restart at r1 when this is loaded: \(renumbered.joined(separator: ", "))")
+        }
+        for (store, reducer) in reducers {
+            var text = "reducer \(store) on \(reducer.type)"
+            if let path = reducer.path { text += " at \(ValueChange.pathText(path))" }
+            if let delay = reducer.delay { text += " after \(delay)" }
+            if let condition = reducer.condition { text += " when \(condition.sourceText)" }
+            command(text + " : \(reducer.body.sourceText)")
+        }
+    }
+
+    private static func number(of id: String) -> Int {
+        Int(id.dropFirst()) ?? 0
+    }
+}

@@ -1,0 +1,165 @@
+public import PatchbayCore
+extension Graph {
+    /// What `wire` did.
+    public struct WireOutcome: Sendable, Equatable {
+        /// The wire that drove the input before, now replaced.
+        public var replaced: String?
+        /// The new wire, as `wire` takes it.
+        public var wire: String
+    }
+
+    /// `wire SRC.PORT -> DST.PORT [when EXPR] [: EXPR]`, or with `~>` (`isDelay`) a delay edge.
+    /// Wiring a wired input replaces its wire in one step; the source's value, if it has one,
+    /// arrives at once (except over a delay edge, where values cross only on `tick`).
+    @discardableResult
+    public func wire(from sourceAddress: PortAddress, to targetAddress: PortAddress, when condition: Expression? = nil,
+                     transform: Expression? = nil, isDelay: Bool = false) throws(GraphError) -> WireOutcome {
+        let source = try outputPort(sourceAddress)
+        let target = try inputPort(targetAddress)
+        let sourceNode = source.owner as! GraphNode
+        let targetNode = target.graphNode
+        if !isDelay, !target.isQueued, let path = path(from: targetNode, to: sourceNode) {
+            throw .cycle(path.map(\.name) + [targetNode.name])
+        }
+        let old = target.wire
+        if let old { detach(old) }
+        let wire = Wire(graph: self, from: source, to: target, condition: condition, transform: transform, isDelay: isDelay)
+        target.wire = wire
+        wires[targetAddress] = wire
+        if isDelay {
+            nextDelayOrder += 1
+            engine.tickHandlers[ObjectIdentifier(wire)] = TickHandler(order: nextDelayOrder) { [unowned wire] in
+                if let value = wire.source.value { wire.deliver(value, .change) }
+            }
+        } else {
+            source.attach(wire)
+        }
+        if old != nil {
+            rankAll()  // the old wire's edge is gone, which may lower ranks
+        } else {
+            if !isDelay, !target.isQueued { rankNewEdge(from: sourceNode, to: targetNode) }
+            rankNewSamples(wire.sampledNames, readBy: targetNode)
+        }
+        if !isDelay, let value = source.value {
+            transaction { wire.deliver(value, .change) }
+        }
+        return WireOutcome(replaced: old?.text, wire: wire.definition)
+    }
+
+    /// `unwire DST.PORT`: the input goes back to its local value.
+    public func unwire(_ address: PortAddress) throws(GraphError) {
+        let input = try inputPort(address)
+        guard let wire = input.wire else { throw .notWired(address) }
+        detach(wire)
+        rankAll()
+        revert(input)
+    }
+
+    /// Removes a wire from the graph, leaving its input's value as it is.
+    func detach(_ wire: Wire) {
+        if wire.isDelay {
+            engine.tickHandlers[ObjectIdentifier(wire)] = nil
+        } else {
+            wire.source.detach(wire)
+        }
+        wire.target.wire = nil
+        wires[wire.target.address] = nil
+    }
+
+    /// Delivers an input's local value after its wire went away; without one it becomes empty.
+    func revert(_ input: InputPort) {
+        if let local = input.localValue {
+            deliver(local, to: input, cause: rootCause)
+        } else {
+            input.reset(to: nil)
+        }
+    }
+
+    /// `pipe SRC.PORT -> KNOT [when EXPR] : STATEMENTS`
+    public func pipe(from sourceAddress: PortAddress, to knotName: String, when condition: Expression?,
+                     body: StatementBlock) throws(GraphError) {
+        let source = try outputPort(sourceAddress)
+        let target = try node(knotName)
+        guard let knot = target as? KnotNode else {
+            throw .wrongKind(knotName, kind: target.kind, expected: "pipe feeds knots")
+        }
+        let sourceNode = source.owner as! GraphNode
+        if let path = path(from: knot, to: sourceNode) {
+            throw .cycle(path.map(\.name) + [knot.name])
+        }
+        let pipe = KnotPipe(graph: self, from: source, to: knot, condition: condition, body: body)
+        knot.addPipe(pipe)
+        source.attach(pipe)
+        rankNewEdge(from: sourceNode, to: knot)
+        rankNewSamples(pipe.sampledNames, readBy: knot)
+    }
+
+    /// `bind A B`: keeps two variables equal. B takes A's value now; afterwards a change of
+    /// either is written to the other after the transaction, and equal values stop there.
+    public func bind(_ first: String, _ second: String) throws(GraphError) {
+        guard first != second else { throw .bindToItself(first) }
+        let a = try node(first), b = try node(second)
+        guard let left = a as? VariableNode else {
+            throw .wrongKind(first, kind: a.kind, expected: "bind works on variables")
+        }
+        guard let right = b as? VariableNode else {
+            throw .wrongKind(second, kind: b.kind, expected: "bind works on variables")
+        }
+        let binding = Binding(left: left, right: right)
+        binding.connections = [
+            left.value.subscribe(future: true) { [unowned self, unowned right] value in
+                write(right, right.value, value, pending: \.pending)
+            },
+            right.value.subscribe(future: true) { [unowned self, unowned left] value in
+                write(left, left.value, value, pending: \.pending)
+            },
+        ]
+        bindings.append(binding)
+        if let value = left.current { write(right, right.value, value, pending: \.pending) }
+    }
+}
+
+/// Two variables kept equal by `bind`.
+final class Binding {
+    unowned let left: VariableNode
+    unowned let right: VariableNode
+    var connections: [Connection] = []
+
+    init(left: VariableNode, right: VariableNode) {
+        self.left = left
+        self.right = right
+    }
+
+    func involves(_ node: GraphNode) -> Bool { left === node || right === node }
+
+    var text: String { "\(left.name) <-> \(right.name)" }
+}
+
+extension StatementBlock {
+    /// The names the statements read: nodes, as samples (locals of lambdas excluded).
+    var readNames: [String] {
+        var names: [String] = []
+        func collect(_ statements: [StatementNode]) {
+            for statement in statements {
+                switch statement {
+                case .assign(let path, _, let value, _):
+                    collect(path)
+                    value.collectFreeNames(into: &names)
+                case .delete(let path, _):
+                    collect(path)
+                case .conditional(let test, let then, let otherwise, _):
+                    test.collectFreeNames(into: &names)
+                    collect(then)
+                    collect(otherwise)
+                case .emit(_, let value, _):
+                    value.collectFreeNames(into: &names)
+                }
+            }
+        }
+        func collect(_ path: StatePath) {
+            for case .index(let index) in path.components { index.collectFreeNames(into: &names) }
+        }
+        collect(statements)
+        return names
+    }
+}

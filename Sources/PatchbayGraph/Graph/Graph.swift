@@ -1,0 +1,157 @@
+public import PatchbayCore
+import OrderedCollections
+
+/// A graph of named nodes with named ports, built and driven by name: the model behind the
+/// shell's dataflow commands (SPEC section 4), usable on its own.
+///
+/// Every method is one transaction of the engine (or buffered while `begin` is open), and every
+/// method that throws changes nothing when it does. What flows while a method runs (probe and log
+/// output, node failures) is collected as `GraphEvent`s; `takeEvents()` returns them.
+public final class Graph {
+    /// The scheduler of the graph's nodes.
+    public let engine: Engine
+    var nodes: OrderedDictionary<String, GraphNode> = [:]
+    var patchTypes: OrderedDictionary<String, PatchType> = [:]
+    /// Wires by the input they drive.
+    var wires: [PortAddress: Wire] = [:]
+    var probes: OrderedDictionary<String, [Connection]> = [:]
+    var bindings: [Binding] = []
+    /// What ranking the nodes incrementally needs (Graph+Ranks.swift).
+    var ranks = RankIndex()
+    private var events: [GraphEvent] = []
+    /// The text of the command being run: the root of every cause chain it starts.
+    public var cause = "" {
+        didSet { rootCause = Cause(cause) }
+    }
+    /// `cause` as the first link of cause chains.
+    var rootCause = Cause("")
+    /// The names of the stores, kept up to date as stores are created and removed: the shell
+    /// looks a name up in it for every command it parses.
+    public internal(set) var storeNameSet: Set<String> = []
+    var nextDelayOrder = 0
+    var nextReducerID = 0
+    /// Who hears what the stores do (the history).
+    var storeObservers: [(StoreEvent) -> Void] = []
+    var routeObservers: [(Navigation) -> Void] = []
+    /// Every URL routed, in order, with its pattern, parameters, view and option (`history router`).
+    public internal(set) var routeHistory: [Navigation] = []
+    /// The routes, the presenters and the navigation stack of the wireframe.
+    var router = Router<RouteSpec>()
+    var presenters: [String: [Expression]] = [:]
+    public internal(set) var stack = NavigationStack()
+
+    /// Names that expressions reserve, which nodes cannot take.
+    public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url"]
+
+    public init(engine: Engine = Engine()) {
+        self.engine = engine
+        for type in PatchType.builtins { patchTypes[type.name] = type }
+        engine.onError = { [unowned self] error in events.append(.error(error)) }
+    }
+
+    deinit {
+        for node in nodes.values { node.detachAll() }
+    }
+
+    /// The events since the last call.
+    public func takeEvents() -> [GraphEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    func report(_ event: GraphEvent) {
+        events.append(event)
+    }
+
+    /// The names of every node, in creation order.
+    public var nodeNames: [String] { Array(nodes.keys) }
+
+    /// Every `NODE.PORT` of the graph, outputs then inputs, for completion.
+    public var portAddresses: [PortAddress] {
+        nodes.values.flatMap { node in
+            node.outputs.map { PortAddress(node: node.name, port: $0.name) }
+                + node.inputs.map { PortAddress(node: node.name, port: $0.name) }
+        }
+    }
+
+    /// The names of the patch types, built-in first.
+    public var patchTypeNames: [String] { Array(patchTypes.keys) }
+
+    /// Every patch type, built-in first.
+    public var allPatchTypes: [PatchType] { Array(patchTypes.values) }
+
+    // MARK: Lookups
+
+    func node(_ name: String) throws(GraphError) -> GraphNode {
+        if let node = nodes[name] { return node }
+        if name == RouterNode.name { return routerNode() }
+        throw .unknownNode(name, existing: nodeNames)
+    }
+
+    func outputPort(_ address: PortAddress) throws(GraphError) -> OutputPort<Value> {
+        let node = try node(address.node)
+        guard let port = node.output(address.port) else {
+            throw .unknownPort(address, isInput: false, existing: node.outputs.map(\.name))
+        }
+        return port
+    }
+
+    func inputPort(_ address: PortAddress) throws(GraphError) -> InputPort {
+        let node = try node(address.node)
+        guard let port = node.input(address.port) else {
+            throw .unknownPort(address, isInput: true, existing: node.inputs.map(\.name))
+        }
+        return port
+    }
+
+    /// Checks that `name` can name a new node.
+    func checkNewName(_ name: String) throws(GraphError) {
+        if let existing = nodes[name] { throw .nameTaken(name, kind: existing.kind) }
+        if Self.reservedNames.contains(name) || name == RouterNode.name { throw .reservedName(name) }
+    }
+
+    /// Runs `body` as one transaction (or buffered in the open one); a write made by a callback
+    /// is queued by the engine as usual.
+    func transaction(_ body: () -> Void) {
+        switch engine.writeMode {
+        case .immediate: engine.runTransaction(body)
+        case .buffered, .queued: body()
+        }
+    }
+}
+
+extension Graph: ExpressionEnvironment {
+    /// A node's name reads its current value: a variable's or derived node's value, a knot's
+    /// state, a patch's first output. Reading never triggers anything (a sample).
+    public func lookup(name: String) -> NameLookup {
+        guard let node = nodes[name] else { return .unknown }
+        if let store = node as? StoreNode, store.isReducing { return .empty(Self.beingReduced(name)) }
+        if let variable = node as? VariableNode, let value = variable.current { return .value(value) }
+        if let knot = node as? KnotNode, let value = knot.current { return .value(value) }
+        guard let port = node.primaryOutput else { return .empty("\(name) has no output to read") }
+        guard let value = port.value else {
+            return .empty(port.remembers ? "\(name).\(port.name) is empty" : "\(name).\(port.name) is an event port with no value to read")
+        }
+        return .value(value)
+    }
+
+    public func lookup(node name: String, port: String) -> NameLookup {
+        guard let node = nodes[name] else { return .unknown }
+        if let store = node as? StoreNode, store.isReducing, port == "state" { return .empty(Self.beingReduced(name)) }
+        if let output = node.output(port) {
+            guard let value = output.value else { return .empty("\(name).\(port) is empty") }
+            return .value(value)
+        }
+        if let input = node.input(port) {
+            guard let value = input.value else { return .empty("\(name).\(port) is empty") }
+            return .value(value)
+        }
+        return .unknown
+    }
+
+    public var knownNames: [String] { nodeNames }
+
+    private static func beingReduced(_ store: String) -> String {
+        "\(store).state is being reduced: inside \(store)'s reducers, read `state`"
+    }
+}

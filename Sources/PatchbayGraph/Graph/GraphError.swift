@@ -1,0 +1,117 @@
+public import PatchbayCore
+/// An error of a graph command. Nothing in the graph changes when one is thrown.
+public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownNode(String, existing: [String])
+    /// `isInput` says which kind of port was looked for; `nil` when either would do (`show`,
+    /// `probe`, `why`), and `existing` then lists outputs and inputs.
+    case unknownPort(PortAddress, isInput: Bool?, existing: [String])
+    case nameTaken(String, kind: NodeKind)
+    case reservedName(String)
+    case wrongKind(String, kind: NodeKind, expected: String)
+    case cycle([String])
+    case inputIsWired(PortAddress, wire: String)
+    case notWired(PortAddress)
+    case signalClosed(String)
+    case unknownPatchType(String, suggestion: String?)
+    case patchTypeTaken(String)
+    case patchType(type: String, PatchTypeError)
+    case engine(EngineError)
+    case expression(ExpressionError, source: String)
+    case unknownProbe(String)
+    case bindToItself(String)
+    case noStore
+    case ambiguousStore([String])
+    case invalidAction(String)
+    /// An action of a hosted store that does not decode as one of the app's actions.
+    case actionDecoding(ActionDecodingError)
+    /// A hosted store's state that does not go to or from the app's type.
+    case hostedState(String)
+    /// `reducer` on a hosted store, whose reducer is the app's code.
+    case hostedReducer(store: String)
+    case unknownReducer(String, existing: [String])
+    case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
+    case routing(RoutingError, text: String)
+    case routeExists(String)
+    case unknownRoute(String, existing: [String])
+    case emptyStack
+    case noModal
+    /// A command that cannot run between `begin` and `commit` (`tick`).
+    case inTransaction(String)
+    /// An `after MS` outside what the virtual clock can wait.
+    case invalidDelay(Int)
+    /// The input ended inside `begin`: the transaction was aborted.
+    case transactionLeftOpen(droppedWrites: Int)
+
+    public var description: String {
+        switch self {
+        case .unknownNode(let name, let existing):
+            "no node '\(name)' (" + (existing.isEmpty ? "no nodes yet" : "nodes: \(Self.list(existing))") + ")"
+        case .unknownPort(let address, let isInput, let existing):
+            "\(address.node) has no \(Self.portKind(isInput)) '\(address.port)' ("
+                + (existing.isEmpty ? "it has no \(Self.portKind(isInput))s" : "\(Self.portKind(isInput))s: \(Self.list(existing))") + ")"
+        case .nameTaken(let name, let kind): "'\(name)' is already a node (\(kind)); rm it first or pick another name"
+        case .reservedName(let name): "'\(name)' is reserved in expressions and cannot name a node"
+        case .wrongKind(let name, let kind, let expected): "'\(name)' is a \(kind) node; \(expected)"
+        case .cycle(let path):
+            "the wire would close a cycle: \(path.joined(separator: " -> ")); use a delay edge (~>) or bind for feedback"
+        case .inputIsWired(let address, let wire): "\(address) is driven by the wire \(wire); unwire \(address) first"
+        case .notWired(let address): "\(address) has no wire"
+        case .signalClosed(let name): "signal '\(name)' is closed"
+        case .unknownPatchType(let name, let suggestion):
+            "no patch type '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'patch types')")
+        case .patchTypeTaken(let name): "patch type '\(name)' already exists"
+        case .patchType(let type, let error): "\(type): \(error.message)"
+        case .engine(let error): error.description
+        case .expression(let error, let source): error.message(in: source)
+        case .unknownProbe(let target): "no probe on '\(target)'"
+        case .bindToItself(let name): "cannot bind '\(name)' to itself"
+        case .noStore: "there is no store yet; create one with store NAME = EXPR"
+        case .ambiguousStore(let names): "there are several stores (\(Self.list(names))); name the one you mean"
+        case .invalidAction(let detail): detail
+        case .actionDecoding(let error): error.description
+        case .hostedState(let detail): detail
+        case .hostedReducer(let store): "\(store) is hosted: its reducer is the app's Swift code, which the shell cannot add to"
+        case .unknownReducer(let id, let existing):
+            "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Self.list(existing))") + ")"
+        case .routing(let error, _): error.description
+        case .routeExists(let pattern): "a route \(pattern) already exists; route rm it first"
+        case .unknownRoute(let pattern, let existing):
+            "no route \(pattern) (" + (existing.isEmpty ? "no routes yet" : "routes: \(Self.list(existing))") + ")"
+        case .emptyStack: "the navigation stack is empty"
+        case .noModal: "no modal is presented"
+        case .reducerFailed(let store, let index, let type, let reducer, let message):
+            "#\(index) \(type) failed in \(reducer) (\(store) keeps its state; the action is kept, marked failed): \(message)"
+        case .inTransaction(let command): "'\(command)' cannot run inside a transaction; commit or abort it first"
+        case .transactionLeftOpen(let dropped):
+            "the input ended inside a transaction ('begin' without 'commit'): "
+                + (dropped == 0 ? "it was dropped (it held no writes)" : dropped == 1 ? "its 1 write was dropped" : "its \(dropped) writes were dropped")
+                + "; end it with 'commit' to keep them"
+        case .invalidDelay(let delay):
+            "after \(delay): the delay must be between 0 and \(VirtualClock.maximumDelay) ms, the longest wait of the virtual clock"
+        }
+    }
+
+    private static func portKind(_ isInput: Bool?) -> String {
+        switch isInput {
+        case true?: "input"
+        case false?: "output"
+        case nil: "port"
+        }
+    }
+
+    static func list(_ names: [String]) -> String {
+        names.count > 12 ? names.prefix(12).joined(separator: ", ") + ", ..." : names.joined(separator: ", ")
+    }
+}
+
+extension PatchTypeError {
+    var message: String {
+        switch self {
+        case .missingParameter(let name): "missing the parameter \(name)=..."
+        case .unknownParameter(let name, let known):
+            "no parameter '\(name)'" + (known.isEmpty ? " (it takes none)" : " (parameters: \(known.joined(separator: ", ")))")
+        case .invalidParameter(let name, let detail): "\(name) \(detail)"
+        case .code(let parameter, let error, let source): "\(parameter): \(error.message(in: source))"
+        }
+    }
+}

@@ -1,0 +1,142 @@
+public import PatchbayCore
+/// A named node of a shell graph, with named input and output ports carrying `Value`s.
+class GraphNode: NodeCore {
+    let name: String
+    let kind: NodeKind
+    private(set) var inputs: [InputPort] = []
+    private(set) var outputs: [OutputPort<Value>] = []
+    unowned let graph: Graph
+
+    init(graph: Graph, name: String, kind: NodeKind) {
+        self.graph = graph
+        self.name = name
+        self.kind = kind
+        super.init(engine: graph.engine, label: name)
+    }
+
+    @discardableResult
+    final func addInput(_ name: String, local: Value? = nil) -> InputPort {
+        let port = InputPort(owner: self, index: outputs.count + inputs.count, name: name, local: local)
+        port.addressText = "\(self.name).\(name)"
+        inputs.append(port)
+        return port
+    }
+
+    @discardableResult
+    final func addOutput(_ name: String, remembers: Bool = true, initial: Value? = nil) -> OutputPort<Value> {
+        let port = OutputPort<Value>(owner: self, index: outputs.count + inputs.count, name: name, remembers: remembers,
+                                     initial: initial, isEqual: ==)
+        port.addressText = "\(self.name).\(name)"
+        outputs.append(port)
+        return port
+    }
+
+    final func input(_ name: String) -> InputPort? { inputs.first { $0.name == name } }
+
+    final func output(_ name: String) -> OutputPort<Value>? { outputs.first { $0.name == name } }
+
+    /// The port a node's name reads in expressions: a variable's value, a knot's state, a patch's
+    /// first output.
+    var primaryOutput: OutputPort<Value>? { outputs.first }
+
+    /// Arrivals whose expressions read other nodes (a wire's `when` or transform, a pipe), held
+    /// until the node's turn in the wave so that they read values settled in it (SPEC 4.3 rule 8).
+    private var heldArrivals: [() -> Void] = []
+    private var isReleasingArrivals = false
+
+    /// Called when a value arrives on one of the node's inputs during a wave.
+    func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
+        // While held arrivals are released the node is being evaluated already.
+        if !isReleasingArrivals { schedule() }
+    }
+
+    /// Runs `arrival` when the node's turn comes in this wave, after every node it samples.
+    final func hold(_ arrival: @escaping () -> Void) {
+        heldArrivals.append(arrival)
+        schedule()
+    }
+
+    /// Runs the held arrivals, in the order they came; the first thing an evaluation does.
+    final func releaseHeldArrivals() {
+        guard !heldArrivals.isEmpty else { return }
+        let arrivals = heldArrivals
+        heldArrivals.removeAll()
+        isReleasingArrivals = true
+        defer { isReleasingArrivals = false }
+        for arrival in arrivals { arrival() }
+    }
+
+    override func evaluate() {
+        releaseHeldArrivals()
+    }
+
+    /// The nodes fed through instantaneous edges; a wire into a queued input is not one.
+    override var downstreamNodes: [NodeCore] {
+        outputs.flatMap { output in
+            output.receivers.filter { !(($0 as? Wire)?.target.isQueued ?? false) }.map(\.node)
+        }
+    }
+
+    /// The nodes feeding this one through instantaneous edges: the sources of its wires, but
+    /// delay edges and wires into queued inputs.
+    var upstreamNodes: [GraphNode] {
+        inputs.compactMap { input in
+            guard let wire = input.wire, !wire.isDelay, !input.isQueued else { return nil }
+            return wire.source.owner as? GraphNode
+        }
+    }
+
+    override func detachAll() {
+        for output in outputs {
+            output.detachAllReceivers()
+            output.removeAllListeners()
+        }
+        for input in inputs { input.observers.removeAllListeners() }
+    }
+
+    /// The nodes this node reads in expressions without being triggered by them (samples), for
+    /// evaluation order (wires and pipes into the node are counted by the graph).
+    var sampledNames: [String] { [] }
+
+    /// Called when the node is removed from its graph.
+    func willRemove() {
+        engine.cancelTimers(of: self)
+    }
+
+    /// Emits a value the node was given (a `set`, or an arrival on a variable's input). A good
+    /// value clears the node's failed and stale marks (SPEC 4.3 rule 10); its dependents then
+    /// hear it even if it did not change, so that their marks clear too.
+    final func publish(_ port: OutputPort<Value>, _ newValue: Value, cause: Cause?, _ delivery: Delivery) {
+        let wasMarked = clearMarks()
+        emit(port, newValue, cause: cause, wasMarked ? .event : delivery)
+    }
+
+    /// Emits one output; returns whether it changed.
+    @discardableResult
+    final func emit(_ port: OutputPort<Value>, _ value: Value, cause: Cause?, _ delivery: Delivery) -> Bool {
+        let before = port.cause
+        // A port that sends again for the same cause (every action a store handles in one
+        // command) keeps its link: links never change, so an equal one need not be made.
+        if let before, before.previous === cause, before.text == port.addressText {
+            return port.emit(value, delivery)
+        }
+        port.cause = Cause(port.addressText, after: cause)
+        if port.emit(value, delivery) { return true }
+        port.cause = before
+        return false
+    }
+
+    /// Emits the outputs computed in one activation together; an activation caused by an event
+    /// sends events (never deduplicated), otherwise changes. Returns whether any output changed.
+    @discardableResult
+    final func emitAll(_ values: [(OutputPort<Value>, Value)], cause: Cause?, _ delivery: Delivery) -> Bool {
+        var changed = false
+        for (port, value) in values where emit(port, value, cause: cause, delivery) { changed = true }
+        return changed
+    }
+}
+
+extension OutputPort where Value == PatchbayCore.Value {
+    /// The address of the port, `node.port`.
+    var address: PortAddress { PortAddress(node: (owner as! GraphNode).name, port: name) }
+}

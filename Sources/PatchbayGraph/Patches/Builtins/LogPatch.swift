@@ -1,0 +1,16 @@
+public import PatchbayCore
+extension PatchType {
+    /// `log`: prints every value that arrives on `in`.
+    static let log = PatchType(
+        name: "log", summary: "prints every value that arrives on in",
+        inputs: ["in"], outputs: []
+    ) { _ throws(PatchTypeError) in
+        PatchDesign(inputs: ["in"], outputs: [], behavior: LogBehavior())
+    }
+}
+
+final class LogBehavior: PatchBehavior {
+    func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
+        if let value = activation.arrived("in") { activation.log(value) }
+    }
+}

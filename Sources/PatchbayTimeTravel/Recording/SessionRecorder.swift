@@ -1,0 +1,168 @@
+public import PatchbayCore
+public import PatchbayGraph
+public import PatchbayRecorder
+
+/// The one place where a session's events are made (SPEC 8): it hears what the graph's stores
+/// and router do (stores created, actions with their JSON Patch and state digest, routes, moves
+/// through time) and what the histories do (skips with their recomputed steps, checkouts,
+/// sweeps, replaced histories), and the shell adds its commands, probe deliveries and errors.
+/// The events wait, in the order they happened, until the shell takes them when a command ends
+/// (`take()`) and hands them to their one consumer: the file (`SessionWriter`) for
+/// `record FILE`, or the comparison with the recording for `replay --verify`.
+///
+/// A recorder that starts while stores exist begins with their histories (see
+/// `snapshot(of:)`), so that a reader of its events sees the session from their first line.
+///
+/// Like its graph, a recorder is used from one thread.
+public final class SessionRecorder {
+    /// The events heard since the last `take()`.
+    private var events: [SessionEvent] = []
+    private var stores: [String: StoreTrack] = [:]
+
+    /// What the recorder keeps of a store: the digest of its state and when to checkpoint.
+    private struct StoreTrack {
+        var digest: StateDigest
+        var checkpointInterval: Int
+        var sinceCheckpoint = 0
+
+        init(state: Value) {
+            digest = StateDigest(state)
+            checkpointInterval = SessionRecorder.checkpointInterval(for: state)
+        }
+    }
+
+    /// Starts recording what `graph` and `histories` (when there are some) do. The stores that
+    /// exist already are tracked from their current states; `snapshot(of:histories:)` gives
+    /// the events that rebuild them.
+    public init(graph: Graph, histories: StoreHistories? = nil) {
+        attach(to: graph, histories: histories)
+    }
+
+    /// Records what `graph` and `histories` do from now on (after `reset`, the shell's are new).
+    public func attach(to graph: Graph, histories: StoreHistories?) {
+        for name in graph.storeNames {
+            if let state = try? graph.storeState(name) { stores[name] = StoreTrack(state: state) }
+        }
+        graph.observeStores { [weak self] event in self?.hear(event) }
+        graph.observeRoutes { [weak self] navigation in
+            self?.record(.route(SessionRoute(url: navigation.url, pattern: navigation.pattern, params: navigation.params,
+                                             view: navigation.view, option: navigation.option.rawValue)))
+        }
+        histories?.observe { [weak self] event in self?.record(event) }
+    }
+
+    /// The events that rebuild the histories of the stores that exist, in creation order (see
+    /// `History.snapshot(of:live:)`).
+    public static func snapshot(of graph: Graph, histories: StoreHistories) -> [SessionEvent] {
+        graph.storeNames.flatMap { name -> [SessionEvent] in
+            guard let (_, history) = try? histories.history(of: name), let state = try? graph.storeState(name) else { return [] }
+            return history.snapshot(of: name, live: state)
+        }
+    }
+
+    /// The events that begin a recording of the session as it is: nothing for an empty one;
+    /// otherwise a `setup` line (`reset`), the virtual clock's time (`tick`), the stores'
+    /// histories (`snapshot(of:histories:)`), the definitions as `save` writes them, each a
+    /// `setup` line, and the histories once more: making the definitions again (a wire into a
+    /// store's `dispatch`, say) may dispatch, and the histories must end as they are now. A
+    /// replay of the recording rebuilds from them what the session held when it started; what
+    /// `save` cannot rebuild (pending timers, the navigation stack) is not rebuilt.
+    /// - Parameter lineLimit: the longest definition line, as for `Graph.definitionScript`.
+    public static func opening(of graph: Graph, histories: StoreHistories, lineLimit: Int) -> [SessionEvent] {
+        let definitions = graph.definitionScript(lineLimit: lineLimit, omittingStores: true).lines.filter { !$0.hasPrefix("#") }
+        let stores = snapshot(of: graph, histories: histories)
+        let now = graph.engine.clock.now
+        guard !stores.isEmpty || !definitions.isEmpty || now > 0 else { return [] }
+        var events: [SessionEvent] = [.setup("reset")]
+        if now > 0 { events.append(.setup("tick \(now)")) }
+        events += stores + definitions.map(SessionEvent.setup)
+        if !definitions.isEmpty { events += stores }
+        return events
+    }
+
+    /// Adds an event: the shell's commands, deliveries and errors.
+    public func record(_ event: SessionEvent) {
+        events.append(event)
+    }
+
+    /// Adds events, in order.
+    public func record(contentsOf newEvents: [SessionEvent]) {
+        events += newEvents
+    }
+
+    /// How many events wait to be taken.
+    public var pendingCount: Int { events.count }
+
+    /// Forgets the events heard after the first `count` that wait.
+    public func discard(since count: Int) {
+        events.removeSubrange(Swift.min(count, events.count)...)
+    }
+
+    /// Adds the deliveries a command's probes saw.
+    public func deliveries(_ graphEvents: [GraphEvent]) {
+        for case .probe(let port, let value, _) in graphEvents { events.append(.publish(port: port, value: value)) }
+    }
+
+    /// The events heard since the last call, in order.
+    public func take() -> [SessionEvent] {
+        defer { events = [] }
+        return events
+    }
+
+    private func hear(_ event: StoreEvent) {
+        switch event {
+        case .created(let store, let state):
+            stores[store] = StoreTrack(state: state)
+            record(.store(name: store, state: state))
+        case .step(let step, let state):
+            // The track is changed in place: one lookup of the store's name, no copy.
+            guard let position = stores.index(forKey: step.store) else { return }
+            if step.failure == nil { stores.values[position].digest.apply(step.changes, after: state) }
+            record(.action(SessionAction(step, hash: stores.values[position].digest)))
+            stores.values[position].sinceCheckpoint += 1
+            if stores.values[position].sinceCheckpoint >= stores.values[position].checkpointInterval {
+                record(.checkpoint(store: step.store, index: step.index, state: state))
+                stores.values[position].sinceCheckpoint = 0
+                stores.values[position].checkpointInterval = Self.checkpointInterval(for: state)
+            }
+        case .moved(let store, let index, let state):
+            // A jump and the state it leads to: enough for `inspect`, which runs no reducer.
+            stores[store] = StoreTrack(state: state)
+            record(.jump(store: store, index: index))
+            record(.checkpoint(store: store, index: index, state: state))
+        case .removed(let store):
+            stores[store] = nil
+        }
+    }
+
+    /// Actions between checkpoints: about the number of leaves of the state, so that a
+    /// checkpoint costs about as much as the changes between two of them.
+    static func checkpointInterval(for state: Value) -> Int {
+        Swift.max(32, Swift.min(state.leafCount(limit: 100_000), 100_000))
+    }
+}
+
+extension SessionAction {
+    /// The action of `step`, whose state after has digest `hash`, as its line records it.
+    public init(_ step: StoreStep, hash: StateDigest) {
+        self.init(store: step.store, index: step.index, action: step.action, patch: JSONPatch.operations(step.changes), hash: hash,
+                  failure: step.failure, cause: step.cause, delayedReducer: step.reducer)
+    }
+}
+
+extension Value {
+    /// How many scalars, empty objects and empty arrays the value holds, counting no further
+    /// than `limit`.
+    func leafCount(limit: Int) -> Int {
+        var count = 0
+        var pending: [Value] = [self]
+        while let value = pending.popLast(), count < limit {
+            switch value {
+            case .object(let members) where !members.isEmpty: pending.append(contentsOf: members.values)
+            case .array(let elements) where !elements.isEmpty: pending.append(contentsOf: elements)
+            default: count += 1
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,212 @@
+public import PatchbayCore
+public import PatchbayGraph
+public import PatchbayRecorder
+
+/// The histories of a graph's stores (SPEC 7).
+///
+/// It hears every action a store handles through the graph's store events, so the engine never
+/// depends on it, and it moves stores through their histories with `Graph.travel`, so that what
+/// is wired to a store follows it. Like its graph, it is used from one thread.
+public final class StoreHistories {
+    private let graph: Graph
+    private var histories: [String: History] = [:] {
+        didSet { lastRecorded = nil }
+    }
+    /// The history that `hear` recorded into last, with its store's name: the next action of the
+    /// same store finds it without hashing the name. Any change to `histories` forgets it.
+    private var lastRecorded: (store: String, history: History)?
+    /// Who hears the changes to histories that a recording must carry besides moves: skips,
+    /// checkouts, sweeps and replaced histories.
+    private var observers: [(SessionEvent) -> Void] = []
+
+    /// Starts keeping the history of every store `graph` creates from now on.
+    public init(graph: Graph) {
+        self.graph = graph
+        graph.observeStores { [weak self] event in self?.hear(event) }
+    }
+
+    /// Calls `observer` with every skip, checkout, sweep and replaced history from now on, before
+    /// the store moves.
+    public func observe(_ observer: @escaping (SessionEvent) -> Void) {
+        observers.append(observer)
+    }
+
+    private func announce(_ event: SessionEvent) {
+        for observer in observers { observer(event) }
+    }
+
+    private func hear(_ event: borrowing StoreEvent) {
+        switch event {
+        case .created(let store, let state):
+            histories[store] = History(initial: state, store: store)
+        case .step(let step, let state):
+            // The store numbers its actions from the history's current state, so the step is
+            // always the next one; a failure here would be a bug, and the step is dropped.
+            _ = try? recordingHistory(of: step.store)?.record(step, after: state)
+        case .removed(let store):
+            histories[store] = nil
+        case .moved:
+            break
+        }
+    }
+
+    /// The history that the actions of `store` are recorded into, if it has one.
+    private func recordingHistory(of store: String) -> History? {
+        if let lastRecorded, lastRecorded.store == store { return lastRecorded.history }
+        let history = histories[store]
+        lastRecorded = history.map { (store, $0) }
+        return history
+    }
+
+    /// The history of `store` (the only store when `nil`), with the store's name.
+    public func history(of store: String?) throws(TimeTravelError) -> (store: String, history: History) {
+        let name = try graphCall { () throws(GraphError) in try graph.storeName(store) }
+        if let history = histories[name] { return (name, history) }
+        // A store made before the histories were attached starts its history now.
+        let history = History(initial: liveState(name), store: name)
+        histories[name] = history
+        return (name, history)
+    }
+
+    /// Puts a history in place of a store's (`inspect`, `import`).
+    public func replace(_ store: String, with history: History) {
+        histories[store] = history
+        announce(.reset(store: store, state: history.initial))
+    }
+
+    /// `jump`: makes state `index` the store's state.
+    @discardableResult
+    public func jump(_ store: String?, to index: Int) throws(TimeTravelError) -> Value {
+        let (name, history) = try self.history(of: store)
+        let state = try historyCall(name) { () throws(HistoryError) in try history.jump(to: index, current: liveState(name)) }
+        try travel(name, to: state, history: history)
+        return state
+    }
+
+    /// `skip` / `unskip`: turns an action off or on and recomputes the later states with the
+    /// store's reducers.
+    public func setSkipped(_ store: String?, _ index: Int, _ skipped: Bool) throws(TimeTravelError) -> Recomputation {
+        let (name, history) = try self.history(of: store)
+        guard try graphCall({ () throws(GraphError) in try graph.hasReducers(name) }) else { throw .noReducers(store: name) }
+        let recomputation: Recomputation
+        do {
+            recomputation = try history.setSkipped(index, skipped, current: liveState(name)) { state, entry in
+                reduce(name, entry, &state)
+            }
+        } catch {
+            throw .history(store: name, error)
+        }
+        // What each later step now does goes with the skip, so that a reader rebuilds the same
+        // states without reducers.
+        let recomputed = recomputation.steps.enumerated().map { offset, step in
+            SessionStep(index: recomputation.firstStep + offset, patch: JSONPatch.operations(step.changes), failure: step.failure)
+        }
+        announce(.skip(store: name, index: index, skipped: skipped, recomputed: recomputed))
+        try travel(name, to: recomputation.state, history: history)
+        return recomputation
+    }
+
+    /// `checkout`: switches the store to another timeline, at its last state.
+    @discardableResult
+    public func checkout(_ store: String?, branch: String) throws(TimeTravelError) -> Value {
+        let (name, history) = try self.history(of: store)
+        let state = try historyCall(name) { () throws(HistoryError) in try history.checkout(branch, current: liveState(name)) }
+        announce(.checkout(store: name, branch: branch))
+        try travel(name, to: state, history: history)
+        return state
+    }
+
+    /// `history commit`: the current state becomes the initial state and every action goes.
+    public func commit(_ store: String?) throws(TimeTravelError) -> Int {
+        let (name, history) = try self.history(of: store)
+        let dropped = history.count
+        let state = liveState(name)
+        try historyCall(name) { () throws(HistoryError) in try history.commit(current: state) }
+        announce(.reset(store: name, state: state))
+        try travel(name, to: state, history: history)
+        return dropped
+    }
+
+    /// `history revert`: drops every action; the store goes back to the initial state.
+    public func revert(_ store: String?) throws(TimeTravelError) -> Int {
+        let (name, history) = try self.history(of: store)
+        let dropped = history.count
+        let initial = history.revert()
+        announce(.reset(store: name, state: initial))
+        try travel(name, to: initial, history: history)
+        return dropped
+    }
+
+    /// `history sweep`: drops the skipped actions.
+    public func sweep(_ store: String?) throws(TimeTravelError) -> Int {
+        let (name, history) = try self.history(of: store)
+        let removed = history.sweep()
+        announce(.sweep(store: name))
+        try travel(name, to: liveState(name), history: history)
+        return removed
+    }
+
+    /// Where every history stands, for `rollBack(to:)`.
+    package struct Marks {
+        fileprivate var marks: [(store: String, history: History, mark: History.Mark)]
+    }
+
+    /// Where every history stands now.
+    package func mark() -> Marks {
+        Marks(marks: histories.map { ($0.key, $0.value, $0.value.mark()) })
+    }
+
+    /// Takes back the actions every history recorded since `marks` (a command that failed as
+    /// a whole) and moves each store that had some back to its state then, so that what is
+    /// wired to it follows. A history rewritten since (a skip, a sweep) or replaced is left as
+    /// it is, and then `isComplete` is false.
+    /// - Returns: the stores moved back, and whether every history is as it was at `marks`.
+    @discardableResult
+    package func rollBack(to marks: Marks) -> (moved: [String], isComplete: Bool) {
+        var moved: [String] = []
+        var isComplete = true
+        for (store, history, mark) in marks.marks {
+            guard histories[store] === history else {
+                isComplete = false
+                continue
+            }
+            guard history.count != mark.count || history.current != mark.current || history.timelines.count != mark.timelineCount
+                    || history.rewrites != mark.rewrites else { continue }
+            guard let state = history.rollBack(to: mark) else {
+                isComplete = false
+                continue
+            }
+            // Published so that derived nodes follow; what is wired to dispatch does not run.
+            graph.engine.droppingFollowUps { try? travel(store, to: state, history: history) }
+            moved.append(store)
+        }
+        return (moved, isComplete)
+    }
+
+    /// Runs the store's reducers for a history entry, for a recomputation.
+    private func reduce(_ store: String, _ entry: HistoryEntry, _ state: inout Value) -> Reduction {
+        do {
+            let reduction = try graph.reduce(store, action: entry.action, reducer: entry.delayedReducer, state: &state)
+            return Reduction(changes: reduction.changes, failure: reduction.failure)
+        } catch {
+            return Reduction(changes: [], failure: error.description)
+        }
+    }
+
+    /// The store's state as the graph holds it: the history's current state.
+    private func liveState(_ store: String) -> Value {
+        (try? graph.storeState(store)) ?? .null
+    }
+
+    private func travel(_ store: String, to state: Value, history: History) throws(TimeTravelError) {
+        try graphCall { () throws(GraphError) in try graph.travel(store, to: state, index: history.current) }
+    }
+
+    private func graphCall<T>(_ body: () throws(GraphError) -> T) throws(TimeTravelError) -> T {
+        do { return try body() } catch { throw .graph(error) }
+    }
+
+    private func historyCall<T>(_ store: String, _ body: () throws(HistoryError) -> T) throws(TimeTravelError) -> T {
+        do { return try body() } catch { throw .history(store: store, error) }
+    }
+}
