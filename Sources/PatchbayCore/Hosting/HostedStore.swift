@@ -21,10 +21,13 @@ public struct HostedStore {
 
     /// A store whose actions map to values as `actions` says.
     /// - Parameters:
+    ///   - name: the store's name in the shell (a name as commands take it: `todos`, `app`).
+    ///   - initialState: the state the store starts with, in every fresh session.
     ///   - reducer: the app's reducer; adapt VISPER's, ReSwift's or TCA's shape with one of
     ///     `Reducer`'s initializers.
     ///   - middleware: runs before the reducer, as in a `Store`: it may change or drop the action
     ///     or dispatch more (queued after the action, as the store's follow-ups).
+    ///   - actions: how the app's actions become objects with a `type`, and back.
     public init<State: Codable, Action>(
         _ name: String, initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>] = [],
         actions: ActionMapping<Action>

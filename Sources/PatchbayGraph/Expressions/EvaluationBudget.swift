@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 /// How much one evaluation may do before it is stopped: an expression, a reducer's statements
 /// for one action, a wire's transform.
 ///

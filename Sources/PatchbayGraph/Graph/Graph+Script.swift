@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension Graph {
     /// The commands that rebuild the graph's definitions when run in a fresh shell (`save FILE`,
     /// then `load FILE`), in this order:

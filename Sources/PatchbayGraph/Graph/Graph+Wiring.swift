@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension Graph {
     /// What `wire` did.
     public struct WireOutcome: Sendable, Equatable {

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 import OrderedCollections
 
 /// A graph of named nodes with named ports, built and driven by name: the model behind the

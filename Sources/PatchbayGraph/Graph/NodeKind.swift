@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 /// What a node of a graph is.
 public enum NodeKind: Sendable, Equatable, CustomStringConvertible {
     case variable

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 /// A wire from an output to an input, with an optional filter (`when`, over `$`) and transform
 /// (`: EXPR`). A delay wire (`~>`) carries its source's value across only on `tick`.
 final class Wire: Receiver {

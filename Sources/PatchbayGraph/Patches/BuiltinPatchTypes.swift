@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// The built-in patch types, in the order `patch types` lists them.
     static let builtins: [PatchType] = [

@@ -1,4 +1,4 @@
-public import PatchbayCore
+package import PatchbayCore
 
 extension History {
     /// The events that rebuild this history, read in order by `Inspection`: the store with the

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 
 // The one description of the session file's event lines (SPEC 8). Each kind is listed once
 // below with its fields, in the order they are written; writing a line (`line(seq:)`), reading

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 
 /// A step of a store's history as a skip (or unskip) recomputed it, in a skip line's
 /// `recomputed` list: `{"index":3,"patch":[...],"hash":"...","failed":"..."}`.

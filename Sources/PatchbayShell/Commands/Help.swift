@@ -61,16 +61,19 @@ enum Help {
     }
 
     private static func functions() -> CommandResult {
-        let width = Builtin.allCases.map(\.signature.count).max() ?? 0
-        var lines = ["Functions (lambdas only as arguments: map(xs, x => x * 2)):"]
-        for function in Builtin.allCases {
-            lines.append("  " + function.signature.padding(to: width) + "  " + function.summary)
-        }
         let json = Value.array(Builtin.allCases.map { ["function": .string($0.signature), "summary": .string($0.summary)] })
-        return CommandResult(lines: lines, json: json)
+        return CommandResult(lines: functionLines, json: json)
     }
 
-    private static let valueLines = [
+    /// `help functions`: each function with what it does.
+    static var functionLines: [String] {
+        let width = Builtin.allCases.map(\.signature.count).max() ?? 0
+        return ["Functions (lambdas only as arguments: map(xs, x => x * 2)):"]
+            + Builtin.allCases.map { "  " + $0.signature.padding(to: width) + "  " + $0.summary }
+    }
+
+    /// `help values`: values, operators, statements and limits.
+    static let valueLines = [
         "Values: null, true/false, integers (64-bit, overflow is an error), decimals, \"strings\" or 'strings',",
         "  [arrays], {objects: \"with keys in insertion order\"}; trailing commas are fine; \"n is \\(n)\" interpolates.",
         "  1 == 1.0 is true; 7 / 2 is 3.5 and 6 / 3 is 2.",

@@ -58,7 +58,7 @@ struct SessionFileFuzzTests {
         var findings: [String: String] = [:]
         for index in 0..<Self.files {
             let original = random.pick(originals)
-            var mutation = SessionFileMutation(original.bytes, random: &random)
+            let mutation = SessionFileMutation(original.bytes, random: &random)
             let path = directory.path + "/damaged.jsonl"
             try Data(mutation.bytes).write(to: URL(fileURLWithPath: path))
             let damagedLine = mutation.firstLineNotAnObject

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 /// An error of the dataflow engine.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `commit` or `abort` without `begin`.

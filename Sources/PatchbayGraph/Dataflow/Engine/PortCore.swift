@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 /// What every port shares: its place for ordering notifications.
 @usableFromInline
 class PortCore {

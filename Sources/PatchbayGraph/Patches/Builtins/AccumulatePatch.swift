@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `accumulate`: folds each value of `in` into `out` with `fn` over `acc` and `$`.
     static let accumulate = PatchType(

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `combine`: one object of all inputs, once every input has a value.
     static let combine = PatchType(

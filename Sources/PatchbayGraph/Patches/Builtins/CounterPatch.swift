@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `counter`: every arrival on `inc` adds one, on `dec` takes one away; `reset` sets 0.
     static let counter = PatchType(

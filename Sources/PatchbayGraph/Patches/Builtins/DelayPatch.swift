@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `delay`: each value of `in` reaches `out` after `ms` of virtual time.
     static let delay = PatchType(

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `distinct`: passes a value of `in` only when it differs from the last one passed.
     static let distinct = PatchType(

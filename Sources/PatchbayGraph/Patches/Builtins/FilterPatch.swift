@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `filter`: passes the values of `in` for which `when` is true.
     static let filter = PatchType(

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `gate`: passes the values of `in` while `open` is true.
     static let gate = PatchType(

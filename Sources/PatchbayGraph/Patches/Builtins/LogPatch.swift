@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `log`: prints every value that arrives on `in`.
     static let log = PatchType(

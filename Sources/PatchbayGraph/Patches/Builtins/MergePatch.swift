@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `merge`: whichever of `a`, `b`, `c` arrives goes to `out`.
     static let merge = PatchType(

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `timer`: `tick` counts up every `ms` of virtual time, from the patch's creation.
     static let timer = PatchType(

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension PatchType {
     /// `view`: a rectangle on the canvas `render` draws (Wolf's ViewPatch).
     static let view = PatchType(
