@@ -270,3 +270,48 @@ struct HostedStoreRecordingTests {
         #expect(other.run("dispatch tally add {amount: 1}") == ["#3 add  total: 8 → 9"])
     }
 }
+
+@Suite("history recompute")
+struct HistoryRecomputeTests {
+    @Test func aChangedShellReducerRecomputesTheWholeHistory() {
+        let session = DataflowSession()
+        session.run("store app = {n: 0}\nreducer app on Add : state.n += action.by")
+        session.run("dispatch app Add {by: 1}\ndispatch app Add {by: 10}\ndispatch app Other\nskip app 2")
+        #expect(session.run("history recompute app") == ["recomputed 3 actions of app with its reducers as they are now: 0 states changed"])
+        // The reducer changes: Add now adds twice as much.
+        session.run("reducer rm r1\nreducer app on Add : state.n += action.by * 2")
+        #expect(session.run("history recompute") == ["recomputed 3 actions of app with its reducers as they are now: 3 states changed, the first at #1"])
+        #expect(session.run("state") == ["{n: 2}"])
+        // The skipped action stays skipped; unskipping it runs the new reducer.
+        #expect(session.run("unskip 2") == ["unskipped #2: 2 states changed"])
+        #expect(session.run("state") == ["{n: 22}"])
+    }
+
+    @Test func aRecomputeIsRecordedSoThatInspectAndReplayAgree() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/recompute.jsonl"
+        let session = DataflowSession()
+        session.run("record \(path)\nstore app = {n: 0}\nreducer app on Add : state.n += action.by")
+        session.run("dispatch app Add {by: 1}\ndispatch app Add {by: 10}\nreducer rm r1\nreducer app on Add : state.n -= action.by")
+        session.run("history recompute\njump 1\nrecord stop")
+        let live = session.run("history app") + session.run("state")
+        let inspector = DataflowSession()
+        inspector.run("inspect \(path)")
+        #expect(inspector.run("history app") + inspector.run("state") == live)
+        let replayer = DataflowSession()
+        #expect(replayer.run("replay \(path) --verify").last?.hasPrefix("verified") == true)
+        #expect(replayer.run("history app") + replayer.run("state") == live)
+    }
+
+    @Test func aHostedStoreRecomputesThroughTheAppsReducer() throws {
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 1}\ndispatch tally double")
+        #expect(session.run("history recompute tally") == ["recomputed 2 actions of tally with its reducers as they are now: 0 states changed"])
+    }
+
+    @Test func aStoreWithoutReducersCannotRecompute() {
+        let session = DataflowSession()
+        session.run("store app = {n: 0}")
+        #expect(session.error("history recompute app").contains("app has no reducers"))
+    }
+}

@@ -56,6 +56,9 @@ enum Target: CustomStringConvertible {
     case ratioAtMost(Double)
     /// Our median time per operation is below this many nanoseconds.
     case nanosecondsBelow(Double)
+    /// Our median time per operation exceeds the reference's by at most this many nanoseconds:
+    /// what a layer over the reference adds.
+    case overheadAtMost(Double)
     /// Our median figure, in bytes per operation (a row whose `measurement` counts bytes), is
     /// below this.
     case bytesBelow(Double)
@@ -77,6 +80,7 @@ enum Target: CustomStringConvertible {
         switch self {
         case .ratioAtMost(let limit): ratio.map { $0 <= limit } ?? false
         case .nanosecondsBelow(let limit), .bytesBelow(let limit): nanoseconds < limit
+        case .overheadAtMost(let limit): ratio.map { nanoseconds - nanoseconds / $0 <= limit } ?? false
         case .secondsBelow(let limit, let operations): nanoseconds * Double(operations) / 1e9 < limit
         case .perSecondAtLeast(let limit): 1e9 / nanoseconds >= limit
         case .factorBelow(let limit): nanoseconds < limit
@@ -89,6 +93,7 @@ enum Target: CustomStringConvertible {
         switch self {
         case .ratioAtMost(let limit): "ratio <= \(Self.shortest(limit))"
         case .nanosecondsBelow(let limit): "< \(Self.shortest(limit)) ns"
+        case .overheadAtMost(let limit): "+<= \(Self.shortest(limit)) ns"
         case .bytesBelow(let limit): "< \(Self.shortest(limit)) B"
         case .secondsBelow(let limit, _): "< \(Self.shortest(limit)) s in all"
         case .perSecondAtLeast(let limit): ">= \(Self.shortest(limit)) op/s"

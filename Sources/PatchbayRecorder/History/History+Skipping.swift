@@ -24,11 +24,28 @@ extension History {
             rewrites += 1
             return Recomputation(changedStates: 0, state: live, firstStep: index)
         }
+        return try recompute(from: index, settingSkipped: skipped, current: live, reduce: reduce)
+    }
+
+    /// Recomputes every state of the current timeline with the store's reducers as they are now
+    /// (`history recompute`, Redux DevTools' hot reload): each action that is not skipped runs
+    /// again, from the initial state; skipped ones stay skipped. `reduce` and `current` are as
+    /// for `setSkipped`.
+    public func recompute(current live: Value, reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
+        guard count > 0 else { return Recomputation(changedStates: 0, state: live, firstStep: 1) }
+        return try recompute(from: 1, settingSkipped: nil, current: live, reduce: reduce)
+    }
+
+    /// Recomputes the states from action `index` on; `settingSkipped` sets that action's flag.
+    private func recompute(from index: Int, settingSkipped skipped: Bool?, current live: Value,
+                           reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
+        let old = timelines[selected].steps
         var state = try state(at: index - 1, current: live)
         var oldState = state
         var currentState = live
         var divergence = Divergence()
         var changedStates = 0
+        var firstChanged: Int?
         var steps: [Reduction] = []
         steps.reserveCapacity(old.count - index + 1)
         // Rebuilt apart, so that a failure leaves the history as it was.
@@ -42,7 +59,7 @@ extension History {
                     throw .inconsistent(store: store, index: step, reason: error.description)
                 }
             }
-            if step == index { record.skipped = skipped }
+            if step == index, let skipped { record.skipped = skipped }
             if record.skipped {
                 record.changes = []
                 record.failure = nil
@@ -55,11 +72,14 @@ extension History {
             steps.append(Reduction(changes: record.changes, failure: record.failure))
             timeline.append(record, after: state)
             divergence.note(first: oldChanges, second: record.changes)
-            if !divergence.agree(oldState, state) { changedStates += 1 }
+            if !divergence.agree(oldState, state) {
+                changedStates += 1
+                if firstChanged == nil { firstChanged = step }
+            }
             if step == current { currentState = state }
         }
         timelines[selected] = timeline
         rewrites += 1
-        return Recomputation(changedStates: changedStates, state: currentState, firstStep: index, steps: steps)
+        return Recomputation(changedStates: changedStates, state: currentState, firstStep: index, steps: steps, firstChanged: firstChanged)
     }
 }

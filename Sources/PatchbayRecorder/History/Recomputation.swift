@@ -12,12 +12,15 @@ public struct Recomputation: Sendable, Equatable {
     /// nothing. Empty when nothing was recomputed (skipping an action that changed nothing).
     /// A recording carries these, so that a reader rebuilds the same states without reducers.
     public var steps: [Reduction]
+    /// The first step whose state now differs, if any.
+    public var firstChanged: Int?
 
     /// A recomputation's outcome.
-    public init(changedStates: Int, state: Value, firstStep: Int = 0, steps: [Reduction] = []) {
+    public init(changedStates: Int, state: Value, firstStep: Int = 0, steps: [Reduction] = [], firstChanged: Int? = nil) {
         self.changedStates = changedStates
         self.state = state
         self.firstStep = firstStep
         self.steps = steps
+        self.firstChanged = firstChanged
     }
 }

@@ -70,6 +70,9 @@ extension SessionEvent {
             .checkout(store: try $0.string(), branch: try $0.string())
         }
         static let sweep = Kind("sweep", [.string("store")]) { .sweep(store: try $0.string()) }
+        static let recompute = Kind("recompute", [.string("store"), .steps("recomputed", .required)]) {
+            .recompute(store: try $0.string(), recomputed: try $0.steps())
+        }
 
         /// The event of a line of this kind, whose members are `members`.
         func event(of members: Value.Members) throws(SessionError.Reason) -> SessionEvent {
@@ -85,7 +88,7 @@ extension SessionEvent {
 
         /// Every kind this package reads, by name.
         static let byName: [String: Kind] = Dictionary(uniqueKeysWithValues: [
-            command, setup, store, action, checkpoint, publish, route, error, jump, skip, reset, checkout, sweep,
+            command, setup, store, action, checkpoint, publish, route, error, jump, skip, reset, checkout, sweep, recompute,
         ].map { ($0.name, $0) })
     }
 
@@ -112,6 +115,7 @@ extension SessionEvent {
         case .reset(let store, let state): (.reset, [.string(store), .json(state)])
         case .checkout(let store, let branch): (.checkout, [.string(store), .string(branch)])
         case .sweep(let store): (.sweep, [.string(store)])
+        case .recompute(let store, let recomputed): (.recompute, [.string(store), .steps(recomputed)])
         }
     }
 

@@ -42,6 +42,10 @@ public enum SessionEvent: Sendable, Equatable {
     case checkout(store: String, branch: String)
     /// The store's skipped actions were dropped: `{"seq":13,"kind":"sweep","store":"app"}`.
     case sweep(store: String)
+    /// Every action of the store's current timeline ran again through its reducers as they are
+    /// now (`history recompute`), each step with its new patch:
+    /// `{"seq":14,"kind":"recompute","store":"app","recomputed":[...]}`.
+    case recompute(store: String, recomputed: [SessionStep])
 
     /// The `kind` written for the event.
     public var kind: String {
@@ -59,6 +63,7 @@ public enum SessionEvent: Sendable, Equatable {
         case .reset: "reset"
         case .checkout: "checkout"
         case .sweep: "sweep"
+        case .recompute: "recompute"
         }
     }
 }

@@ -78,7 +78,8 @@ public struct RecordedSession: Sendable {
                 replay = current
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
                 replay?.expected = state
-            case .jump(let name, _), .skip(let name, _, _, _), .reset(let name, _), .checkout(let name, _), .sweep(let name):
+            case .jump(let name, _), .skip(let name, _, _, _), .reset(let name, _), .checkout(let name, _), .sweep(let name),
+                 .recompute(let name, _):
                 guard name == replay?.name else { continue }
                 throw .cannotVerify(line: recorded.line, "the recording travels in time here, and only a straight run can be verified")
             default:

@@ -1,16 +1,19 @@
 extension CommandCatalog {
     /// The commands of SPEC section 7.
     static let timeTravel: [CommandInfo] = [
-        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--path P] | history commit | revert | sweep [STORE] [--force] | history router",
-                    summary: "list a store's actions: > current, ~ skipped, ! failed; or squash, drop, sweep them",
+        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--path P] | history commit | revert | sweep [STORE] [--force] | history recompute [STORE] | history router",
+                    summary: "list a store's actions: > current, ~ skipped, ! failed; or squash, drop, sweep or recompute them",
                     details: ["Each line: the action's number, its type and payload, and the paths it changed.",
                               "history commit   the current state becomes the initial state; every action is dropped",
                               "                 (with other branches only with --force: they are dropped too)",
                               "history revert   drop every action: back to the initial state",
                               "history sweep    drop the skipped actions",
+                              "history recompute  run every action again through the reducers as they are now (after",
+                              "                 changing a reducer, or rebuilding an app that hosts its stores): says how",
+                              "                 many states changed and the first one; skipped actions stay skipped",
                               "history router   every URL opened, with its pattern and parameters",
                               "The history is unlimited: changes per action, full states only at checkpoints."],
-                    examples: ["history", "history --last 10 --type AddTodo", "history --path user.name", "history commit"]),
+                    examples: ["history", "history --last 10 --type AddTodo", "history --path user.name", "history commit", "history recompute"]),
         CommandInfo(name: "jump", synopsis: "jump [STORE] N | +K | -K | end",
                     summary: "make state N current (0 is the initial state); wired nodes follow",
                     details: ["The store's outputs send the state jumped to. Dispatching while not at the end starts",

@@ -9,6 +9,8 @@ enum TimeTravelCommand: Sendable {
     case routerHistory
     /// `history commit | revert | sweep [STORE] [--force]`
     case rewrite(HistoryRewrite, store: Name?, force: Bool)
+    /// `history recompute [STORE]`
+    case recompute(store: Name?)
     /// `jump [STORE] N | +K | -K | end`
     case jump(store: Name?, to: JumpTarget, range: Range<Int>)
     /// `diff [STORE] [A [B]]`
@@ -110,6 +112,11 @@ extension CommandParser {
     private static func history(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> TimeTravelCommand {
         let word = "history"
         if scanner.keyword("router") { return .routerHistory }
+        if scanner.keyword("recompute") {
+            let store = storeName(&scanner, context: context)
+            try expectEnd(&scanner, command: "history")
+            return .recompute(store: store)
+        }
         for rewrite in [HistoryRewrite.commit, .revert, .sweep] where scanner.keyword(rewrite.rawValue) {
             let store = storeName(&scanner, context: context)
             return .rewrite(rewrite, store: store, force: try scanner.flags(["--force"], command: word).contains("--force"))

@@ -53,9 +53,9 @@ struct Completer {
             if command == "export", position == 2 { return context.storeNames }
             return position == (command == "export" ? 3 : 2) ? fileNames.names(matching: word) : context.storeNames
         case "history":
-            if position == 1 { return ["commit", "revert", "sweep", "router", "--last", "--type", "--path"] + context.storeNames }
+            if position == 1 { return ["commit", "revert", "sweep", "recompute", "router", "--last", "--type", "--path"] + context.storeNames }
             if earlier.last == "--type" { return context.actionTypes }
-            return ["--last", "--type", "--path"] + (["commit", "revert", "sweep"].contains(earlier[1]) ? context.storeNames : [])
+            return ["--last", "--type", "--path"] + (["commit", "revert", "sweep", "recompute"].contains(earlier[1]) ? context.storeNames : [])
         case "jump":
             return position == 1 ? ["end"] + context.storeNames : ["end"]
         case "diff", "skip", "unskip", "blame", "branch", "find", "break":

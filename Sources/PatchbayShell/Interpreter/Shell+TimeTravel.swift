@@ -53,6 +53,15 @@ extension Shell {
             }
             let lines = changes.isEmpty ? ["#\(a) → #\(b): no differences"] : changes.map(\.summary)
             return CommandResult(lines: lines, json: Self.json(changes))
+        case .recompute(let store):
+            let recomputation = try travel(store, whole) { () throws(TimeTravelError) in try histories.recompute(store?.text) }
+            let name = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text).store }
+            let count = recomputation.steps.count
+            let states = recomputation.changedStates == 1 ? "1 state changed" : "\(recomputation.changedStates) states changed"
+            let first = recomputation.firstChanged.map { ", the first at #\($0)" } ?? ""
+            return CommandResult(lines: ["recomputed \(count) action\(count == 1 ? "" : "s") of \(name) with its reducers as they are now: \(states)\(first)"],
+                                 json: ["store": .string(name), "actions": .int(count), "changed": .int(recomputation.changedStates),
+                                        "firstChanged": recomputation.firstChanged.map(Value.int) ?? .null])
         case .skip(let store, let index, let range, let skipped):
             let recomputation = try travel(store, range) { () throws(TimeTravelError) in
                 try histories.setSkipped(store?.text, index, skipped)

@@ -102,6 +102,24 @@ public struct Inspection {
             } catch {
                 throw InspectionError(message: error.description)
             }
+        case .recompute(let store, let recomputed):
+            let history = try history(store)
+            guard let current = states[store] else { return }
+            let steps = Dictionary(recomputed.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
+            do {
+                let recomputation = try history.recompute(current: current.state) { state, entry in
+                    // Each step does what the recording says the recomputation made it do.
+                    guard let step = steps[entry.index] else { return Reduction(changes: [], failure: "the recording does not say what #\(entry.index) did") }
+                    do throws(JSONPatchError) {
+                        return Reduction(changes: try JSONPatch.apply(step.patch, to: &state), failure: step.failure)
+                    } catch {
+                        return Reduction(changes: [], failure: "the recorded patch does not apply: \(error.description)")
+                    }
+                }
+                states[store] = (recomputation.state, StateDigest(recomputation.state))
+            } catch {
+                throw InspectionError(message: error.description)
+            }
         case .reset(let store, let state):
             histories.replace(store, with: History(initial: state, store: store))
             states[store] = (state, StateDigest(state))

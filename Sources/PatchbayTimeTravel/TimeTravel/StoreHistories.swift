@@ -98,10 +98,23 @@ public final class StoreHistories {
         }
         // What each later step now does goes with the skip, so that a reader rebuilds the same
         // states without reducers.
-        let recomputed = recomputation.steps.enumerated().map { offset, step in
-            SessionStep(index: recomputation.firstStep + offset, patch: JSONPatch.operations(step.changes), failure: step.failure)
+        announce(.skip(store: name, index: index, skipped: skipped, recomputed: SessionStep.steps(of: recomputation)))
+        try travel(name, to: recomputation.state, history: history)
+        return recomputation
+    }
+
+    /// `history recompute`: runs every action of the current timeline again through the store's
+    /// reducers as they are now, from the initial state (skipped actions stay skipped).
+    public func recompute(_ store: String?) throws(TimeTravelError) -> Recomputation {
+        let (name, history) = try self.history(of: store)
+        guard try graphCall({ () throws(GraphError) in try graph.hasReducers(name) }) else { throw .noReducers(store: name) }
+        let recomputation: Recomputation
+        do {
+            recomputation = try history.recompute(current: liveState(name)) { state, entry in reduce(name, entry, &state) }
+        } catch {
+            throw .history(store: name, error)
         }
-        announce(.skip(store: name, index: index, skipped: skipped, recomputed: recomputed))
+        announce(.recompute(store: name, recomputed: SessionStep.steps(of: recomputation)))
         try travel(name, to: recomputation.state, history: history)
         return recomputation
     }
