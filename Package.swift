@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
         // The shell's own model and interpreter, for tools that drive it (the benchmarks).
         .library(name: "PatchbayGraph", targets: ["PatchbayGraph"]),
+        .library(name: "PatchbayTimeTravel", targets: ["PatchbayTimeTravel"]),
         .library(name: "PatchbayShell", targets: ["PatchbayShell"]),
         .executable(name: "patchbay", targets: ["patchbay"]),
     ],

@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "PatchbayCore", package: "Patchbay"),
                 .product(name: "PatchbayGraph", package: "Patchbay"),
                 .product(name: "PatchbayRecorder", package: "Patchbay"),
+                .product(name: "PatchbayTimeTravel", package: "Patchbay"),
                 .product(name: "PatchbayShell", package: "Patchbay"),
                 "CMallocInfo",
                 .product(name: "OpenCombine", package: "OpenCombine"),

@@ -1,6 +1,6 @@
-public import PatchbayCore
+import PatchbayCore
 public import PatchbayGraph
-public import PatchbayRecorder
+import PatchbayRecorder
 public import PatchbayTimeTravel
 
 /// An error of a shell command, with the UTF-8 range of the command text it points at.

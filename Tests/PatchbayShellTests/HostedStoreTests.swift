@@ -135,6 +135,20 @@ struct HostedStoreTests {
         #expect(session.run("diff tally 1 3") == ["total: 2 → 4", #"log[0]: + "x""#])
     }
 
+    @Test func historyRewritesWorkOnHostedStores() throws {
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double")
+        session.run("skip tally 2")
+        #expect(session.run("history sweep tally").first?.contains("1") == true)
+        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+        session.run("history commit tally")
+        #expect(session.run("history tally") == [">  #0 (initial state)"])
+        // The committed state is the new start: the app's reducer goes on from it.
+        #expect(session.run("dispatch tally double") == ["#1 double  total: 2 → 4"])
+        session.run("history revert tally")
+        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+    }
+
     @Test func theShellCannotAddAReducerToAHostedStore() throws {
         let session = try HostedFixtures.session()
         #expect(session.error("reducer tally on add : state.total = 0").contains("tally is hosted: its reducer is the app's Swift code"))

@@ -61,10 +61,12 @@ struct HostingBenchmarks: BenchmarkGroup {
     }
     enum TodoAction: Codable { case toggle(id: Int), rename(id: Int, title: String) }
 
-    static let reducer = Reducer<TodoState, TodoAction> { state, action in
-        switch action {
-        case .toggle(let id): state.todos[id - 1].done.toggle()
-        case .rename(let id, let title): state.todos[id - 1].title = title
+    static var reducer: Reducer<TodoState, TodoAction> {
+        Reducer { state, action in
+            switch action {
+            case .toggle(let id): state.todos[id - 1].done.toggle()
+            case .rename(let id, let title): state.todos[id - 1].title = title
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import Darwin
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
+import PatchbayTimeTravel
 import PatchbayShell
 
 /// Recording, inspecting and replaying sessions (SPEC 8), on the workload of the History group:

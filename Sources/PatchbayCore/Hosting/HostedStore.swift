@@ -145,25 +145,3 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
         }
     }
 }
-
-extension Value {
-    /// Whether this value and `other` are the same storage (not merely equal): a container
-    /// shares storage with a copy of itself until either is changed, which copies it. Scalars
-    /// compare by value and kind.
-    package func sharesStorage(with other: Value) -> Bool {
-        switch self {
-        case .array(let elements):
-            guard case .array(let others) = other else { return false }
-            return elements.withUnsafeBufferPointer { mine in
-                others.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
-            }
-        case .object(let members):
-            guard case .object(let others) = other else { return false }
-            return members.values.elements.withUnsafeBufferPointer { mine in
-                others.values.elements.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
-            }
-        default:
-            return Value.isIdentical(self, other)
-        }
-    }
-}

@@ -149,6 +149,7 @@ extension Value {
     /// `1.0` equal, but a change from one to the other must be reported (at any depth) so that
     /// applying the changes gives the new value exactly. Key order does not count.
     package static func isIdentical(_ old: Value, _ new: Value) -> Bool {
+        if old.sharesStorage(with: new) { return true }
         // One value at a time: matching the pair as a tuple would copy both.
         switch old {
         case .int(let a):
@@ -167,6 +168,31 @@ extension Value {
             return false
         default:
             return old.typeName == new.typeName && old == new
+        }
+    }
+}
+
+extension Value {
+    /// Whether this array or object and `other` are the same storage, not merely equal: a
+    /// container shares its storage with its copies until one of them is changed, which copies
+    /// it. Always `false` for scalars, which have no storage of their own.
+    package func sharesStorage(with other: Value) -> Bool {
+        switch self {
+        case .array(let elements):
+            guard case .array(let others) = other else { return false }
+            return elements.withUnsafeBufferPointer { mine in
+                others.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
+            }
+        case .object(let members):
+            guard case .object(let others) = other else { return false }
+            let sameKeys = members.keys.elements.withUnsafeBufferPointer { mine in
+                others.keys.elements.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
+            }
+            return sameKeys && members.values.elements.withUnsafeBufferPointer { mine in
+                others.values.elements.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
+            }
+        default:
+            return false
         }
     }
 }

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 extension ExpandedPattern {
     /// Whether the expansion matches the request's path: the way the ordered scan (and JLRoutes'
     /// `routeResponseForRequest`) decides, one route after another.

@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 internal import OrderedCollections
 
 /// Query items, read the way JLRoutes reads them through `NSURLComponents.queryItems`.

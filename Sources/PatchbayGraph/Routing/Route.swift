@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 /// Identifies a route within its router: routes are numbered in registration order.
 public struct RouteID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The registration number, from 0.

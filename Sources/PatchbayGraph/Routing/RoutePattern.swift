@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 /// A route pattern in JLRoutes syntax, such as `/user/:id(/edit)` or `/files/*`.
 ///
 /// Segments are separated by `/`:

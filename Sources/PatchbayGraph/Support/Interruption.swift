@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 import Synchronization
 
 /// A way to stop a running command from outside: Ctrl-C in the shell.

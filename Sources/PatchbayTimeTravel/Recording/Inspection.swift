@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 public import PatchbayGraph
 public import PatchbayRecorder
 
