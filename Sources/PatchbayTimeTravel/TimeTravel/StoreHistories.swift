@@ -88,13 +88,8 @@ public final class StoreHistories {
     public func setSkipped(_ store: String?, _ index: Int, _ skipped: Bool) throws(TimeTravelError) -> Recomputation {
         let (name, history) = try self.history(of: store)
         guard try graphCall({ () throws(GraphError) in try graph.hasReducers(name) }) else { throw .noReducers(store: name) }
-        let recomputation: Recomputation
-        do {
-            recomputation = try history.setSkipped(index, skipped, current: liveState(name)) { state, entry in
-                reduce(name, entry, &state)
-            }
-        } catch {
-            throw .history(store: name, error)
+        let recomputation = try historyCall(name) { () throws(HistoryError) in
+            try history.setSkipped(index, skipped, current: liveState(name)) { state, entry in reduce(name, entry, &state) }
         }
         // What each later step now does goes with the skip, so that a reader rebuilds the same
         // states without reducers.
@@ -108,11 +103,8 @@ public final class StoreHistories {
     public func recompute(_ store: String?) throws(TimeTravelError) -> Recomputation {
         let (name, history) = try self.history(of: store)
         guard try graphCall({ () throws(GraphError) in try graph.hasReducers(name) }) else { throw .noReducers(store: name) }
-        let recomputation: Recomputation
-        do {
-            recomputation = try history.recompute(current: liveState(name)) { state, entry in reduce(name, entry, &state) }
-        } catch {
-            throw .history(store: name, error)
+        let recomputation = try historyCall(name) { () throws(HistoryError) in
+            try history.recompute(current: liveState(name)) { state, entry in reduce(name, entry, &state) }
         }
         announce(.recompute(store: name, recomputed: SessionStep.steps(of: recomputation)))
         try travel(name, to: recomputation.state, history: history)
