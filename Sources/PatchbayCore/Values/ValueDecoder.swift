@@ -1,0 +1,391 @@
+/// Decodes a `Decodable` value straight from a `Value`, without JSON text in between: the
+/// inverse of `ValueEncoder`.
+///
+/// Lenient where JSONDecoder is and it does no harm: a decimal with an integral value decodes
+/// as an integer, an integer as a `Double` or `Float`. A missing key and a `null` both decode
+/// as `nil` for an optional property. Errors say where and what:
+/// `todos.2.done: expected a bool, found int`.
+public struct ValueDecoder {
+    public init() {}
+
+    /// The `T` that `value` encodes.
+    /// - Throws: when `value` does not have the shape `T` asks for, or `T`'s `init(from:)`
+    ///   throws (Swift's `DecodingError`s are told in the same words as this decoder's).
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws(ValueCodingError) -> T {
+        let decoding = ValueDecoding(value)
+        do {
+            return try decoding.decode(T.self)
+        } catch {
+            throw ValueCodingError.from(error, root: value)
+        }
+    }
+}
+
+/// The decoder handed to `init(from:)`. One instance decodes a whole value: a nested value is
+/// decoded by the same decoder with the nested value made current and its key pushed on the
+/// coding path.
+final class ValueDecoding: Decoder {
+    /// The value being decoded.
+    var value: Value
+    var codingPath: [any CodingKey] = []
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// What the top-level value's `container(keyedBy:)` sees instead of the value, when the
+    /// value is an action object (see `ActionMapping`); `nil` otherwise, and once used.
+    var actionView: ActionView?
+    /// The form the action view took, once it took one.
+    var actionForm: ActionForm?
+    /// The form to try next when decoding in `actionForm` fails.
+    var alternativeForm: ActionForm?
+    /// The value the action view presented (where errors look up what they found).
+    var actionRoot: Value?
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// The current value as a `T`.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if actionView == nil, let scalar: T = try scalar(value, at: nil) { return scalar }
+        return try T(from: self)
+    }
+
+    /// `child` as a `T`, decoded with `key` pushed on the coding path.
+    func decode<T: Decodable>(_ type: T.Type, from child: Value, at key: any CodingKey) throws -> T {
+        if let scalar: T = try scalar(child, at: key) { return scalar }
+        let saved = value
+        value = child
+        codingPath.append(key)
+        defer {
+            value = saved
+            codingPath.removeLast()
+        }
+        return try T(from: self)
+    }
+
+    /// A scalar of the standard library's common types, or `nil` for another type.
+    /// (Comparing metatypes costs next to nothing; a dynamic cast would cost far more.)
+    @inline(__always)
+    private func scalar<T>(_ value: Value, at key: (any CodingKey)?) throws -> T? {
+        if T.self == String.self { return Self.reinterpret(try string(value, at: key)) }
+        if T.self == Int.self { return Self.reinterpret(try integer(value, as: Int.self, at: key)) }
+        if T.self == Bool.self { return Self.reinterpret(try bool(value, at: key)) }
+        if T.self == Double.self { return Self.reinterpret(try double(value, at: key)) }
+        return nil
+    }
+
+    @inline(__always)
+    private static func reinterpret<T, U>(_ value: T) -> U {
+        withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
+    }
+
+    // MARK: Scalars
+
+    func path(_ key: (any CodingKey)?) -> [String] {
+        ValueCodingError.names(key.map { codingPath + [$0] } ?? codingPath)
+    }
+
+    func mismatch(_ expected: String, _ value: Value?, at key: (any CodingKey)?) -> ValueCodingError {
+        ValueCodingError(path: path(key), message: value == nil ? "missing" : ValueCodingError.mismatch(expected, found: value))
+    }
+
+    func string(_ value: Value, at key: (any CodingKey)?) throws(ValueCodingError) -> String {
+        guard case .string(let string) = value else { throw mismatch("a string", value, at: key) }
+        return string
+    }
+
+    func bool(_ value: Value, at key: (any CodingKey)?) throws(ValueCodingError) -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch("a bool", value, at: key) }
+        return bool
+    }
+
+    func double(_ value: Value, at key: (any CodingKey)?) throws(ValueCodingError) -> Double {
+        switch value {
+        case .decimal(let double): return double
+        case .int(let int): return Double(int)
+        default: throw mismatch("a number", value, at: key)
+        }
+    }
+
+    func float(_ value: Value, at key: (any CodingKey)?) throws(ValueCodingError) -> Float {
+        Float(try double(value, at: key))
+    }
+
+    func integer<I: FixedWidthInteger>(_ value: Value, as type: I.Type, at key: (any CodingKey)?) throws(ValueCodingError) -> I {
+        switch value {
+        case .int(let int):
+            guard let integer = I(exactly: int) else { throw outOfRange(int, I.self, at: key) }
+            return integer
+        case .decimal(let double):
+            guard let integer = I(exactly: double) else {
+                throw double.rounded() == double
+                    ? outOfRange(double, I.self, at: key) : mismatch("an integer", value, at: key)
+            }
+            return integer
+        default:
+            throw mismatch("an integer", value, at: key)
+        }
+    }
+
+    private func outOfRange(_ number: some CustomStringConvertible, _ type: Any.Type, at key: (any CodingKey)?) -> ValueCodingError {
+        ValueCodingError(path: path(key), message: "\(number) does not fit in \(type)")
+    }
+
+    // MARK: Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        if let view = actionView {
+            actionView = nil
+            return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(
+                decoding: self, members: try view.members(for: Key.self, decoding: self), codingPath: codingPath))
+        }
+        guard case .object(let members) = value else { throw mismatch("an object", value, at: nil) }
+        return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(decoding: self, members: members, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        if let view = actionView {
+            actionView = nil
+            value = try view.wrappedValue(decoding: self)
+        }
+        guard case .array(let elements) = value else { throw mismatch("an array", value, at: nil) }
+        return UnkeyedValueDecodingContainer(decoding: self, elements: elements, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        if let view = actionView {
+            actionView = nil
+            value = try view.wrappedValue(decoding: self)
+        }
+        return SingleValueDecodingContainer_(decoding: self, value: value)
+    }
+}
+
+private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoding: ValueDecoding
+    let members: Value.Members
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+
+    /// The member at `key`; a missing one is an error.
+    private func member(_ key: Key) throws(ValueCodingError) -> Value {
+        guard let member = members[key.stringValue] else {
+            throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: "missing")
+        }
+        return member
+    }
+
+    /// The path a scalar's error names: the container's path and `key` (the decoder's own
+    /// path may be deeper or shallower when the container is used late).
+    private func scalar<T>(_ key: Key, _ read: (Value, any CodingKey) throws(ValueCodingError) -> T) throws(ValueCodingError) -> T {
+        let value = try member(key)
+        do {
+            return try read(value, key)
+        } catch {
+            var error = error
+            error.path = ValueCodingError.names(codingPath + [key])
+            throw error
+        }
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try member(key) == .null }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { v, k throws(ValueCodingError) in try decoding.bool(v, at: k) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { v, k throws(ValueCodingError) in try decoding.string(v, at: k) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { v, k throws(ValueCodingError) in try decoding.double(v, at: k) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(key) { v, k throws(ValueCodingError) in try decoding.float(v, at: k) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+
+    private func integer<I: FixedWidthInteger>(_ key: Key) throws(ValueCodingError) -> I {
+        try scalar(key) { v, k throws(ValueCodingError) in try decoding.integer(v, as: I.self, at: k) }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let value = try member(key)
+        return try withPath { try decoding.decode(T.self, from: value, at: key) }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let value = try member(key)
+        guard case .object(let nested) = value else {
+            throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.mismatch("an object", found: value))
+        }
+        return KeyedDecodingContainer(KeyedValueDecodingContainer<NestedKey>(decoding: decoding, members: nested, codingPath: codingPath + [key]))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let value = try member(key)
+        guard case .array(let elements) = value else {
+            throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.mismatch("an array", found: value))
+        }
+        return UnkeyedValueDecodingContainer(decoding: decoding, elements: elements, codingPath: codingPath + [key])
+    }
+
+    func superDecoder() throws -> any Decoder { try superDecoder(key: NameKey("super")) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder(key: key) }
+
+    private func superDecoder(key: any CodingKey) throws -> any Decoder {
+        let decoder = ValueDecoding(members[key.stringValue] ?? .null)
+        decoder.codingPath = codingPath + [key]
+        return decoder
+    }
+
+    /// Runs `body` with the decoder's coding path set to this container's, for a container
+    /// used after its decoder moved on (a nested container's path is longer than the
+    /// decoder's).
+    @inline(__always)
+    private func withPath<T>(_ body: () throws -> T) throws -> T {
+        if decoding.codingPath.count == codingPath.count { return try body() }
+        let saved = decoding.codingPath
+        decoding.codingPath = codingPath
+        defer { decoding.codingPath = saved }
+        return try body()
+    }
+}
+
+private struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
+    let decoding: ValueDecoding
+    let elements: [Value]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+
+    init(decoding: ValueDecoding, elements: [Value], codingPath: [any CodingKey]) {
+        self.decoding = decoding
+        self.elements = elements
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    /// The next element, without moving past it; its end is an error.
+    private func peek(_ expected: String) throws(ValueCodingError) -> Value {
+        guard currentIndex < elements.count else {
+            throw ValueCodingError(path: ValueCodingError.names(codingPath + [IndexKey(currentIndex)]),
+                                   message: "expected \(expected), found the end of the array")
+        }
+        return elements[currentIndex]
+    }
+
+    private mutating func scalar<T>(_ expected: String, _ read: (Value, any CodingKey) throws(ValueCodingError) -> T) throws(ValueCodingError) -> T {
+        let value = try peek(expected)
+        let key = IndexKey(currentIndex)
+        do {
+            let result = try read(value, key)
+            currentIndex += 1
+            return result
+        } catch {
+            var error = error
+            error.path = ValueCodingError.names(codingPath + [key])
+            throw error
+        }
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard try peek("a value") == .null else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalar("a bool") { [decoding] v, k throws(ValueCodingError) in try decoding.bool(v, at: k) } }
+    mutating func decode(_ type: String.Type) throws -> String { try scalar("a string") { [decoding] v, k throws(ValueCodingError) in try decoding.string(v, at: k) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try scalar("a number") { [decoding] v, k throws(ValueCodingError) in try decoding.double(v, at: k) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try scalar("a number") { [decoding] v, k throws(ValueCodingError) in try decoding.float(v, at: k) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+
+    private mutating func integer<I: FixedWidthInteger>() throws(ValueCodingError) -> I {
+        try scalar("an integer") { [decoding] v, k throws(ValueCodingError) in try decoding.integer(v, as: I.self, at: k) }
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let value = try peek("a value")
+        let saved = decoding.codingPath
+        let adjust = saved.count != codingPath.count
+        if adjust { decoding.codingPath = codingPath }
+        defer { if adjust { decoding.codingPath = saved } }
+        let result = try decoding.decode(T.self, from: value, at: IndexKey(currentIndex))
+        currentIndex += 1
+        return result
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let value = try peek("an object")
+        let key = IndexKey(currentIndex)
+        guard case .object(let members) = value else {
+            throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.mismatch("an object", found: value))
+        }
+        currentIndex += 1
+        return KeyedDecodingContainer(KeyedValueDecodingContainer<NestedKey>(decoding: decoding, members: members, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let value = try peek("an array")
+        let key = IndexKey(currentIndex)
+        guard case .array(let nested) = value else {
+            throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.mismatch("an array", found: value))
+        }
+        currentIndex += 1
+        return UnkeyedValueDecodingContainer(decoding: decoding, elements: nested, codingPath: codingPath + [key])
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let value = try peek("a value")
+        let decoder = ValueDecoding(value)
+        decoder.codingPath = codingPath + [IndexKey(currentIndex)]
+        currentIndex += 1
+        return decoder
+    }
+}
+
+private struct SingleValueDecodingContainer_: SingleValueDecodingContainer {
+    let decoding: ValueDecoding
+    let value: Value
+    let codingPath: [any CodingKey]
+
+    init(decoding: ValueDecoding, value: Value) {
+        self.decoding = decoding
+        self.value = value
+        codingPath = decoding.codingPath
+    }
+
+    func decodeNil() -> Bool { value == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try decoding.bool(value, at: nil) }
+    func decode(_ type: String.Type) throws -> String { try decoding.string(value, at: nil) }
+    func decode(_ type: Double.Type) throws -> Double { try decoding.double(value, at: nil) }
+    func decode(_ type: Float.Type) throws -> Float { try decoding.float(value, at: nil) }
+    func decode(_ type: Int.Type) throws -> Int { try decoding.integer(value, as: Int.self, at: nil) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoding.integer(value, as: Int8.self, at: nil) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoding.integer(value, as: Int16.self, at: nil) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoding.integer(value, as: Int32.self, at: nil) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoding.integer(value, as: Int64.self, at: nil) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoding.integer(value, as: UInt.self, at: nil) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoding.integer(value, as: UInt8.self, at: nil) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoding.integer(value, as: UInt16.self, at: nil) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoding.integer(value, as: UInt32.self, at: nil) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoding.integer(value, as: UInt64.self, at: nil) }
+
+    /// A value through a single-value container: decoded from the same value by its own
+    /// `init(from:)`.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decoding.decode(T.self)
+    }
+}
