@@ -125,14 +125,14 @@ final class ValueEncoding: Encoder {
 
     func decimal(_ double: Double, at path: @autoclosure () -> [any CodingKey]) throws(ValueCodingError) -> Value {
         guard double.isFinite else {
-            throw ValueCodingError(path: ValueCodingError.names(path()), message: "cannot encode \(double): a number must be finite")
+            throw ValueCodingError(path: ValueCodingError.names(path()), message: "\(double) is not a finite number")
         }
         return .decimal(double)
     }
 
     func decimal(_ float: Float, at path: @autoclosure () -> [any CodingKey]) throws(ValueCodingError) -> Value {
         guard float.isFinite else {
-            throw ValueCodingError(path: ValueCodingError.names(path()), message: "cannot encode \(float): a number must be finite")
+            throw ValueCodingError(path: ValueCodingError.names(path()), message: "\(float) is not a finite number")
         }
         // The shortest decimal that reads back as the float (0.1, not 0.10000000149011612),
         // as JSONEncoder writes it.
@@ -141,7 +141,7 @@ final class ValueEncoding: Encoder {
 
     func integer<I: FixedWidthInteger>(_ integer: I, at path: @autoclosure () -> [any CodingKey]) throws(ValueCodingError) -> Value {
         guard let int = Int(exactly: integer) else {
-            throw ValueCodingError(path: ValueCodingError.names(path()), message: "cannot encode \(integer): integers go up to \(Int.max)")
+            throw ValueCodingError(path: ValueCodingError.names(path()), message: "\(integer) is above the largest integer, \(Int.max)")
         }
         return .int(int)
     }
