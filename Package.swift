@@ -32,6 +32,17 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
+            swiftSettings: strictSettings,
+            // The rounding builtins call libm (round, floor, ceil, trunc, rint). Without
+            // Foundation nothing else is sure to link it: say so, for packages that depend on
+            // PatchbayCore alone (checked by the patchbay-core-check program).
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
+        ),
+        // Depends on PatchbayCore alone, without Foundation: the end-to-end tests run it to
+        // show that such a program links and works.
+        .executableTarget(
+            name: "patchbay-core-check",
+            dependencies: ["PatchbayCore"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -72,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PatchbayEndToEndTests",
-            dependencies: ["patchbay", "PatchbayTestSupport"]
+            dependencies: ["patchbay", "patchbay-core-check", "PatchbayTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

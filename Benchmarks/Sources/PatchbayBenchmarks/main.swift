@@ -13,6 +13,7 @@ let groups: [any BenchmarkGroup] = [
     RoutingBenchmarks(),
     HistoryBenchmarks(),
     SessionBenchmarks(),
+    CodableBenchmarks(),
 ]
 
 // The child run of the R-INS-MEM row: `inspect FILE` alone in a fresh process, whose peak

@@ -190,7 +190,10 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         }
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try member(key) == .null }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        if case .null = try member(key) { return true }
+        return false
+    }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { v, k throws(ValueCodingError) in try decoding.bool(v, at: k) } }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { v, k throws(ValueCodingError) in try decoding.string(v, at: k) } }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { v, k throws(ValueCodingError) in try decoding.double(v, at: k) } }
@@ -292,7 +295,7 @@ private struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard try peek("a value") == .null else { return false }
+        guard case .null = try peek("a value") else { return false }
         currentIndex += 1
         return true
     }
@@ -367,7 +370,10 @@ private struct SingleValueDecodingContainer_: SingleValueDecodingContainer {
         codingPath = decoding.codingPath
     }
 
-    func decodeNil() -> Bool { value == .null }
+    func decodeNil() -> Bool {
+        if case .null = value { return true }
+        return false
+    }
     func decode(_ type: Bool.Type) throws -> Bool { try decoding.bool(value, at: nil) }
     func decode(_ type: String.Type) throws -> String { try decoding.string(value, at: nil) }
     func decode(_ type: Double.Type) throws -> Double { try decoding.double(value, at: nil) }
