@@ -119,6 +119,8 @@ private enum CaseNamedType: Codable, Equatable {
         #expect(message(["type": "addTodo"]) == "addTodo.title: missing")
         #expect(message(["type": "nested", "_0": ["title": "t", "tags": [1]]]) == "nested._0.tags.0: expected a string, found int")
         #expect(message(["type": "set", "_0": 1.5]) == "set._0: expected an integer, found decimal")
+        // The object's own `type` is not a field of the case.
+        #expect(message(["type": "wrap"]) == "wrap.type: missing")
         #expect(throws: ActionDecodingError.invalid(type: "addTodo", ValueCodingError(path: ["title"], message: "expected a string, found int"))) {
             try mapping.action(from: ["type": "addTodo", "title": 3])
         }

@@ -361,6 +361,24 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         #expect(try SessionReader.read(contentsOf: path).header.recordedThroughReflection)
     }
 
+    @Test func aStoreWhoseStateIsNotCodableIsRecordedThroughReflection() throws {
+        struct Model { var count = 0; var format: (Int) -> String = { "\($0)" } }
+        enum Step { case up }
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Model(), reducer: Reducer<Model, Step> { state, _ in state.count += 1 })
+        let recorder = try Recorder(reflecting: store, path: path)
+        store.dispatch(.up)
+        store.dispatch(.up)
+        recorder.stop()
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.header.recordedThroughReflection)
+        let (states, actions) = try replay(load)
+        #expect(actions.map(\.action) == [["type": "up"], ["type": "up"]])
+        #expect(states.map { $0["count"] } == [0, 1, 2])
+        #expect(states.last?["format"]?["$unrepresentable"] == "(Int) -> String")
+    }
+
     @Test func aHeaderWithoutTheFlagIsNotReflected() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

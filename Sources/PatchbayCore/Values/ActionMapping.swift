@@ -171,9 +171,9 @@ struct ActionView {
         case .typed:
             return members
         case .enumCase:
-            var payload = members
-            payload.removeValue(forKey: "type")
-            let object: Value.Members = [type: .object(payload)]
+            // `{type: T, fields...}` read as `{T: {fields...}}`: the payload is the object
+            // itself, with its `type` hidden by the container (see `ValueDecoding`).
+            let object: Value.Members = [type: .object(members)]
             decoding.value = .object(object)
             decoding.actionRoot = decoding.value
             return object

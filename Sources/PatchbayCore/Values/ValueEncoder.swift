@@ -30,38 +30,18 @@ public struct ValueEncoder {
 }
 
 /// The encoder handed to `encode(to:)`. One instance encodes a whole value: a nested value is
-/// encoded by the same encoder, with its key pushed on the coding path and its containers in
-/// frames on a stack, so the only allocations are the values' own storage (and the box the
-/// standard library puts around each keyed container).
+/// encoded by the same encoder, with its key pushed on the coding path. Each container writes
+/// into a `ContainerStorage`; the value's storage becomes its `Value` when its `encode(to:)`
+/// returns.
 final class ValueEncoding: Encoder {
-    /// What a container is building.
-    struct Frame {
-        enum Kind { case object, array, single }
-        var kind: Kind
-        var members: Value.Members = [:]
-        var elements: [Value] = []
-        var single: Value?
-        /// Members and elements still to come from nested containers and super encoders,
-        /// filled in when the frame is finished.
-        var pending: [Pending] = []
-        /// Tells a frame from an earlier one at the same place, for containers used after
-        /// their value was encoded.
-        let serial: Int
-    }
-
-    struct Pending {
-        enum Slot { case key(String), index(Int) }
-        enum Source { case frame(Int), encoder(ValueEncoding) }
-        let slot: Slot
-        let source: Source
-    }
-
     var codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    private var frames: [Frame] = []
-    /// The frame of the container of the value being encoded, once it asked for one.
-    private var current: Int?
-    private var nextSerial = 0
+    /// The storage of the container of the value being encoded, once it asked for one.
+    private var current: ContainerStorage?
+    /// The number of members the last object of each key type had: the next object of the
+    /// type reserves that many at once, instead of growing its storage key by key (the todos
+    /// of a list all have the same keys).
+    private var sizes: [ObjectIdentifier: Int] = [:]
     /// An error met where no error can be thrown (asking for a second container of another
     /// kind): thrown when the value's `encode(to:)` returns.
     private var deferredError: ValueCodingError?
@@ -76,19 +56,15 @@ final class ValueEncoding: Encoder {
     func value<T: Encodable>(of value: T) throws -> Value {
         if let scalar = try scalar(value) { return scalar }
         let saved = current
-        let base = frames.count
         current = nil
-        defer {
-            current = saved
-            if frames.count > base { frames.removeSubrange(base...) }
-        }
+        defer { current = saved }
         try value.encode(to: self)
         if let deferredError {
             self.deferredError = nil
             throw deferredError
         }
-        guard let frame = current else { return .emptyObject }
-        return finish(frame)
+        guard let storage = current else { return .emptyObject }
+        return finish(storage)
     }
 
     /// `value` encoded under `key` of a container at `containerPath` (the path is pushed
@@ -146,89 +122,57 @@ final class ValueEncoding: Encoder {
         return .int(int)
     }
 
-    // MARK: Frames
+    // MARK: Storage
 
-    private func pushFrame(_ kind: Frame.Kind) -> (index: Int, serial: Int) {
-        nextSerial += 1
-        frames.append(Frame(kind: kind, serial: nextSerial))
-        return (frames.count - 1, nextSerial)
+    /// A new storage of `kind`; an object's reserves as many members as the last object of its
+    /// key type had.
+    func storage(_ kind: ContainerStorage.Kind, keyType: ObjectIdentifier? = nil) -> ContainerStorage {
+        let storage = ContainerStorage(kind, keyType: keyType)
+        if let keyType, let size = sizes[keyType] { storage.members.reserveCapacity(size) }
+        return storage
     }
 
-    /// The frame of the current value's container of `kind`, made on the first request.
-    private func currentFrame(_ kind: Frame.Kind) -> (index: Int, serial: Int) {
+    /// The storage of the current value's container of `kind`, made on the first request.
+    private func currentStorage(_ kind: ContainerStorage.Kind, keyType: ObjectIdentifier? = nil) -> ContainerStorage {
         if let current {
-            if frames[current].kind != kind {
+            if current.kind != kind {
                 deferredError = deferredError ?? ValueCodingError(path: ValueCodingError.names(codingPath), message: "asked for two kinds of containers for one value")
             }
-            return (current, frames[current].serial)
+            return current
         }
-        let frame = pushFrame(kind)
-        current = frame.index
-        return frame
-    }
-
-    /// Whether the frame a container writes to is still there (its value is not finished).
-    @inline(__always)
-    func isLive(_ index: Int, _ serial: Int) -> Bool {
-        index < frames.count && frames[index].serial == serial
-    }
-
-    func set(_ value: Value, forKey key: String, in frame: Int) {
-        frames[frame].members[key] = value
-    }
-
-    func append(_ value: Value, in frame: Int) {
-        frames[frame].elements.append(value)
-    }
-
-    func setSingle(_ value: Value, in frame: Int) {
-        frames[frame].single = value
-    }
-
-    func count(in frame: Int) -> Int { frames[frame].elements.count }
-
-    /// A new frame of `kind` whose value goes at `slot` of `parent` when `parent` is finished.
-    func nestedFrame(_ kind: Frame.Kind, at slot: Pending.Slot, in parent: Int) -> (index: Int, serial: Int) {
-        let frame = pushFrame(kind)
-        reserve(slot, in: parent)
-        frames[parent].pending.append(Pending(slot: slot, source: .frame(frame.index)))
-        return frame
+        let made = storage(kind, keyType: keyType)
+        current = made
+        return made
     }
 
     /// An encoder whose value goes at `slot` of `parent` when `parent` is finished.
-    func superEncoder(at slot: Pending.Slot, key: any CodingKey, in parent: Int) -> ValueEncoding {
+    func superEncoder(at slot: ContainerStorage.Slot, key: any CodingKey, in parent: ContainerStorage) -> ValueEncoding {
         let encoder = ValueEncoding(codingPath: codingPath + [key])
-        reserve(slot, in: parent)
-        frames[parent].pending.append(Pending(slot: slot, source: .encoder(encoder)))
+        parent.reserve(slot, for: .encoder(encoder))
         return encoder
     }
 
-    /// Holds `slot`'s place (a key keeps its position; an element its index).
-    private func reserve(_ slot: Pending.Slot, in parent: Int) {
-        switch slot {
-        case .key(let key): frames[parent].members[key] = .null
-        case .index: frames[parent].elements.append(.null)
-        }
-    }
-
-    /// The value the frame built, with its nested containers filled in.
-    private func finish(_ index: Int) -> Value {
-        let pending = frames[index].pending
-        for item in pending {
+    /// The value `storage` built, with its nested containers filled in.
+    private func finish(_ storage: ContainerStorage) -> Value {
+        for item in storage.pending {
             let value: Value
             switch item.source {
-            case .frame(let nested): value = finish(nested)
+            case .storage(let nested): value = finish(nested)
             case .encoder(let encoder): value = encoder.result()
             }
             switch item.slot {
-            case .key(let key): frames[index].members[key] = value
-            case .index(let position): frames[index].elements[position] = value
+            case .key(let key): storage.members[key] = value
+            case .index(let position): storage.elements[position] = value
             }
         }
-        switch frames[index].kind {
-        case .object: return .object(frames[index].members)
-        case .array: return .array(frames[index].elements)
-        case .single: return frames[index].single ?? .null
+        switch storage.kind {
+        case .object:
+            if let keyType = storage.keyType { sizes[keyType] = storage.members.count }
+            return .object(storage.members)
+        case .array:
+            return .array(storage.elements)
+        case .single:
+            return storage.single ?? .null
         }
     }
 
@@ -241,30 +185,58 @@ final class ValueEncoding: Encoder {
     // MARK: Encoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let frame = currentFrame(.object)
-        return KeyedEncodingContainer(KeyedValueEncodingContainer(encoding: self, frame: frame.index, serial: frame.serial, codingPath: codingPath))
+        KeyedEncodingContainer(KeyedValueEncodingContainer(
+            encoding: self, storage: currentStorage(.object, keyType: ObjectIdentifier(Key.self)), codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let frame = currentFrame(.array)
-        return UnkeyedValueEncodingContainer(encoding: self, frame: frame.index, serial: frame.serial, codingPath: codingPath)
+        UnkeyedValueEncodingContainer(encoding: self, storage: currentStorage(.array), codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        let frame = currentFrame(.single)
-        return SingleValueEncodingContainer_(encoding: self, frame: frame.index, serial: frame.serial)
+        SingleValueEncodingContainer_(encoding: self, storage: currentStorage(.single))
+    }
+}
+
+/// What a container builds: an object's members, an array's elements or a single value, and
+/// the places its nested containers fill when it is finished. (A class: a container is
+/// copied around by value, and all copies write to the same storage.)
+final class ContainerStorage {
+    enum Kind { case object, array, single }
+    enum Slot { case key(String), index(Int) }
+    enum Source { case storage(ContainerStorage), encoder(ValueEncoding) }
+
+    let kind: Kind
+    /// The key type of an object's container, under which its size is remembered.
+    let keyType: ObjectIdentifier?
+    var members: Value.Members = [:]
+    var elements: [Value] = []
+    var single: Value?
+    /// Members and elements still to come from nested containers and super encoders.
+    var pending: [(slot: Slot, source: Source)] = []
+
+    init(_ kind: Kind, keyType: ObjectIdentifier?) {
+        self.kind = kind
+        self.keyType = keyType
+    }
+
+    /// Holds `slot`'s place for `source` (a key keeps its position; an element its index).
+    func reserve(_ slot: Slot, for source: Source) {
+        switch slot {
+        case .key(let key): members[key] = .null
+        case .index: elements.append(.null)
+        }
+        pending.append((slot, source))
     }
 }
 
 private struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoding: ValueEncoding
-    let frame: Int
-    let serial: Int
+    let storage: ContainerStorage
     let codingPath: [any CodingKey]
 
     private func put(_ value: @autoclosure () throws -> Value, _ key: Key) rethrows {
-        guard encoding.isLive(frame, serial) else { return }
-        encoding.set(try value(), forKey: key.stringValue, in: frame)
+        storage.members[key.stringValue] = try value()
     }
 
     mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
@@ -288,38 +260,37 @@ private struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContain
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let nested = encoding.nestedFrame(.object, at: .key(key.stringValue), in: frame)
-        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(
-            encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key]))
+        let nested = encoding.storage(.object, keyType: ObjectIdentifier(NestedKey.self))
+        storage.reserve(.key(key.stringValue), for: .storage(nested))
+        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoding: encoding, storage: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = encoding.nestedFrame(.array, at: .key(key.stringValue), in: frame)
-        return UnkeyedValueEncodingContainer(encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key])
+        let nested = encoding.storage(.array)
+        storage.reserve(.key(key.stringValue), for: .storage(nested))
+        return UnkeyedValueEncodingContainer(encoding: encoding, storage: nested, codingPath: codingPath + [key])
     }
 
     mutating func superEncoder() -> any Encoder {
-        encoding.superEncoder(at: .key("super"), key: NameKey("super"), in: frame)
+        encoding.superEncoder(at: .key("super"), key: NameKey("super"), in: storage)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        encoding.superEncoder(at: .key(key.stringValue), key: key, in: frame)
+        encoding.superEncoder(at: .key(key.stringValue), key: key, in: storage)
     }
 }
 
 private struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
     let encoding: ValueEncoding
-    let frame: Int
-    let serial: Int
+    let storage: ContainerStorage
     let codingPath: [any CodingKey]
 
-    var count: Int { encoding.isLive(frame, serial) ? encoding.count(in: frame) : 0 }
+    var count: Int { storage.elements.count }
 
     private var nextKey: IndexKey { IndexKey(count) }
 
     private func put(_ value: @autoclosure () throws -> Value) rethrows {
-        guard encoding.isLive(frame, serial) else { return }
-        encoding.append(try value(), in: frame)
+        storage.elements.append(try value())
     }
 
     mutating func encodeNil() throws { put(.null) }
@@ -344,33 +315,32 @@ private struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let key = nextKey
-        let nested = encoding.nestedFrame(.object, at: .index(key.index), in: frame)
-        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(
-            encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key]))
+        let nested = encoding.storage(.object, keyType: ObjectIdentifier(NestedKey.self))
+        storage.reserve(.index(key.index), for: .storage(nested))
+        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoding: encoding, storage: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let key = nextKey
-        let nested = encoding.nestedFrame(.array, at: .index(key.index), in: frame)
-        return UnkeyedValueEncodingContainer(encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key])
+        let nested = encoding.storage(.array)
+        storage.reserve(.index(key.index), for: .storage(nested))
+        return UnkeyedValueEncodingContainer(encoding: encoding, storage: nested, codingPath: codingPath + [key])
     }
 
     mutating func superEncoder() -> any Encoder {
         let key = nextKey
-        return encoding.superEncoder(at: .index(key.index), key: key, in: frame)
+        return encoding.superEncoder(at: .index(key.index), key: key, in: storage)
     }
 }
 
 private struct SingleValueEncodingContainer_: SingleValueEncodingContainer {
     let encoding: ValueEncoding
-    let frame: Int
-    let serial: Int
+    let storage: ContainerStorage
 
     var codingPath: [any CodingKey] { encoding.codingPath }
 
     private func put(_ value: @autoclosure () throws -> Value) rethrows {
-        guard encoding.isLive(frame, serial) else { return }
-        encoding.setSingle(try value(), in: frame)
+        storage.single = try value()
     }
 
     mutating func encodeNil() throws { put(.null) }

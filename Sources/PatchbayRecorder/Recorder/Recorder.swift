@@ -138,8 +138,7 @@ public final class Recorder<State, Action>: StoreObserver {
                             checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable {
         try self.init(path: path, storeName: storeName, initialState: store.state, actions: actions, created: created,
                       checkpointInterval: checkpointInterval)
-        firstStoreIndex = store.actionCount
-        connection = store.addObserver(self)
+        observe(store)
     }
 
     /// Starts recording `store`, whose actions are `Codable` (mapped with
@@ -148,6 +147,22 @@ public final class Recorder<State, Action>: StoreObserver {
                             checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable, Action: Codable {
         try self.init(store: store, path: path, storeName: storeName, actions: .codable(), created: created,
                       checkpointInterval: checkpointInterval)
+    }
+
+    /// Starts recording `store`, whose state is not `Codable`, through reflection (see
+    /// `init(path:storeName:reflecting:actions:created:checkpointInterval:)`).
+    public convenience init(reflecting store: Store<State, Action>, path: String, storeName: String = "app",
+                            actions: ActionMapping<Action> = .reflecting(), created: Date = Date(),
+                            checkpointInterval: Int? = nil) throws(RecorderError) {
+        try self.init(path: path, storeName: storeName, reflecting: store.state, actions: actions, created: created,
+                      checkpointInterval: checkpointInterval)
+        observe(store)
+    }
+
+    /// Records every action `store` reduces from now on.
+    private func observe(_ store: Store<State, Action>) {
+        firstStoreIndex = store.actionCount
+        connection = store.addObserver(self)
     }
 
     /// Whether actions are still being recorded (no `stop()`, no error).
