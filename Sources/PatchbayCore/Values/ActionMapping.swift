@@ -308,7 +308,7 @@ extension ActionMapping {
 
 extension ActionMapping {
     /// The mapping of actions that are not `Codable`, through `Value(reflecting:)`: an enum
-    /// case is `{type: caseName, payload...}` (an unlabeled payload's fields `_0`, `_1`...),
+    /// case is `{type: caseName, payload...}` (unlabeled payload fields as `_0`, `_1`...),
     /// anything else `{type: "<its type's name>", fields...}` (`value` for a value that is no
     /// object). It records actions for inspection only: `action(from:)` always throws
     /// `notDecodable`. `knownTypes` grows with every type encoded.

@@ -8,7 +8,8 @@ extension Value {
     /// - A struct or class is an object of its stored properties, in order (a class's
     ///   inherited ones first).
     /// - An enum case without payload is its name; with a payload it is `{type: caseName,
-    ///   fields...}` as actions are, an unlabeled payload's fields named `_0`, `_1`...
+    ///   fields...}` as actions are, the payload's fields by their labels and unlabeled ones
+    ///   as `_0`, `_1`... (as `Codable` names them).
     /// - An optional is its value or `null`; arrays, sets and other collections are arrays; a
     ///   dictionary with string keys is an object (keys sorted, so the same dictionary always
     ///   gives the same object); a tuple is an object of its labels, or an array without them.
