@@ -50,6 +50,8 @@ private func keys(_ value: Value) -> [String] {
         #expect(Value(reflecting: Status.active) == "active")
         #expect(Value(reflecting: Status.busy("x")) == ["type": "busy", "_0": "x"])
         #expect(Value(reflecting: Optional(3) as Any) == 3)
+        let given: Value = ["a": [1, 2.5]]
+        #expect(Value(reflecting: ["x": given]) == ["x": given])
     }
 
     @Test func aClassWithAClosureAndACycleShowsPlaceholders() {

@@ -13,7 +13,8 @@ extension Value {
     /// - An optional is its value or `null`; arrays, sets and other collections are arrays; a
     ///   dictionary with string keys is an object (keys sorted, so the same dictionary always
     ///   gives the same object); a tuple is an object of its labels, or an array without them.
-    /// - Integers, finite floating-point numbers, strings, characters and bools are as such.
+    /// - Integers, finite floating-point numbers, strings, characters and bools are as such,
+    ///   and a `Value` is itself.
     /// - Anything else becomes a placeholder, never an empty object:
     ///   `{"$unrepresentable": "<type name>", "description": "<String(describing:)>"}`: a
     ///   function, a reference without stored properties (an opaque object), a reference back
@@ -131,9 +132,10 @@ private struct Reflector {
         return label
     }
 
-    /// The value of a number, string or bool; `nil` for anything else.
+    /// The value of a number, string, bool or `Value`; `nil` for anything else.
     private static func scalar(_ subject: Any) -> Value? {
         switch subject {
+        case let value as Value: return value
         case let string as String: return .string(string)
         case let int as Int: return .int(int)
         case let bool as Bool: return .bool(bool)
