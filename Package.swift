@@ -34,10 +34,14 @@ let package = Package(
         ),
         .target(
             name: "PatchbayCore",
-            dependencies: [
-                .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "DequeModule", package: "swift-collections"),
-            ],
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+        // Depends on PatchbayCore alone, without Foundation: the end-to-end tests run it to
+        // show that such a program links and works.
+        .executableTarget(
+            name: "patchbay-core-check",
+            dependencies: ["PatchbayCore"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -47,7 +51,10 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // The expressions' rounding builtins call libm (round, floor, ceil, trunc, rint):
+            // linked here, not left to Foundation or another library to bring in.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
         ),
         .target(
             name: "PatchbayRecorder",
@@ -98,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PatchbayEndToEndTests",
-            dependencies: ["patchbay", "PatchbayTestSupport"]
+            dependencies: ["patchbay", "patchbay-core-check", "PatchbayTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

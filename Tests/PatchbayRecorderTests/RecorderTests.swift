@@ -189,7 +189,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
             return
         }
         #expect(what == "action 2")
-        #expect(message.contains("nan"))
+        #expect(message == "setRatio._0: nan is not a finite number")
         #expect(store.state.count == 2)
         let load = try SessionReader.read(contentsOf: path)
         #expect(load.damage == nil)
@@ -217,8 +217,8 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
 
     @Test func errorsReadAsOneLine() {
         #expect(
-            RecorderError.encoding(what: "action 2", message: "Unable to encode Double.nan directly in JSON.").description
-                == "cannot encode action 2 as JSON: Unable to encode Double.nan directly in JSON.")
+            RecorderError.encoding(what: "action 2", message: "setRatio._0: nan is not a finite number").description
+                == "cannot record action 2: setRatio._0: nan is not a finite number")
     }
 }
 
@@ -248,3 +248,153 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         return nil
     }
 }
+
+@Suite struct RecordingAnyStoreTests {
+    /// A store as an app might write one by hand (or a ReSwift middleware sees it): no
+    /// Patchbay `Store`, one `record` per reduced action.
+    private final class HandMadeStore {
+        private(set) var state = Counter()
+        let recorder: Recorder<Counter, CounterAction>
+
+        init(path: String) throws {
+            recorder = try Recorder(path: path, storeName: "hand", initialState: state, created: Date(timeIntervalSince1970: 1_795_255_200))
+        }
+
+        func dispatch(_ action: CounterAction) {
+            switch action {
+            case .increment(let by): state.count += by
+            case .add(let item): state.items.append(item)
+            case .insert(let item, let index): state.items.insert(item, at: index)
+            case .reset: state = Counter()
+            case .setRatio(let ratio): state.ratio = ratio
+            }
+            recorder.record(action, state: state)
+        }
+    }
+
+    @Test func aHandMadeStoreRecordsWithOneCallPerAction() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try HandMadeStore(path: path)
+        store.dispatch(.increment(by: 3))
+        store.dispatch(.setRatio(1))
+        store.dispatch(.add("milk"))
+        store.recorder.stop()
+        #expect(store.recorder.error == nil)
+
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.header == SessionHeader(created: "2026-11-21T10:00:00Z"))
+        guard case .store(let name, let initial)? = load.events.first?.event, case .object(let members) = initial else {
+            Issue.record("no store line")
+            return
+        }
+        #expect(name == "hand")
+        #expect(Array(members.keys) == ["count", "items", "ratio"], "keys in the order of declaration")
+        let (states, actions) = try replay(load)
+        #expect(actions.map(\.action) == [["type": "increment", "by": 3], ["type": "setRatio", "_0": 1.0], ["type": "add", "_0": "milk"]])
+        // A Double stays a decimal, even with an integral value.
+        #expect(actions[1].patch == [JSONPatch.Operation(.replace, path: JSONPointer("/ratio")!, value: .decimal(1))])
+        guard case .decimal? = states.last?["ratio"] else {
+            Issue.record("ratio is not a decimal: \(String(describing: states.last?["ratio"]))")
+            return
+        }
+        #expect(states.last == ["count": 3, "items": ["milk"], "ratio": 1.0])
+    }
+
+    @Test func causesAreTheRecordedIndexesGiven() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder<Counter, CounterAction>(path: path, initialState: Counter())
+        recorder.record(.increment(by: 1), state: Counter(count: 1))
+        recorder.record(.add("x"), state: Counter(count: 1, items: ["x"]), cause: 1)
+        recorder.stop()
+        let (_, actions) = try replay(try SessionReader.read(contentsOf: path))
+        #expect(actions.map(\.cause) == [nil, 1])
+    }
+
+    @Test func aMappingOfOneStructPerActionIsUsed() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder<Int, any Sendable>(
+            path: path, initialState: 0, actions: .types([ActionType(Bump.self), ActionType(Clear.self, name: "clear")]))
+        recorder.record(Bump(by: 2), state: 2)
+        recorder.record(Clear(), state: 0)
+        recorder.record("not registered", state: 0)
+        #expect(recorder.error == .encoding(what: "action 3", message: "no action type is registered for String"))
+        let (states, actions) = try replay(try SessionReader.read(contentsOf: path))
+        #expect(actions.map(\.action) == [["type": "Bump", "by": 2], ["type": "clear"]])
+        #expect(states == [0, 2, 0])
+    }
+
+    @Test func aStateThatIsNotCodableIsRecordedThroughReflection() throws {
+        final class Connection { var onClose: () -> Void = {} }
+        struct Screen { var title: String; var visits: Int; var connection: Connection }
+        enum Tap { case open(id: Int), close }
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var screen = Screen(title: "home", visits: 0, connection: Connection())
+        let recorder = try Recorder<Screen, Tap>(path: path, reflecting: screen, created: Date(timeIntervalSince1970: 1_795_255_200))
+        #expect(recorder.isReflecting)
+        screen.visits = 1
+        recorder.record(.open(id: 7), state: screen)
+        recorder.record(.close, state: screen)
+        recorder.stop()
+        #expect(recorder.error == nil)
+
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix(#"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z","reflection":true}"# + "\n"))
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.header.recordedThroughReflection)
+        let (states, actions) = try replay(load)
+        #expect(actions.map(\.action) == [["type": "open", "id": 7], ["type": "close"]])
+        #expect(states.last?["visits"] == 1)
+        #expect(states.last?["connection"]?["onClose"]?["$unrepresentable"] == "() -> ()")
+    }
+
+    @Test func reflectedStatesCanHaveCodableActions() throws {
+        struct Opaque { var handler: () -> Int }
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try Recorder<Opaque, CounterAction>(path: path, reflecting: Opaque { 1 }, actions: .codable())
+        recorder.record(.increment(by: 1), state: Opaque { 2 })
+        recorder.stop()
+        let (_, actions) = try replay(try SessionReader.read(contentsOf: path))
+        #expect(actions.map(\.action) == [["type": "increment", "by": 1]])
+        #expect(try SessionReader.read(contentsOf: path).header.recordedThroughReflection)
+    }
+
+    @Test func aStoreWhoseStateIsNotCodableIsRecordedThroughReflection() throws {
+        struct Model { var count = 0; var format: (Int) -> String = { "\($0)" } }
+        enum Step { case up }
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = Store(initialState: Model(), reducer: Reducer<Model, Step> { state, _ in state.count += 1 })
+        let recorder = try Recorder(reflecting: store, path: path)
+        store.dispatch(.up)
+        store.dispatch(.up)
+        recorder.stop()
+        let load = try SessionReader.read(contentsOf: path)
+        #expect(load.header.recordedThroughReflection)
+        let (states, actions) = try replay(load)
+        #expect(actions.map(\.action) == [["type": "up"], ["type": "up"]])
+        #expect(states.map { $0["count"] } == [0, 1, 2])
+        #expect(states.last?["format"]?["$unrepresentable"] == "(Int) -> String")
+    }
+
+    @Test func aHeaderWithoutTheFlagIsNotReflected() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try #"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try !SessionReader.read(contentsOf: path).header.recordedThroughReflection)
+        #expect(SessionHeader(created: nil, recordedThroughReflection: true).line == #"{"patchbay":"session","version":1,"reflection":true}"#)
+    }
+
+    @Test func anInitialStateThatCannotBeEncodedIsThrown() {
+        #expect(throws: RecorderError.encoding(what: "the initial state", message: "1: nan is not a finite number")) {
+            try Recorder<[Double], CounterAction>(path: temporaryPath(), initialState: [1, .nan])
+        }
+    }
+}
+
+private struct Bump: Codable, Sendable { var by: Int }
+private struct Clear: Codable, Sendable {}

@@ -283,6 +283,41 @@ struct DevToolsShellTests {
             "   #0 (initial state)", "   #1 increment {by: 2}  count", ">  #2 increment {by: 5}  count",
         ])
     }
+
+    @Test func aRecordingThroughReflectionIsInspectedButNotReplayed() throws {
+        final class Session { var user = "ada"; var onChange: () -> Void = {} }
+        struct Model { var count = 0; var session = Session() }
+        enum Action { case increment(by: Int), reset }
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/reflected.jsonl"
+        var model = Model()
+        let recorder = try Recorder<Model, Action>(path: path, storeName: "model", reflecting: model)
+        model.count += 2
+        recorder.record(.increment(by: 2), state: model)
+        model.count = 0
+        recorder.record(.reset, state: model)
+        recorder.stop()
+        #expect(recorder.error == nil)
+
+        let session = DataflowSession()
+        #expect(session.run("inspect \(path)") == ["inspected \(path): model (2 actions)"])
+        #expect(session.run("history") == ["   #0 (initial state)", "   #1 increment {by: 2}  count", ">  #2 reset  count"])
+        #expect(session.run("jump 1").first?.hasPrefix("model at #1 of 2: {count: 2, session: {user: \"ada\", onChange: {") == true)
+        #expect(session.run("state") == [#"{count: 2, session: {user: "ada", onChange: {"$unrepresentable": "() -> ()", description: "(Function)"}}}"#])
+        let refusal = "recorded through reflection: it can be inspected but not replayed; open it with 'inspect \(path)'"
+        #expect(DataflowSession().error("replay \(path)").contains(refusal))
+        #expect(DataflowSession().error("replay \(path) --verify").contains(refusal))
+
+        // The header decides, not the lack of commands: a file with commands is refused too.
+        let withCommands = directory.write("commands.jsonl", """
+            {"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z","reflection":true}
+            {"seq":1,"kind":"command","text":"store app = {n: 1}"}
+
+            """)
+        let other = DataflowSession()
+        #expect(other.error("replay \(withCommands)").contains("recorded through reflection"))
+        #expect(other.error("state").hasPrefix("error: "), "a refused replay changes nothing")
+    }
 }
 
 @Suite("Sessions: replay against the recorded lines")

@@ -13,6 +13,7 @@ let groups: [any BenchmarkGroup] = [
     RoutingBenchmarks(),
     HistoryBenchmarks(),
     SessionBenchmarks(),
+    CodableBenchmarks(),
     HostingBenchmarks(),
 ]
 

@@ -171,9 +171,9 @@ struct ActionView {
         case .typed:
             return members
         case .enumCase:
-            var payload = members
-            payload.removeValue(forKey: "type")
-            let object: Value.Members = [type: .object(payload)]
+            // `{type: T, fields...}` read as `{T: {fields...}}`: the payload is the object
+            // itself, with its `type` hidden by the container (see `ValueDecoding`).
+            let object: Value.Members = [type: .object(members)]
             decoding.value = .object(object)
             decoding.actionRoot = decoding.value
             return object
@@ -308,7 +308,7 @@ extension ActionMapping {
 
 extension ActionMapping {
     /// The mapping of actions that are not `Codable`, through `Value(reflecting:)`: an enum
-    /// case is `{type: caseName, payload...}` (an unlabeled payload's fields `_0`, `_1`...),
+    /// case is `{type: caseName, payload...}` (unlabeled payload fields as `_0`, `_1`...),
     /// anything else `{type: "<its type's name>", fields...}` (`value` for a value that is no
     /// object). It records actions for inspection only: `action(from:)` always throws
     /// `notDecodable`. `knownTypes` grows with every type encoded.

@@ -8,11 +8,13 @@ extension Value {
     /// - A struct or class is an object of its stored properties, in order (a class's
     ///   inherited ones first).
     /// - An enum case without payload is its name; with a payload it is `{type: caseName,
-    ///   fields...}` as actions are, an unlabeled payload's fields named `_0`, `_1`...
+    ///   fields...}` as actions are, the payload's fields by their labels and unlabeled ones
+    ///   as `_0`, `_1`... (as `Codable` names them).
     /// - An optional is its value or `null`; arrays, sets and other collections are arrays; a
     ///   dictionary with string keys is an object (keys sorted, so the same dictionary always
     ///   gives the same object); a tuple is an object of its labels, or an array without them.
-    /// - Integers, finite floating-point numbers, strings, characters and bools are as such.
+    /// - Integers, finite floating-point numbers, strings, characters and bools are as such,
+    ///   and a `Value` is itself.
     /// - Anything else becomes a placeholder, never an empty object:
     ///   `{"$unrepresentable": "<type name>", "description": "<String(describing:)>"}`: a
     ///   function, a reference without stored properties (an opaque object), a reference back
@@ -130,9 +132,10 @@ private struct Reflector {
         return label
     }
 
-    /// The value of a number, string or bool; `nil` for anything else.
+    /// The value of a number, string, bool or `Value`; `nil` for anything else.
     private static func scalar(_ subject: Any) -> Value? {
         switch subject {
+        case let value as Value: return value
         case let string as String: return .string(string)
         case let int as Int: return .int(int)
         case let bool as Bool: return .bool(bool)

@@ -45,7 +45,7 @@ final class ValueDecoding: Decoder {
 
     /// The current value as a `T`.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let scalar: T = try scalar(value, at: nil) { return scalar }
+        if actionView == nil, let scalar: T = try scalar(value, at: nil) { return scalar }
         return try T(from: self)
     }
 
@@ -135,8 +135,11 @@ final class ValueDecoding: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if let view = actionView {
             actionView = nil
+            let members = try view.members(for: Key.self, decoding: self)
+            // The enum form's payload is the action object itself: its `type` is hidden
+            // from the case's fields rather than copied out.
             return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(
-                decoding: self, members: try view.members(for: Key.self, decoding: self), codingPath: codingPath))
+                decoding: self, members: members, codingPath: codingPath, nestedHiddenKey: actionForm == .enumCase ? "type" : nil))
         }
         guard case .object(let members) = value else { throw mismatch("an object", value, at: nil) }
         return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(decoding: self, members: members, codingPath: codingPath))
@@ -164,14 +167,34 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     let decoding: ValueDecoding
     let members: Value.Members
     let codingPath: [any CodingKey]
+    /// A member this container does not show (an action object's `type`, read as the
+    /// payload of its enum case).
+    var hiddenKey: String?
+    /// The member the containers nested in this one do not show.
+    var nestedHiddenKey: String?
 
-    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+    init(decoding: ValueDecoding, members: Value.Members, codingPath: [any CodingKey], hiddenKey: String? = nil, nestedHiddenKey: String? = nil) {
+        self.decoding = decoding
+        self.members = members
+        self.codingPath = codingPath
+        self.hiddenKey = hiddenKey
+        self.nestedHiddenKey = nestedHiddenKey
+    }
 
-    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+    var allKeys: [Key] { members.keys.compactMap { $0 == hiddenKey ? nil : Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { lookUp(key) != nil }
+
+    @inline(__always)
+    private func lookUp(_ key: Key) -> Value? {
+        let name = key.stringValue
+        if let hiddenKey, name == hiddenKey { return nil }
+        return members[name]
+    }
 
     /// The member at `key`; a missing one is an error.
     private func member(_ key: Key) throws(ValueCodingError) -> Value {
-        guard let member = members[key.stringValue] else {
+        guard let member = lookUp(key) else {
             throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: "missing")
         }
         return member
@@ -190,7 +213,10 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         }
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try member(key) == .null }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        if case .null = try member(key) { return true }
+        return false
+    }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { v, k throws(ValueCodingError) in try decoding.bool(v, at: k) } }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { v, k throws(ValueCodingError) in try decoding.string(v, at: k) } }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { v, k throws(ValueCodingError) in try decoding.double(v, at: k) } }
@@ -220,7 +246,8 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         guard case .object(let nested) = value else {
             throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.mismatch("an object", found: value))
         }
-        return KeyedDecodingContainer(KeyedValueDecodingContainer<NestedKey>(decoding: decoding, members: nested, codingPath: codingPath + [key]))
+        return KeyedDecodingContainer(KeyedValueDecodingContainer<NestedKey>(
+            decoding: decoding, members: nested, codingPath: codingPath + [key], hiddenKey: nestedHiddenKey))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -235,7 +262,7 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder(key: key) }
 
     private func superDecoder(key: any CodingKey) throws -> any Decoder {
-        let decoder = ValueDecoding(members[key.stringValue] ?? .null)
+        let decoder = ValueDecoding(key.stringValue == hiddenKey ? .null : members[key.stringValue] ?? .null)
         decoder.codingPath = codingPath + [key]
         return decoder
     }
@@ -292,7 +319,7 @@ private struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard try peek("a value") == .null else { return false }
+        guard case .null = try peek("a value") else { return false }
         currentIndex += 1
         return true
     }
@@ -367,7 +394,10 @@ private struct SingleValueDecodingContainer_: SingleValueDecodingContainer {
         codingPath = decoding.codingPath
     }
 
-    func decodeNil() -> Bool { value == .null }
+    func decodeNil() -> Bool {
+        if case .null = value { return true }
+        return false
+    }
     func decode(_ type: Bool.Type) throws -> Bool { try decoding.bool(value, at: nil) }
     func decode(_ type: String.Type) throws -> String { try decoding.string(value, at: nil) }
     func decode(_ type: Double.Type) throws -> Double { try decoding.double(value, at: nil) }

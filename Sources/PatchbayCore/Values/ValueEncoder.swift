@@ -30,38 +30,18 @@ public struct ValueEncoder {
 }
 
 /// The encoder handed to `encode(to:)`. One instance encodes a whole value: a nested value is
-/// encoded by the same encoder, with its key pushed on the coding path and its containers in
-/// frames on a stack, so the only allocations are the values' own storage (and the box the
-/// standard library puts around each keyed container).
+/// encoded by the same encoder, with its key pushed on the coding path. Each container writes
+/// into a `ContainerStorage`; the value's storage becomes its `Value` when its `encode(to:)`
+/// returns.
 final class ValueEncoding: Encoder {
-    /// What a container is building.
-    struct Frame {
-        enum Kind { case object, array, single }
-        var kind: Kind
-        var members: Value.Members = [:]
-        var elements: [Value] = []
-        var single: Value?
-        /// Members and elements still to come from nested containers and super encoders,
-        /// filled in when the frame is finished.
-        var pending: [Pending] = []
-        /// Tells a frame from an earlier one at the same place, for containers used after
-        /// their value was encoded.
-        let serial: Int
-    }
-
-    struct Pending {
-        enum Slot { case key(String), index(Int) }
-        enum Source { case frame(Int), encoder(ValueEncoding) }
-        let slot: Slot
-        let source: Source
-    }
-
     var codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    private var frames: [Frame] = []
-    /// The frame of the container of the value being encoded, once it asked for one.
-    private var current: Int?
-    private var nextSerial = 0
+    /// The storage of the container of the value being encoded, once it asked for one.
+    private var current: ContainerStorage?
+    /// The number of members the last object of each key type had: the next object of the
+    /// type reserves that many at once, instead of growing its storage key by key (the todos
+    /// of a list all have the same keys).
+    private var sizes: [ObjectIdentifier: Int] = [:]
     /// An error met where no error can be thrown (asking for a second container of another
     /// kind): thrown when the value's `encode(to:)` returns.
     private var deferredError: ValueCodingError?
@@ -76,37 +56,41 @@ final class ValueEncoding: Encoder {
     func value<T: Encodable>(of value: T) throws -> Value {
         if let scalar = try scalar(value) { return scalar }
         let saved = current
-        let base = frames.count
         current = nil
-        defer {
-            current = saved
-            if frames.count > base { frames.removeSubrange(base...) }
-        }
+        defer { current = saved }
         try value.encode(to: self)
         if let deferredError {
             self.deferredError = nil
             throw deferredError
         }
-        guard let frame = current else { return .emptyObject }
-        return finish(frame)
+        guard let storage = current else { return .emptyObject }
+        return finish(storage)
     }
 
-    /// `value` encoded under `key` (pushed on the coding path while it encodes).
-    func value<T: Encodable>(of value: T, at key: any CodingKey) throws -> Value {
-        if let scalar = try scalar(value, at: key) { return scalar }
+    /// `value` encoded under `key` of a container at `containerPath` (the path is pushed
+    /// while it encodes).
+    func value<T: Encodable>(of value: T, at key: any CodingKey, in containerPath: [any CodingKey]) throws -> Value {
+        // A nested container's path is longer than the encoder's: use it while the value
+        // encodes. (Otherwise the paths are the same, and the encoder's own array is pushed
+        // on without a copy.)
+        let saved = codingPath.count == containerPath.count ? nil : codingPath
+        if saved != nil { codingPath = containerPath }
         codingPath.append(key)
-        defer { codingPath.removeLast() }
+        defer {
+            if let saved { codingPath = saved } else { codingPath.removeLast() }
+        }
+        if let scalar = try scalar(value) { return scalar }
         return try self.value(of: value)
     }
 
     /// The value of a scalar of the standard library's types, or `nil` for another type.
     /// (Comparing metatypes costs next to nothing; a dynamic cast would cost far more.)
     @inline(__always)
-    private func scalar<T: Encodable>(_ value: T, at key: (any CodingKey)? = nil) throws -> Value? {
+    private func scalar<T: Encodable>(_ value: T) throws -> Value? {
         if T.self == String.self { return .string(Self.reinterpret(value)) }
         if T.self == Int.self { return .int(Self.reinterpret(value)) }
         if T.self == Bool.self { return .bool(Self.reinterpret(value)) }
-        if T.self == Double.self { return try decimal(Self.reinterpret(value) as Double, at: key) }
+        if T.self == Double.self { return try decimal(Self.reinterpret(value) as Double, at: codingPath) }
         return nil
     }
 
@@ -115,117 +99,80 @@ final class ValueEncoding: Encoder {
         withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
     }
 
-    func decimal(_ double: Double, at key: (any CodingKey)?) throws(ValueCodingError) -> Value {
+    func decimal(_ double: Double, at path: @autoclosure () -> [any CodingKey]) throws(ValueCodingError) -> Value {
         guard double.isFinite else {
-            throw ValueCodingError(path: path(key), message: "cannot encode \(double): a number must be finite")
+            throw ValueCodingError(path: ValueCodingError.names(path()), message: "\(double) is not a finite number")
         }
         return .decimal(double)
     }
 
-    func decimal(_ float: Float, at key: (any CodingKey)?) throws(ValueCodingError) -> Value {
+    func decimal(_ float: Float, at path: @autoclosure () -> [any CodingKey]) throws(ValueCodingError) -> Value {
         guard float.isFinite else {
-            throw ValueCodingError(path: path(key), message: "cannot encode \(float): a number must be finite")
+            throw ValueCodingError(path: ValueCodingError.names(path()), message: "\(float) is not a finite number")
         }
         // The shortest decimal that reads back as the float (0.1, not 0.10000000149011612),
         // as JSONEncoder writes it.
         return .decimal(Double(float.description) ?? Double(float))
     }
 
-    func integer<I: FixedWidthInteger>(_ integer: I, at key: (any CodingKey)?) throws(ValueCodingError) -> Value {
+    func integer<I: FixedWidthInteger>(_ integer: I, at path: @autoclosure () -> [any CodingKey]) throws(ValueCodingError) -> Value {
         guard let int = Int(exactly: integer) else {
-            throw ValueCodingError(path: path(key), message: "cannot encode \(integer): integers go up to \(Int.max)")
+            throw ValueCodingError(path: ValueCodingError.names(path()), message: "\(integer) is above the largest integer, \(Int.max)")
         }
         return .int(int)
     }
 
-    /// The coding path to `key` as names.
-    func path(_ key: (any CodingKey)?) -> [String] {
-        ValueCodingError.names(key.map { codingPath + [$0] } ?? codingPath)
+    // MARK: Storage
+
+    /// A new storage of `kind`; an object's reserves as many members as the last object of its
+    /// key type had.
+    func storage(_ kind: ContainerStorage.Kind, keyType: ObjectIdentifier? = nil) -> ContainerStorage {
+        let storage = ContainerStorage(kind, keyType: keyType)
+        if let keyType, let size = sizes[keyType] { storage.members.reserveCapacity(size) }
+        return storage
     }
 
-    // MARK: Frames
-
-    private func pushFrame(_ kind: Frame.Kind) -> (index: Int, serial: Int) {
-        nextSerial += 1
-        frames.append(Frame(kind: kind, serial: nextSerial))
-        return (frames.count - 1, nextSerial)
-    }
-
-    /// The frame of the current value's container of `kind`, made on the first request.
-    private func currentFrame(_ kind: Frame.Kind) -> (index: Int, serial: Int) {
+    /// The storage of the current value's container of `kind`, made on the first request.
+    private func currentStorage(_ kind: ContainerStorage.Kind, keyType: ObjectIdentifier? = nil) -> ContainerStorage {
         if let current {
-            if frames[current].kind != kind {
-                deferredError = deferredError ?? ValueCodingError(path: path(nil), message: "asked for two kinds of containers for one value")
+            if current.kind != kind {
+                deferredError = deferredError ?? ValueCodingError(path: ValueCodingError.names(codingPath), message: "asked for two kinds of containers for one value")
             }
-            return (current, frames[current].serial)
+            return current
         }
-        let frame = pushFrame(kind)
-        current = frame.index
-        return frame
-    }
-
-    /// Whether the frame a container writes to is still there (its value is not finished).
-    @inline(__always)
-    func isLive(_ index: Int, _ serial: Int) -> Bool {
-        index < frames.count && frames[index].serial == serial
-    }
-
-    func set(_ value: Value, forKey key: String, in frame: Int) {
-        frames[frame].members[key] = value
-    }
-
-    func append(_ value: Value, in frame: Int) {
-        frames[frame].elements.append(value)
-    }
-
-    func setSingle(_ value: Value, in frame: Int) {
-        frames[frame].single = value
-    }
-
-    func count(in frame: Int) -> Int { frames[frame].elements.count }
-
-    /// A new frame of `kind` whose value goes at `slot` of `parent` when `parent` is finished.
-    func nestedFrame(_ kind: Frame.Kind, at slot: Pending.Slot, in parent: Int) -> (index: Int, serial: Int) {
-        let frame = pushFrame(kind)
-        reserve(slot, in: parent)
-        frames[parent].pending.append(Pending(slot: slot, source: .frame(frame.index)))
-        return frame
+        let made = storage(kind, keyType: keyType)
+        current = made
+        return made
     }
 
     /// An encoder whose value goes at `slot` of `parent` when `parent` is finished.
-    func superEncoder(at slot: Pending.Slot, key: any CodingKey, in parent: Int) -> ValueEncoding {
+    func superEncoder(at slot: ContainerStorage.Slot, key: any CodingKey, in parent: ContainerStorage) -> ValueEncoding {
         let encoder = ValueEncoding(codingPath: codingPath + [key])
-        reserve(slot, in: parent)
-        frames[parent].pending.append(Pending(slot: slot, source: .encoder(encoder)))
+        parent.reserve(slot, for: .encoder(encoder))
         return encoder
     }
 
-    /// Holds `slot`'s place (a key keeps its position; an element its index).
-    private func reserve(_ slot: Pending.Slot, in parent: Int) {
-        switch slot {
-        case .key(let key): frames[parent].members[key] = .null
-        case .index: frames[parent].elements.append(.null)
-        }
-    }
-
-    /// The value the frame built, with its nested containers filled in.
-    private func finish(_ index: Int) -> Value {
-        let pending = frames[index].pending
-        for item in pending {
+    /// The value `storage` built, with its nested containers filled in.
+    private func finish(_ storage: ContainerStorage) -> Value {
+        for item in storage.pending {
             let value: Value
             switch item.source {
-            case .frame(let nested): value = finish(nested)
+            case .storage(let nested): value = finish(nested)
             case .encoder(let encoder): value = encoder.result()
             }
             switch item.slot {
-            case .key(let key): frames[index].members[key] = value
-            case .index(let position): frames[index].elements[position] = value
+            case .key(let key): storage.members[key] = value
+            case .index(let position): storage.elements[position] = value
             }
         }
-        switch frames[index].kind {
-        case .object: return .object(frames[index].members)
-        case .array: return .array(frames[index].elements)
-        case .single: return frames[index].single ?? .null
+        switch storage.kind {
+        case .object:
+            if let keyType = storage.keyType { sizes[keyType] = storage.members.count }
+            return .object(storage.members)
+        case .array:
+            return .array(storage.elements)
+        case .single:
+            return storage.single ?? .null
         }
     }
 
@@ -238,153 +185,179 @@ final class ValueEncoding: Encoder {
     // MARK: Encoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let frame = currentFrame(.object)
-        return KeyedEncodingContainer(KeyedValueEncodingContainer(encoding: self, frame: frame.index, serial: frame.serial, codingPath: codingPath))
+        KeyedEncodingContainer(KeyedValueEncodingContainer(
+            encoding: self, storage: currentStorage(.object, keyType: ObjectIdentifier(Key.self)), codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let frame = currentFrame(.array)
-        return UnkeyedValueEncodingContainer(encoding: self, frame: frame.index, serial: frame.serial, codingPath: codingPath)
+        UnkeyedValueEncodingContainer(encoding: self, storage: currentStorage(.array), codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        let frame = currentFrame(.single)
-        return SingleValueEncodingContainer_(encoding: self, frame: frame.index, serial: frame.serial)
+        SingleValueEncodingContainer_(encoding: self, storage: currentStorage(.single))
+    }
+}
+
+/// What a container builds: an object's members, an array's elements or a single value, and
+/// the places its nested containers fill when it is finished. (A class: a container is
+/// copied around by value, and all copies write to the same storage.)
+final class ContainerStorage {
+    enum Kind { case object, array, single }
+    enum Slot { case key(String), index(Int) }
+    enum Source { case storage(ContainerStorage), encoder(ValueEncoding) }
+
+    let kind: Kind
+    /// The key type of an object's container, under which its size is remembered.
+    let keyType: ObjectIdentifier?
+    var members: Value.Members = [:]
+    var elements: [Value] = []
+    var single: Value?
+    /// Members and elements still to come from nested containers and super encoders.
+    var pending: [(slot: Slot, source: Source)] = []
+
+    init(_ kind: Kind, keyType: ObjectIdentifier?) {
+        self.kind = kind
+        self.keyType = keyType
+    }
+
+    /// Holds `slot`'s place for `source` (a key keeps its position; an element its index).
+    func reserve(_ slot: Slot, for source: Source) {
+        switch slot {
+        case .key(let key): members[key] = .null
+        case .index: elements.append(.null)
+        }
+        pending.append((slot, source))
     }
 }
 
 private struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoding: ValueEncoding
-    let frame: Int
-    let serial: Int
+    let storage: ContainerStorage
     let codingPath: [any CodingKey]
 
     private func put(_ value: @autoclosure () throws -> Value, _ key: Key) rethrows {
-        guard encoding.isLive(frame, serial) else { return }
-        encoding.set(try value(), forKey: key.stringValue, in: frame)
+        storage.members[key.stringValue] = try value()
     }
 
     mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try put(try encoding.decimal(value, at: key), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try put(try encoding.decimal(value, at: key), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try put(try encoding.decimal(value, at: codingPath + [key]), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try put(try encoding.decimal(value, at: codingPath + [key]), key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { put(.int(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { put(.int(Int(value)), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(try encoding.integer(value, at: key), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(try encoding.integer(value, at: codingPath + [key]), key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.int(Int(value)), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(try encoding.integer(value, at: key), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(try encoding.integer(value, at: codingPath + [key]), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try put(try encoding.value(of: value, at: key), key)
+        try put(try encoding.value(of: value, at: key, in: codingPath), key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let nested = encoding.nestedFrame(.object, at: .key(key.stringValue), in: frame)
-        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(
-            encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key]))
+        let nested = encoding.storage(.object, keyType: ObjectIdentifier(NestedKey.self))
+        storage.reserve(.key(key.stringValue), for: .storage(nested))
+        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoding: encoding, storage: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = encoding.nestedFrame(.array, at: .key(key.stringValue), in: frame)
-        return UnkeyedValueEncodingContainer(encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key])
+        let nested = encoding.storage(.array)
+        storage.reserve(.key(key.stringValue), for: .storage(nested))
+        return UnkeyedValueEncodingContainer(encoding: encoding, storage: nested, codingPath: codingPath + [key])
     }
 
     mutating func superEncoder() -> any Encoder {
-        encoding.superEncoder(at: .key("super"), key: NameKey("super"), in: frame)
+        encoding.superEncoder(at: .key("super"), key: NameKey("super"), in: storage)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        encoding.superEncoder(at: .key(key.stringValue), key: key, in: frame)
+        encoding.superEncoder(at: .key(key.stringValue), key: key, in: storage)
     }
 }
 
 private struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
     let encoding: ValueEncoding
-    let frame: Int
-    let serial: Int
+    let storage: ContainerStorage
     let codingPath: [any CodingKey]
 
-    var count: Int { encoding.isLive(frame, serial) ? encoding.count(in: frame) : 0 }
+    var count: Int { storage.elements.count }
 
     private var nextKey: IndexKey { IndexKey(count) }
 
     private func put(_ value: @autoclosure () throws -> Value) rethrows {
-        guard encoding.isLive(frame, serial) else { return }
-        encoding.append(try value(), in: frame)
+        storage.elements.append(try value())
     }
 
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { try put(try encoding.decimal(value, at: nextKey)) }
-    mutating func encode(_ value: Float) throws { try put(try encoding.decimal(value, at: nextKey)) }
+    mutating func encode(_ value: Double) throws { try put(try encoding.decimal(value, at: codingPath + [nextKey])) }
+    mutating func encode(_ value: Float) throws { try put(try encoding.decimal(value, at: codingPath + [nextKey])) }
     mutating func encode(_ value: Int) throws { put(.int(value)) }
     mutating func encode(_ value: Int8) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int16) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int32) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int64) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { try put(try encoding.integer(value, at: nextKey)) }
+    mutating func encode(_ value: UInt) throws { try put(try encoding.integer(value, at: codingPath + [nextKey])) }
     mutating func encode(_ value: UInt8) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt16) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt32) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { try put(try encoding.integer(value, at: nextKey)) }
+    mutating func encode(_ value: UInt64) throws { try put(try encoding.integer(value, at: codingPath + [nextKey])) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try put(try encoding.value(of: value, at: nextKey))
+        try put(try encoding.value(of: value, at: nextKey, in: codingPath))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let key = nextKey
-        let nested = encoding.nestedFrame(.object, at: .index(key.index), in: frame)
-        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(
-            encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key]))
+        let nested = encoding.storage(.object, keyType: ObjectIdentifier(NestedKey.self))
+        storage.reserve(.index(key.index), for: .storage(nested))
+        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoding: encoding, storage: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let key = nextKey
-        let nested = encoding.nestedFrame(.array, at: .index(key.index), in: frame)
-        return UnkeyedValueEncodingContainer(encoding: encoding, frame: nested.index, serial: nested.serial, codingPath: codingPath + [key])
+        let nested = encoding.storage(.array)
+        storage.reserve(.index(key.index), for: .storage(nested))
+        return UnkeyedValueEncodingContainer(encoding: encoding, storage: nested, codingPath: codingPath + [key])
     }
 
     mutating func superEncoder() -> any Encoder {
         let key = nextKey
-        return encoding.superEncoder(at: .index(key.index), key: key, in: frame)
+        return encoding.superEncoder(at: .index(key.index), key: key, in: storage)
     }
 }
 
 private struct SingleValueEncodingContainer_: SingleValueEncodingContainer {
     let encoding: ValueEncoding
-    let frame: Int
-    let serial: Int
+    let storage: ContainerStorage
 
     var codingPath: [any CodingKey] { encoding.codingPath }
 
     private func put(_ value: @autoclosure () throws -> Value) rethrows {
-        guard encoding.isLive(frame, serial) else { return }
-        encoding.setSingle(try value(), in: frame)
+        storage.single = try value()
     }
 
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { try put(try encoding.decimal(value, at: nil)) }
-    mutating func encode(_ value: Float) throws { try put(try encoding.decimal(value, at: nil)) }
+    mutating func encode(_ value: Double) throws { try put(try encoding.decimal(value, at: codingPath)) }
+    mutating func encode(_ value: Float) throws { try put(try encoding.decimal(value, at: codingPath)) }
     mutating func encode(_ value: Int) throws { put(.int(value)) }
     mutating func encode(_ value: Int8) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int16) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int32) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int64) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { try put(try encoding.integer(value, at: nil)) }
+    mutating func encode(_ value: UInt) throws { try put(try encoding.integer(value, at: codingPath)) }
     mutating func encode(_ value: UInt8) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt16) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt32) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { try put(try encoding.integer(value, at: nil)) }
+    mutating func encode(_ value: UInt64) throws { try put(try encoding.integer(value, at: codingPath)) }
 
     /// A value through a single-value container: encoded by its own `encode(to:)` with this
     /// encoder (its containers then belong to the value that asked for this one).

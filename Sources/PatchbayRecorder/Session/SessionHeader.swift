@@ -1,6 +1,8 @@
 import PatchbayCore
 
-/// The first line of a session file: `{"patchbay":"session","version":1,"created":"..."}`.
+/// The first line of a session file: `{"patchbay":"session","version":1,"created":"..."}`,
+/// with `"reflection":true` after them for a file whose states were recorded through
+/// reflection (`Recorder(path:reflecting:)`).
 public struct SessionHeader: Sendable, Equatable {
     /// The version of the session format this package writes, and the newest it reads.
     public static let supportedVersion = 1
@@ -10,11 +12,16 @@ public struct SessionHeader: Sendable, Equatable {
     /// When the recording started, as ISO 8601 text (`2026-11-21T10:00:00Z`); `nil` when a
     /// file does not say.
     public var created: String?
+    /// Whether the states were recorded through reflection (`Value(reflecting:)`), so that
+    /// they cannot be decoded back into the app's types: the file can be inspected but not
+    /// replayed. `false` when a file does not say (all files written before the flag).
+    public var recordedThroughReflection: Bool
 
     /// A header of `version` (by default the one this package writes).
-    public init(version: Int = Self.supportedVersion, created: String?) {
+    public init(version: Int = Self.supportedVersion, created: String?, recordedThroughReflection: Bool = false) {
         self.version = version
         self.created = created
+        self.recordedThroughReflection = recordedThroughReflection
     }
 
     /// The header as its line of JSON, without the line break.
@@ -31,6 +38,7 @@ public struct SessionHeader: Sendable, Equatable {
             out.appendRaw(#","created":"#)
             Value.string(created).writeJSON(to: &out)
         }
+        if recordedThroughReflection { out.appendRaw(#","reflection":true"#) }
         out.appendRaw("}")
     }
 }

@@ -55,6 +55,6 @@ extension SessionHeader {
         guard version <= SessionHeader.supportedVersion else { throw .newerVersion(version) }
         var created: String?
         if case .string(let text)? = members["created"] { created = text }
-        return SessionHeader(version: version, created: created)
+        return SessionHeader(version: version, created: created, recordedThroughReflection: members["reflection"] == .bool(true))
     }
 }

@@ -47,11 +47,14 @@ public final class SessionWriter {
     ///   - replacing: whether an existing file is emptied and written over; when `false` (the
     ///     default) an existing file is an error (`.exists`).
     ///   - syncEveryCommand: whether each `write` is forced to disk before it returns.
-    public init(path: String, created: String, replacing: Bool = false, syncEveryCommand: Bool = false) throws(SessionError) {
+    ///   - recordedThroughReflection: whether the header says the states were recorded
+    ///     through reflection (see `SessionHeader`).
+    public init(path: String, created: String, replacing: Bool = false, syncEveryCommand: Bool = false,
+                recordedThroughReflection: Bool = false) throws(SessionError) {
         self.path = path
         self.syncEveryCommand = syncEveryCommand
         (descriptor, isRegularFile) = try Self.open(path, replacing: replacing)
-        SessionHeader(created: created).encode(into: &buffer)
+        SessionHeader(created: created, recordedThroughReflection: recordedThroughReflection).encode(into: &buffer)
         buffer.append(0x0A)
         do {
             try send(lines: 1)
@@ -63,10 +66,11 @@ public final class SessionWriter {
 
     /// Creates the file at `path` and writes the header with `created` (by default now) as
     /// UTC ISO 8601 text; see `init(path:created:replacing:syncEveryCommand:)`.
-    public convenience init(path: String, created: Date = Date(), replacing: Bool = false, syncEveryCommand: Bool = false)
-        throws(SessionError)
+    public convenience init(path: String, created: Date = Date(), replacing: Bool = false, syncEveryCommand: Bool = false,
+                            recordedThroughReflection: Bool = false) throws(SessionError)
     {
-        try self.init(path: path, created: Self.timestamp(created), replacing: replacing, syncEveryCommand: syncEveryCommand)
+        try self.init(path: path, created: Self.timestamp(created), replacing: replacing, syncEveryCommand: syncEveryCommand,
+                      recordedThroughReflection: recordedThroughReflection)
     }
 
     /// `date` as `2026-11-21T10:00:00Z`.

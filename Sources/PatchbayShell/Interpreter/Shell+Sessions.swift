@@ -43,7 +43,11 @@ extension Shell {
             guard nestingDepth < InputLimits.maxLoadDepth else {
                 throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
             }
-            var run = ReplayRun(path: file, file: path, steps: try openSteps(path, at: range), verify: replayOptions.verify,
+            let steps = try openSteps(path, at: range)
+            guard !steps.header.recordedThroughReflection else {
+                throw ShellError(.session(path: path, detail: "recorded through reflection: it can be inspected but not replayed; open it with 'inspect \(path)'"), at: range)
+            }
+            var run = ReplayRun(path: file, file: path, steps: steps, verify: replayOptions.verify,
                                 until: replayOptions.until, allowFiles: replayOptions.allowFiles)
             guard run.upcoming != nil else {
                 if let damage = run.damage { throw ShellError(.session(path: path, detail: damage.detail), at: range) }
