@@ -54,8 +54,8 @@ struct HostingBenchmarks: BenchmarkGroup {
 
     // MARK: The app
 
-    struct Todo: Codable { var id: Int; var title: String; var done = false }
-    struct TodoState: Codable {
+    struct Todo: Codable, Equatable { var id: Int; var title: String; var done = false }
+    struct TodoState: Codable, Equatable {
         var userName = "Max"
         var todos = (1...10).map { Todo(id: $0, title: "to-do number \($0)") }
     }

@@ -85,6 +85,9 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
     /// The last state the reducer returned, with its value: while the store's state is that
     /// value (the same storage, which this copy keeps from being reused), it needs no decoding.
     private var cache: (value: Value, state: State)?
+    /// For an `Equatable` state: the parts of the last state encoded, so that the next
+    /// encoding takes over those that did not change (see `ValueEncoder.Memory`).
+    private let memory: ValueEncoder.Memory? = State.self is any Equatable.Type ? ValueEncoder.Memory() : nil
 
     package init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>], actions: ActionMapping<Action>) {
         initial = initialState
@@ -134,7 +137,10 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
     }
 
     private func encode(_ state: State) throws(HostedStoreError) -> Value {
-        do throws(ValueCodingError) { return try ValueEncoder().encode(state) } catch {
+        do throws(ValueCodingError) {
+            if let memory { return try ValueEncoder().encode(state, memory: memory) }
+            return try ValueEncoder().encode(state)
+        } catch {
             throw .state("the state does not encode: \(error)")
         }
     }

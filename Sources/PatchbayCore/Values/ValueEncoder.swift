@@ -17,6 +17,38 @@
 public struct ValueEncoder {
     public init() {}
 
+    /// What an encoder keeps of the last value it encoded with it: each part (a value that is
+    /// not a string, number or bool) with its encoding. The next value encoded with the memory
+    /// takes over, storage and all, the encoding of every `Equatable` part equal (`==`) to the
+    /// one in the same place last time, instead of encoding it again.
+    ///
+    /// That is what `Equatable` buys a state: after an action that changed one to-do of a
+    /// hundred, only that to-do, and the containers on its way, are encoded again; and since
+    /// the parts taken over are the same storage as before, comparing the old and new values
+    /// (`Value.changes(to:)`) skips them without walking them. It relies on equal values
+    /// encoding equally, as synthesized `Codable` does.
+    public final class Memory {
+        var root: EncodedPart?
+
+        public init() {}
+    }
+
+    /// `value` as a `Value`, reusing the encodings of the parts `memory` holds that are equal to
+    /// `value`'s, and keeping `value`'s parts in `memory` for the next time.
+    /// - Throws: as `encode(_:)` does; `memory` is then empty.
+    public func encode<T: Encodable>(_ value: T, memory: Memory) throws(ValueCodingError) -> Value {
+        let encoding = ValueEncoding(codingPath: [])
+        encoding.reuse = (memory.root.map { [$0] } ?? [], 0, [])
+        memory.root = nil
+        do {
+            let result = try encoding.value(of: value)
+            memory.root = encoding.reuse?.made.first
+            return result
+        } catch {
+            throw ValueCodingError.from(error)
+        }
+    }
+
     /// `value` as a `Value`.
     /// - Throws: when a number cannot be a `Value` or the value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws(ValueCodingError) -> Value {
@@ -45,6 +77,10 @@ final class ValueEncoding: Encoder {
     /// An error met where no error can be thrown (asking for a second container of another
     /// kind): thrown when the value's `encode(to:)` returns.
     private var deferredError: ValueCodingError?
+    /// With a memory (`ValueEncoder.Memory`): the parts of the last value in the container being
+    /// encoded, in the order its non-scalar members came, how many of them this encoding has
+    /// passed, and the parts it made (or took over) there so far. (A super encoder has none.)
+    var reuse: (previous: [EncodedPart], next: Int, made: [EncodedPart])?
 
     init(codingPath: [any CodingKey]) {
         self.codingPath = codingPath
@@ -52,9 +88,39 @@ final class ValueEncoding: Encoder {
 
     // MARK: Values
 
-    /// `value` encoded: a scalar directly, anything else through its `encode(to:)`.
+    /// `value` encoded: a scalar directly, anything else through its `encode(to:)`, or, with a
+    /// memory, as the part in the same place last time when that part is equal to it.
     func value<T: Encodable>(of value: T) throws -> Value {
         if let scalar = try scalar(value) { return scalar }
+        guard var place = reuse else { return try encoded(value) }
+        let previous = place.next < place.previous.count ? place.previous[place.next] : nil
+        place.next += 1
+        if let previous, Self.equal(value, previous.typed) {
+            place.made.append(previous)
+            reuse = place
+            return previous.value
+        }
+        reuse = (previous?.children ?? [], 0, [])
+        let result: Value
+        do { result = try encoded(value) } catch {
+            reuse = nil
+            throw error
+        }
+        place.made.append(EncodedPart(typed: value, value: result, children: reuse?.made ?? []))
+        reuse = place
+        return result
+    }
+
+    /// Whether `value` equals `other` (a value of the same type), for a type that is `Equatable`.
+    private static func equal<T>(_ value: T, _ other: Any) -> Bool {
+        guard let type = T.self as? any Equatable.Type, let other = other as? T else { return false }
+        // `T` is `E`: the values are read as what they are.
+        func same<E: Equatable>(_: E.Type) -> Bool { (reinterpret(value) as E) == (reinterpret(other) as E) }
+        return same(type)
+    }
+
+    /// `value` encoded through its `encode(to:)`.
+    private func encoded<T: Encodable>(_ value: T) throws -> Value {
         let saved = current
         current = nil
         defer { current = saved }
@@ -363,5 +429,19 @@ private struct SingleValueEncodingContainer_: SingleValueEncodingContainer {
     /// encoder (its containers then belong to the value that asked for this one).
     mutating func encode<T: Encodable>(_ value: T) throws {
         try put(try encoding.value(of: value))
+    }
+}
+
+/// A part of a value encoded with a `ValueEncoder.Memory`: the typed value, its encoding, and
+/// its own parts in the order it encoded them.
+final class EncodedPart {
+    let typed: Any
+    let value: Value
+    let children: [EncodedPart]
+
+    init(typed: Any, value: Value, children: [EncodedPart]) {
+        self.typed = typed
+        self.value = value
+        self.children = children
     }
 }
