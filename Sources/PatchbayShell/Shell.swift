@@ -41,9 +41,9 @@ public final class Shell {
     /// Whether the command being run has started what it runs (a `load` its commands, a
     /// `replay` or `inspect` a fresh session): its own error is then not recorded.
     var hasStartedInnerCommands = false
-    /// Where the histories and the recorders stood when the command being run started, to
-    /// take back what it did if Ctrl-C stops it.
-    private var commandMarks: (histories: StoreHistories.Marks, events: [Int])?
+    /// Where the histories, the graph and the recorders stood when the command being run
+    /// started, to take back what it did if Ctrl-C stops it.
+    private var commandMarks: (histories: StoreHistories.Marks, graph: Graph.Mark, events: [Int])?
     /// The files this session is reading (its scripts, loads and replays): never recorded into.
     private(set) var filesBeingRead: [FileIdentity] = []
 
@@ -86,7 +86,10 @@ public final class Shell {
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         var outcome = perform(text, at: origin, rendered: true)
-        if executeDepth == 0 { outcome.lines += writeRecording(command: text, origin: origin) }
+        if executeDepth == 0 {
+            graph.forgetMarks()
+            outcome.lines += writeRecording(command: text, origin: origin)
+        }
         return outcome
     }
 
@@ -128,7 +131,7 @@ public final class Shell {
             form = command.recordedForm
             recordersInCharge = recorders
             inheritedRecorders = form == .whatItRuns ? recorders : []
-            commandMarks = (histories.mark(), recorders.map(\.pendingCount))
+            commandMarks = (histories.mark(), graph.mark(), recorders.map(\.pendingCount))
             switch form {
             case .itself: for recorder in recorders { recorder.record(.command(text)) }
             case .whatItRuns: break
@@ -196,14 +199,17 @@ public final class Shell {
     }
 
     /// Takes back what the command being run did to the histories (a command that failed as
-    /// a whole, or that Ctrl-C stopped: a reducer it ran failed on it, say), and what the
-    /// recorders heard of it, its own line included. Returns the stores moved back.
+    /// a whole, or that Ctrl-C stopped: a reducer it ran failed on it, say), what its ticks did
+    /// to the clock and the nodes, and what the recorders heard of it, its own line included.
+    /// Returns the stores moved back.
     /// When a history was rewritten by the command (a skip) it cannot be taken back: then the
     /// recorders keep what they heard, so that the recording still matches the session.
     @discardableResult
     private func takeBack(_ recorders: [SessionRecorder]) -> [String] {
-        guard let (historyMarks, eventMarks) = commandMarks else { return [] }
+        guard let (historyMarks, graphMark, eventMarks) = commandMarks else { return [] }
         let (restored, isComplete) = histories.rollBack(to: historyMarks)
+        // After the stores moved back: the nodes they feed are then as the ticks found them.
+        graph.rollBack(to: graphMark)
         _ = graph.takeEvents()
         if isComplete {
             for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }

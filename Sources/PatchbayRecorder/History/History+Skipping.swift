@@ -11,10 +11,15 @@ extension History {
     /// an action that changed nothing (a failed one, say) changes no state and calls nothing.
     ///
     /// `current` is the caller's live state, as for `state(at:current:)`. Skipping a skipped
-    /// action or unskipping one that is not skipped throws.
+    /// action or unskipping one that is not skipped throws. Ctrl-C (`Interruption`) stops the
+    /// recomputation after the step it is at, with `.interrupted`, leaving the history as it was.
     public func setSkipped(_ index: Int, _ skipped: Bool, current live: Value,
                            reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
         try checkAction(index)
+        // Read once, checked before anything changes and after every step (a reducer it
+        // interrupts fails the step, which must not be kept): a relaxed atomic load.
+        let interruption = Interruption.current
+        if interruption?.isRequested == true { throw .interrupted }
         let old = timelines[selected].steps
         let flags = old.flags(at: index)
         if skipped, flags.contains(.skipped) { throw .alreadySkipped(store: store, index: index) }
@@ -51,6 +56,7 @@ extension History {
                 record.changes = reduction.changes
                 record.failure = reduction.failure
             }
+            if interruption?.isRequested == true { throw .interrupted }
             record.positions = Array(repeating: nil, count: record.changes.count)
             steps.append(Reduction(changes: record.changes, failure: record.failure))
             timeline.append(record, after: state)

@@ -28,7 +28,7 @@ public final class Engine {
     @usableFromInline var phase: Phase = .idle
     private var explicitDepth = 0
     /// The id of the newest transaction; every transaction gets the next one.
-    public private(set) var transactionID = 0
+    public internal(set) var transactionID = 0
 
     /// Nodes waiting to be evaluated in this wave, lowest rank first.
     var queue = RankQueue()

@@ -33,4 +33,8 @@ final class TimerBehavior: PatchBehavior {
             start(patch)
         }
     }
+
+    func saved() -> (() -> Void)? {
+        { [self, count] in self.count = count }
+    }
 }
