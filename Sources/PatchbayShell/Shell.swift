@@ -86,10 +86,7 @@ public final class Shell {
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         var outcome = perform(text, at: origin, rendered: true)
-        if executeDepth == 0 {
-            graph.forgetMarks()
-            outcome.lines += writeRecording(command: text, origin: origin)
-        }
+        if executeDepth == 0 { outcome.lines += writeRecording(command: text, origin: origin) }
         return outcome
     }
 
@@ -118,7 +115,9 @@ public final class Shell {
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
         let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks)
+        var graphMark: Graph.Mark?
         defer {
+            if let graphMark { graph.release(graphMark) }
             graph.cause = savedCause
             (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks) = saved
         }
@@ -131,7 +130,8 @@ public final class Shell {
             form = command.recordedForm
             recordersInCharge = recorders
             inheritedRecorders = form == .whatItRuns ? recorders : []
-            commandMarks = (histories.mark(), graph.mark(), recorders.map(\.pendingCount))
+            graphMark = graph.mark()
+            commandMarks = (histories.mark(), graphMark!, recorders.map(\.pendingCount))
             switch form {
             case .itself: for recorder in recorders { recorder.record(.command(text)) }
             case .whatItRuns: break

@@ -10,12 +10,23 @@ extension Graph {
         fileprivate let saves: Int
     }
 
-    /// Marks where the graph stands now. Until `forgetMarks()`, the first `tick` after each mark
-    /// saves the clock and every node before it fires anything (a cost in proportion to the
-    /// nodes, paid only by a tick that has something to fire).
+    /// Marks where the graph stands now. Until the mark is released (`release(_:)`), the first
+    /// `tick` after it saves the clock and every node before it fires anything (a cost in
+    /// proportion to the nodes, paid only by a tick that has something to fire). Marks nest: each
+    /// is released before the one made before it.
     public func mark() -> Mark {
-        latestMark = savesBeforeTicks.count
-        return Mark(saves: latestMark!)
+        openMarks.append(savesBeforeTicks.count)
+        return Mark(saves: savesBeforeTicks.count)
+    }
+
+    /// Ends `mark` (and any mark made after it that is still open), dropping what was saved for
+    /// it alone: a command's saves live as long as the command, or as the enclosing command
+    /// that needs the same one.
+    public func release(_ mark: Mark) {
+        guard let index = openMarks.lastIndex(of: mark.saves) else { return }
+        openMarks.removeSubrange(index...)
+        let kept = openMarks.last.map { $0 + 1 } ?? 0
+        if savesBeforeTicks.count > kept { savesBeforeTicks.removeSubrange(kept...) }
     }
 
     /// Takes back what the ticks since `mark` changed: the clock and its timers (but those of
@@ -27,7 +38,6 @@ extension Graph {
         guard mark.saves < savesBeforeTicks.count else { return }
         let saved = savesBeforeTicks[mark.saves]
         savesBeforeTicks.removeSubrange(mark.saves...)
-        latestMark = mark.saves
         for restore in saved.nodes { restore() }
         routeHistory = saved.routeHistory
         stack = saved.stack
@@ -36,15 +46,9 @@ extension Graph {
                              isNewer: { (engine.nodes[$0]?.id ?? 0) > saved.lastNodeID })
     }
 
-    /// Drops the marks and what was saved for them (the outermost command ended).
-    public func forgetMarks() {
-        savesBeforeTicks.removeAll()
-        latestMark = nil
-    }
-
-    /// Saves the graph before a tick, when this is the first tick since the latest mark.
+    /// Saves the graph before a tick, when this is the first tick since the latest open mark.
     func saveBeforeTick() {
-        guard let latestMark, savesBeforeTicks.count == latestMark else { return }
+        guard let latest = openMarks.last, savesBeforeTicks.count == latest else { return }
         savesBeforeTicks.append(SavedGraph(
             clock: engine.clock, lastNodeID: nodes.values.map(\.id).max() ?? 0, nodes: nodes.values.map { $0.saved() },
             routeHistory: routeHistory, stack: stack, transactionID: engine.transactionID))

@@ -38,10 +38,10 @@ public final class Graph {
     var router = Router<RouteSpec>()
     var presenters: [String: [Expression]] = [:]
     public internal(set) var stack = NavigationStack()
-    /// The graph as it was before the first tick after each mark (Graph+Marks.swift).
+    /// The graph as it was before the first tick after each open mark (Graph+Marks.swift).
     var savesBeforeTicks: [SavedGraph] = []
-    /// How many saves there were at the latest mark; `nil` when no mark is kept.
-    var latestMark: Int?
+    /// How many saves there were at each open mark, oldest first.
+    var openMarks: [Int] = []
 
     /// Names that expressions reserve, which nodes cannot take.
     public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url"]
