@@ -39,6 +39,21 @@ struct GraphMarkTests {
         #expect(graph.lookup(name: "c") == .value(5))
     }
 
+    @Test func aTickSavesOnlyTheNodesItCanReach() throws {
+        let graph = try timedGraph()
+        for index in 0..<50 { try graph.createVariable("v\(index)", value: .int(index)) }
+        try graph.createVariable("late", value: 0)
+        try graph.wire(from: PortAddress(node: "c", port: "count"), to: PortAddress(node: "v7", port: "set"), isDelay: true)
+        #expect(Set(graph.nodesATickReaches().map(\.name)) == ["t", "c", "v7"])
+        let mark = graph.mark()
+        _ = try graph.tick(by: 2)
+        #expect(graph.savesBeforeTicks.first?.nodes.count == 3)
+        graph.rollBack(to: mark)
+        graph.release(mark)
+        #expect(graph.lookup(name: "v7") == .value(7))
+        #expect(graph.lookup(name: "c") == .value(1))
+    }
+
     @Test func withoutAMarkATickSavesNothing() throws {
         let graph = try timedGraph()
         _ = try graph.tick(by: 5)

@@ -31,6 +31,11 @@ private func timerSession(recordingInto path: String?) -> DataflowSession {
         derive twice = s.state.n * 2
         var echo = 0
         wire t.tick ~> echo.set
+        var mirror = 0
+        bind echo mirror
+        knot seen = {count: 0}
+        pipe t.tick -> seen : state.count += 1
+        var untouched = 5
         tick 7
         """)
     return session
@@ -39,7 +44,7 @@ private func timerSession(recordingInto path: String?) -> DataflowSession {
 /// Everything a user can ask about the session's state.
 private let observations = [
     "clock", "state s", "history s", "show t", "show c", "show sum", "show once", "show slow", "show twice",
-    "show echo", "nodes", "why twice", "why c",
+    "show echo", "show mirror", "show seen", "show untouched", "nodes", "why twice", "why c", "why mirror",
 ]
 
 private func observe(_ session: DataflowSession) -> [String] {
@@ -78,7 +83,7 @@ struct LongCommandInterruptionTests {
 
         // It goes on exactly as a session that never ran the tick.
         let untouched = timerSession(recordingInto: nil)
-        let next = "tick 9\nstate s\nshow c\nshow sum\nshow once\nshow slow\nshow echo\nhistory s\nclock"
+        let next = "tick 9\nstate s\nshow c\nshow sum\nshow once\nshow slow\nshow echo\nshow mirror\nshow seen\nhistory s\nclock"
         #expect(session.run(next) == untouched.run(next))
         session.run("record stop")
         let recording = try String(contentsOfFile: path, encoding: .utf8)

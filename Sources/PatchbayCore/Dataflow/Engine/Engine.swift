@@ -46,7 +46,8 @@ public final class Engine {
     var tickHandlers: [ObjectIdentifier: TickHandler] = [:]
     /// Every node, so that the engine can break the graph's reference cycles when it goes away.
     var nodes: [ObjectIdentifier: NodeCore] = [:]
-    private var nextNodeID = 0
+    /// The id of the newest node (ids count up from 1).
+    private(set) var nextNodeID = 0
 
     /// Called for every error the engine reports outside a failing call: a node that failed, a
     /// runaway loop of follow-up writes. The shell prints these.

@@ -11,9 +11,9 @@ extension Graph {
     }
 
     /// Marks where the graph stands now. Until the mark is released (`release(_:)`), the first
-    /// `tick` after it saves the clock and every node before it fires anything (a cost in
-    /// proportion to the nodes, paid only by a tick that has something to fire). Marks nest: each
-    /// is released before the one made before it.
+    /// `tick` after it saves the clock and the nodes the tick can reach before it fires anything
+    /// (a cost in proportion to those nodes, paid only by a tick that has something to fire).
+    /// Marks nest: each is released before the one made before it.
     public func mark() -> Mark {
         openMarks.append(savesBeforeTicks.count)
         return Mark(saves: savesBeforeTicks.count)
@@ -31,7 +31,8 @@ extension Graph {
 
     /// Takes back what the ticks since `mark` changed: the clock and its timers (but those of
     /// nodes made since, which go on, and of nodes removed since, which stay gone), and the
-    /// values, causes and marks of every node that existed before, without sending anything.
+    /// values, causes and marks of the nodes the first tick could reach, without sending
+    /// anything.
     /// What else changed since the mark (nodes made, stores' histories) is the caller's to take
     /// back. Does nothing when no tick ran since.
     public func rollBack(to mark: Mark) {
@@ -50,8 +51,45 @@ extension Graph {
     func saveBeforeTick() {
         guard let latest = openMarks.last, savesBeforeTicks.count == latest else { return }
         savesBeforeTicks.append(SavedGraph(
-            clock: engine.clock, lastNodeID: nodes.values.map(\.id).max() ?? 0, nodes: nodes.values.map { $0.saved() },
+            clock: engine.clock, lastNodeID: engine.nextNodeID, nodes: nodesATickReaches().map { $0.saved() },
             routeHistory: routeHistory, stack: stack, transactionID: engine.transactionID))
+    }
+
+    /// The nodes a tick can change: the owners of the pending timers, the targets of the delay
+    /// edges, and whatever they feed, over any edge (wires, a store's `dispatch` included,
+    /// pipes, derived nodes, delay edges, bindings). Nodes made while the tick runs are not
+    /// among them: they are not taken back.
+    func nodesATickReaches() -> [GraphNode] {
+        var seen: Set<ObjectIdentifier> = []
+        var reached: [GraphNode] = []
+        func visit(_ node: GraphNode) {
+            if seen.insert(ObjectIdentifier(node)).inserted { reached.append(node) }
+        }
+        for timer in engine.clock.timers {
+            if let owner = timer.owner, let node = engine.nodes[owner] as? GraphNode { visit(node) }
+        }
+        let delays = delayWires
+        for wire in delays { visit(wire.target.graphNode) }
+        var next = 0
+        while next < reached.count {
+            let node = reached[next]
+            next += 1
+            for output in node.outputs {
+                for receiver in output.receivers {
+                    switch receiver {
+                    case let wire as Wire: visit(wire.target.graphNode)
+                    case let pipe as KnotPipe: visit(pipe.knot)
+                    case let trigger as DerivedNode.Trigger: visit(trigger.derived)
+                    default: break
+                    }
+                }
+            }
+            for binding in bindings where binding.involves(node) {
+                visit(binding.left)
+                visit(binding.right)
+            }
+        }
+        return reached
     }
 }
 
