@@ -43,9 +43,9 @@ public final class Shell {
     /// Whether the command being run has started what it runs (a `load` its commands, a
     /// `replay` or `inspect` a fresh session): its own error is then not recorded.
     var hasStartedInnerCommands = false
-    /// Where the histories and the recorders stood when the command being run started, to
-    /// take back what it did if Ctrl-C stops it.
-    private var commandMarks: (histories: StoreHistories.Marks, events: [Int])?
+    /// Where the histories, the graph and the recorders stood when the command being run
+    /// started, to take back what it did if Ctrl-C stops it.
+    private var commandMarks: (histories: StoreHistories.Marks, graph: Graph.Mark, events: [Int])?
     /// The app's stores the shell hosts (see `host(_:)`), which every fresh session has.
     private(set) var hostedStores: [HostedStore] = []
     /// The files this session is reading (its scripts, loads and replays): never recorded into.
@@ -134,7 +134,9 @@ public final class Shell {
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
         let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks)
+        var graphMark: Graph.Mark?
         defer {
+            if let graphMark { graph.release(graphMark) }
             graph.cause = savedCause
             (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks) = saved
         }
@@ -147,7 +149,8 @@ public final class Shell {
             form = command.recordedForm
             recordersInCharge = recorders
             inheritedRecorders = form == .whatItRuns ? recorders : []
-            commandMarks = (histories.mark(), recorders.map(\.pendingCount))
+            graphMark = graph.mark()
+            commandMarks = (histories.mark(), graphMark!, recorders.map(\.pendingCount))
             switch form {
             case .itself: for recorder in recorders { recorder.record(.command(text)) }
             case .whatItRuns: break
@@ -215,14 +218,17 @@ public final class Shell {
     }
 
     /// Takes back what the command being run did to the histories (a command that failed as
-    /// a whole, or that Ctrl-C stopped: a reducer it ran failed on it, say), and what the
-    /// recorders heard of it, its own line included. Returns the stores moved back.
+    /// a whole, or that Ctrl-C stopped: a reducer it ran failed on it, say), what its ticks did
+    /// to the clock and the nodes, and what the recorders heard of it, its own line included.
+    /// Returns the stores moved back.
     /// When a history was rewritten by the command (a skip) it cannot be taken back: then the
     /// recorders keep what they heard, so that the recording still matches the session.
     @discardableResult
     private func takeBack(_ recorders: [SessionRecorder]) -> [String] {
-        guard let (historyMarks, eventMarks) = commandMarks else { return [] }
+        guard let (historyMarks, graphMark, eventMarks) = commandMarks else { return [] }
         let (restored, isComplete) = histories.rollBack(to: historyMarks)
+        // After the stores moved back: the nodes they feed are then as the ticks found them.
+        graph.rollBack(to: graphMark)
         _ = graph.takeEvents()
         if isComplete {
             for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }

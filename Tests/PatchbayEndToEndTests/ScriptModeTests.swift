@@ -159,6 +159,57 @@ struct ScriptInterruptTests {
         #expect(!recording.contains("= 3"))
     }
 
+    @Test func sigintStopsALongTickAndLeavesItOutOfTheRecording() throws {
+        let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A 1 ms timer dispatching into a store whose reducer takes a while: the tick would fire
+        // 100,000 times, for far longer than the test waits.
+        let script = """
+            store s = {n: 0}
+            reducer s on Tick : state.n += len(map(range(300), x => x)) / 300
+            patch t timer ms=1
+            wire t.tick -> s.dispatch : {type: "Tick"}
+            tick 100000
+            = 3
+
+            """
+        try script.write(toFile: directory + "/ticks.pb", atomically: true, encoding: .utf8)
+
+        let process = Process()
+        process.executableURL = PatchbayProcess.binary
+        process.arguments = ["--record", "session.jsonl", "ticks.pb"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let errors = ErrorCollector(stderr.fileHandleForReading)
+        let output = ErrorCollector(stdout.fileHandleForReading)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(process.isRunning)
+        let sent = ContinuousClock.now
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let took = ContinuousClock.now - sent
+
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        #expect(took < .seconds(2), "the interrupt took \(took)")
+        let message = String(decoding: errors.finish(), as: UTF8.self)
+        #expect(message.hasPrefix("ticks.pb:5:"), "\(message)")
+        #expect(message.contains("error: interrupted; nothing changed"), "\(message)")
+        _ = output.finish()
+        let recording = try String(contentsOfFile: directory + "/session.jsonl", encoding: .utf8)
+        #expect(recording.contains("wire t.tick -> s.dispatch"), "\(recording)")
+        #expect(!recording.contains("tick 100000"), "\(recording)")
+        // The wire dispatched the timer's first value, action 1; none of the tick's is recorded.
+        let actions = recording.split(separator: "\n").filter { $0.contains(#""kind":"action""#) }
+        #expect(actions.count == 1 && actions[0].contains(#""index":1,"#), "\(recording)")
+        #expect(!recording.contains("= 3"))
+    }
+
     @Test func sigintWhileAPipedScriptWaitsForInputEndsItWithStatus130() throws {
         let process = Process()
         process.executableURL = PatchbayProcess.binary

@@ -246,3 +246,31 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         #expect(try history.record(fork, after: live) == "b1")
     }
 }
+
+@Suite struct InterruptedRecomputationTests {
+    @Test(arguments: [1, 2, 700, 1_990])
+    func ctrlCAfterSomeStepsLeavesTheHistoryAsItWas(steps: Int) throws {
+        let (history, actions) = try counterHistory(count: 2_000, seed: 71)
+        let live = CounterReducer.replay(actions).states.last!
+        // The first action that changed something: skipping it recomputes every later step.
+        let index = try #require(try history.entries(1...history.count).first { !$0.changes.isEmpty }?.index)
+        let interruption = Interruption()
+        var reduced = 0
+        #expect(throws: HistoryError.interrupted) {
+            try interruption.during {
+                try history.setSkipped(index, true, current: live) { state, entry in
+                    reduced += 1
+                    if reduced == steps { interruption.request() }
+                    return CounterReducer.reduce(&state, entry)
+                }
+            }
+        }
+        #expect(reduced == steps, "it stops after the step it is at")
+        try expectMatches(history, actions, live: live)
+        // Nothing is left half done: the same skip runs whole afterwards.
+        var skipped = actions
+        skipped[index - 1].skipped = true
+        let result = try history.setSkipped(index, true, current: live, reduce: CounterReducer.reduce)
+        try expectMatches(history, skipped, live: result.state)
+    }
+}

@@ -10,10 +10,11 @@ struct RowResult {
     var row: BenchmarkRow
     var outcome: Outcome
 
-    /// Our median divided by the reference's median.
+    /// Our figure divided by the reference's: medians, or the fastest trials for
+    /// `.bestRatioAtMost` (see `Samples.figure(for:)`).
     var ratio: Double? {
         guard case .measured(let ours, let reference?, _) = outcome else { return nil }
-        return ours.median / reference.median
+        return ours.figure(for: row.target) / reference.figure(for: row.target)
     }
 
     /// Our median divided by the second reference's median.
@@ -30,7 +31,7 @@ struct RowResult {
     /// Whether the row was measured and met its target.
     var metTarget: Bool {
         guard case .measured(let ours, _, _) = outcome else { return false }
-        return row.target.isMet(nanoseconds: ours.median, ratio: ratio)
+        return row.target.isMet(nanoseconds: ours.figure(for: row.target), ratio: ratio)
     }
 
     static let columns: [TablePrinter.Column] = [
@@ -42,7 +43,8 @@ struct RowResult {
     /// The row's notes (`BenchmarkRow.notes`), each after the row's id; none unless measured.
     var notes: [String] {
         guard case .measured(let ours, let reference, let second) = outcome, let notes = row.notes else { return [] }
-        return notes(ours.median, reference?.median, second?.median).map { "\(row.id): \($0)" }
+        let target = row.target
+        return notes(ours.figure(for: target), reference?.figure(for: target), second?.figure(for: target)).map { "\(row.id): \($0)" }
     }
 
     /// The row's cells, in the order of `columns`.

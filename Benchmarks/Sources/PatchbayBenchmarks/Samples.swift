@@ -14,5 +14,11 @@ struct Samples {
     }
 
     var min: Double { values.min() ?? .nan }
+
+    /// The figure `target` compares: the fastest trial for `.bestRatioAtMost`, else the median.
+    func figure(for target: Target) -> Double {
+        if case .bestRatioAtMost = target { return min }
+        return median
+    }
     var max: Double { values.max() ?? .nan }
 }

@@ -95,6 +95,7 @@ extension Graph {
     @discardableResult
     public func tick(by milliseconds: Int? = nil) throws(GraphError) -> Int {
         guard !engine.isInTransaction else { throw .inTransaction("tick") }
+        if engine.clock.pendingCount > 0 || !engine.tickHandlers.isEmpty { saveBeforeTick() }
         do { return try engine.tick(by: milliseconds) } catch { throw .engine(error) }
     }
 }

@@ -26,7 +26,8 @@ extension Graph {
                 }
             }
         }
-        for wire in wires.values where wire.isDelay && (wire.source.owner === node || wire.target.owner === node) {
+        // In the order the edges were made: the inputs go back to their local values in turn.
+        for wire in delayWires where wire.source.owner === node || wire.target.owner === node {
             detach(wire)
             if wire.target.owner !== node { reverted.append(wire.target) }
         }

@@ -187,10 +187,7 @@ struct GraphScriptWriter {
             }
         }
         // Delay edges are not receivers: they cross at each tick, in the order they were made.
-        let delays = graph.wires.values.filter(\.isDelay).sorted {
-            (graph.engine.tickHandlers[ObjectIdentifier($0)]?.order ?? 0) < (graph.engine.tickHandlers[ObjectIdentifier($1)]?.order ?? 0)
-        }
-        chain(delays.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, $0.target.graphNode]) })
+        chain(graph.delayWires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, $0.target.graphNode]) })
         chain(graph.bindings.map { connection(.binding($0), $0, between: [$0.left, $0.right]) })
         var sorter = DefinitionOrder(count: definitions.count)
         for (earlier, later) in order { sorter.require(earlier, before: later) }

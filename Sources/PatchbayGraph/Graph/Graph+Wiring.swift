@@ -55,6 +55,15 @@ extension Graph {
         revert(input)
     }
 
+    /// The delay edges in the order they were made, the order they cross in at each tick.
+    /// (`wires` is a dictionary, whose order changes from process to process: nothing that is
+    /// printed, saved or run in turn may follow it.)
+    var delayWires: [Wire] {
+        wires.values.filter(\.isDelay).sorted {
+            (engine.tickHandlers[ObjectIdentifier($0)]?.order ?? 0) < (engine.tickHandlers[ObjectIdentifier($1)]?.order ?? 0)
+        }
+    }
+
     /// Removes a wire from the graph, leaving its input's value as it is.
     func detach(_ wire: Wire) {
         if wire.isDelay {

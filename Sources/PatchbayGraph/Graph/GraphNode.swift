@@ -94,6 +94,27 @@ class GraphNode: NodeCore {
         for input in inputs { input.observers.removeAllListeners() }
     }
 
+    /// What the node holds that a transaction can change (its ports' values and causes, its
+    /// marks), as a closure that puts it back without sending anything (see `Graph.mark()`).
+    /// Called between transactions, when nothing is pending.
+    func saved() -> () -> Void {
+        let outputs = self.outputs.map { ($0.value, $0.cause) }
+        let inputs = self.inputs.map { ($0.value, $0.cause) }
+        let (failure, isStale) = (self.failure, self.isStale)
+        return { [self] in
+            for (port, (value, cause)) in zip(self.outputs, outputs) {
+                port.store(value)
+                port.cause = cause
+            }
+            for (port, (value, cause)) in zip(self.inputs, inputs) {
+                port.reset(to: value)
+                port.cause = cause
+            }
+            self.failure = failure
+            self.isStale = isStale
+        }
+    }
+
     /// The nodes this node reads in expressions without being triggered by them (samples), for
     /// evaluation order (wires and pipes into the node are counted by the graph).
     var sampledNames: [String] { [] }

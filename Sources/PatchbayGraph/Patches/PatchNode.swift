@@ -20,6 +20,15 @@ final class PatchNode: GraphNode {
         for output in design.outputs { addOutput(output, initial: design.initialOutputs[output]) }
     }
 
+    override func saved() -> () -> Void {
+        let restoreNode = super.saved()
+        let restoreBehavior = behavior.saved()
+        return {
+            restoreNode()
+            restoreBehavior?()
+        }
+    }
+
     /// The nodes the patch's code reads as samples.
     override var sampledNames: [String] { behavior.sampledNames }
 

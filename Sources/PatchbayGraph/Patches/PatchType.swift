@@ -86,12 +86,17 @@ protocol PatchBehavior: AnyObject {
     func start(_ patch: PatchNode)
     /// The nodes the behaviour's code reads (samples), for evaluation order.
     var sampledNames: [String] { get }
+    /// What the behaviour remembers between runs (a counter's count), as a closure that puts it
+    /// back; `nil` when it remembers nothing. See `Graph.mark()`.
+    func saved() -> (() -> Void)?
 }
 
 extension PatchBehavior {
     func start(_ patch: PatchNode) {}
 
     var sampledNames: [String] { [] }
+
+    func saved() -> (() -> Void)? { nil }
 }
 
 /// Why a patch's run failed, as the message the node's failed mark shows.

@@ -48,6 +48,10 @@ final class StatementsBehavior: PatchBehavior {
         state = next
         for emission in emissions { activation.emit(emission.port, emission.value) }
     }
+
+    func saved() -> (() -> Void)? {
+        { [self, state] in self.state = state }
+    }
 }
 
 /// Looks names up in `inner` first, then in `outer`.

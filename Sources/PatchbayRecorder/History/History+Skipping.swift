@@ -11,10 +11,12 @@ extension History {
     /// an action that changed nothing (a failed one, say) changes no state and calls nothing.
     ///
     /// `current` is the caller's live state, as for `state(at:current:)`. Skipping a skipped
-    /// action or unskipping one that is not skipped throws.
+    /// action or unskipping one that is not skipped throws. Ctrl-C (`Interruption`) stops the
+    /// recomputation after the step it is at, with `.interrupted`, leaving the history as it was.
     public func setSkipped(_ index: Int, _ skipped: Bool, current live: Value,
                            reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
         try checkAction(index)
+        if Interruption.current?.isRequested == true { throw .interrupted }
         let old = timelines[selected].steps
         let flags = old.flags(at: index)
         if skipped, flags.contains(.skipped) { throw .alreadySkipped(store: store, index: index) }
@@ -29,8 +31,8 @@ extension History {
 
     /// Recomputes every state of the current timeline with the store's reducers as they are now
     /// (`history recompute`, Redux DevTools' hot reload): each action that is not skipped runs
-    /// again, from the initial state; skipped ones stay skipped. `reduce` and `current` are as
-    /// for `setSkipped`.
+    /// again, from the initial state; skipped ones stay skipped. `reduce`, `current` and Ctrl-C
+    /// are as for `setSkipped`.
     public func recompute(current live: Value, reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
         guard count > 0 else { return Recomputation(changedStates: 0, state: live, firstStep: 1) }
         return try recompute(from: 1, settingSkipped: nil, current: live, reduce: reduce)
@@ -39,6 +41,10 @@ extension History {
     /// Recomputes the states from action `index` on; `settingSkipped` sets that action's flag.
     private func recompute(from index: Int, settingSkipped skipped: Bool?, current live: Value,
                            reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
+        // Read once, checked before anything changes and after every step (a reducer it
+        // interrupts fails the step, which must not be kept): a relaxed atomic load.
+        let interruption = Interruption.current
+        if interruption?.isRequested == true { throw .interrupted }
         let old = timelines[selected].steps
         var state = try state(at: index - 1, current: live)
         var oldState = state
@@ -68,6 +74,7 @@ extension History {
                 record.changes = reduction.changes
                 record.failure = reduction.failure
             }
+            if interruption?.isRequested == true { throw .interrupted }
             record.positions = Array(repeating: nil, count: record.changes.count)
             steps.append(Reduction(changes: record.changes, failure: record.failure))
             timeline.append(record, after: state)

@@ -1,3 +1,5 @@
+import PatchbayCore
+
 /// Why a `History` operation could not be done. Each case carries the store's name and what the
 /// message needs, and `description` is one line: "app has no step 12: its history goes from 0 to 9".
 public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -16,6 +18,8 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The recorded changes of action `index` do not apply to the state before it, so the states
     /// from it on cannot be rebuilt: the history was given changes that do not match its states.
     case inconsistent(store: String, index: Int, reason: String)
+    /// Ctrl-C stopped a recomputation (`skip`, `unskip`); the history is as it was.
+    case interrupted
 
     /// The one-line message.
     public var description: String {
@@ -40,6 +44,8 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
             "action \(index) of \(store) is not skipped"
         case .inconsistent(let store, let index, let reason):
             "action \(index) of \(store) does not apply to the state before it: \(reason)"
+        case .interrupted:
+            InterruptionError().description
         }
     }
 }

@@ -29,7 +29,7 @@ public final class Engine {
     @usableFromInline var phase: Phase = .idle
     private var explicitDepth = 0
     /// The id of the newest transaction; every transaction gets the next one.
-    public private(set) var transactionID = 0
+    public internal(set) var transactionID = 0
 
     /// Nodes waiting to be evaluated in this wave, lowest rank first.
     var queue = RankQueue()
@@ -47,7 +47,8 @@ public final class Engine {
     var tickHandlers: [ObjectIdentifier: TickHandler] = [:]
     /// Every node, so that the engine can break the graph's reference cycles when it goes away.
     var nodes: [ObjectIdentifier: NodeCore] = [:]
-    private var nextNodeID = 0
+    /// The id of the newest node (ids count up from 1).
+    private(set) var nextNodeID = 0
 
     /// Called for every error the engine reports outside a failing call: a node that failed, a
     /// runaway loop of follow-up writes. The shell prints these.

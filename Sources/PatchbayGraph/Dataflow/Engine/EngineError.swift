@@ -17,6 +17,9 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// refused before anything happened, or the time it stopped at when timers set during the
     /// tick brought it past the limit.
     case tooManyFirings(step: Int, limit: Int, stoppedAt: Int?)
+    /// Ctrl-C stopped a `tick` between two timers (see `Interruption`). What fired before stays:
+    /// `Graph.rollBack(to:)` takes it back.
+    case interrupted
 
     public var description: String {
         switch self {
@@ -34,6 +37,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             "tick \(step) would fire more than \(limit) timers, the most one tick may fire; nothing changed: tick in smaller steps"
         case .tooManyFirings(let step, let limit, let stoppedAt?):
             "tick \(step) stopped at \(stoppedAt) ms after firing \(limit) timers (timers set while it ran), the most one tick may fire; tick again to go on"
+        case .interrupted: InterruptionError().description
         }
     }
 }

@@ -45,6 +45,17 @@ public struct VirtualClock: Sendable {
         timers.removeAll { $0.owner == owner }
     }
 
+    /// Puts back the clock `saved` was, for timers of nodes that still exist (`isAlive`); the
+    /// timers of nodes made since (`isNewer`) stay as they are.
+    mutating func putBack(_ saved: VirtualClock, isAlive: (ObjectIdentifier) -> Bool, isNewer: (ObjectIdentifier) -> Bool) {
+        let newer = timers.filter { $0.owner.map(isNewer) ?? false }
+        let sequence = nextSequence
+        self = saved
+        timers.removeAll { timer in timer.owner.map { !isAlive($0) } ?? false }
+        timers += newer
+        nextSequence = Swift.max(nextSequence, sequence)
+    }
+
     /// Removes and returns the earliest timer due at or before `limit` (ties in the order they
     /// were set).
     mutating func popDue(notAfter limit: Int) -> Timer? {
@@ -92,6 +103,9 @@ extension Engine {
     /// `VirtualClock.maximumFirings` of the timers pending, throws and changes nothing. Timers set
     /// while the tick runs (a delay fed by a timer) count too: if they bring the firings past the
     /// limit, the tick stops there, at the time of the last timer fired, and throws.
+    ///
+    /// Ctrl-C (`Interruption`) stops the tick before the next timer, with `.interrupted`; what
+    /// fired until then stays (`Graph.rollBack(to:)` takes it back).
     /// - Returns: the new time.
     @discardableResult
     public func tick(by milliseconds: Int? = nil) throws(EngineError) -> Int {
@@ -110,8 +124,14 @@ extension Engine {
                 for handler in tickHandlers.values.sorted(by: { $0.order < $1.order }) { handler.cross() }
             }
         }
+        // Read once: checked before every timer, a relaxed atomic load.
+        let interruption = Interruption.current
         var fired = 0
         while let timer = clock.popDue(notAfter: target) {
+            if interruption?.isRequested == true {
+                clock.timers.append(timer)
+                throw .interrupted
+            }
             fired += 1
             clock.now = Swift.max(clock.now, timer.due)
             guard fired <= limit else {

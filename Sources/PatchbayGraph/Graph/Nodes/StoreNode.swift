@@ -24,6 +24,16 @@ final class StoreNode: GraphNode {
         dispatchInput.isQueued = true
     }
 
+    override func saved() -> () -> Void {
+        let restoreNode = super.saved()
+        let (actionCount, currentIndex) = (self.actionCount, self.currentIndex)
+        return { [self] in
+            restoreNode()
+            self.actionCount = actionCount
+            self.currentIndex = currentIndex
+        }
+    }
+
     /// Moves the state out of the `state` port for the reducers to change in place; the port
     /// reads as being reduced until `restoreState` or `republishState`.
     func takeState() -> Value {

@@ -32,6 +32,10 @@ final class AccumulateBehavior: PatchBehavior {
         accumulator = try function.evaluateForPatch(Bindings(input: value), in: environment)
         activation.emit("out", accumulator)
     }
+
+    func saved() -> (() -> Void)? {
+        { [self, accumulator] in self.accumulator = accumulator }
+    }
 }
 
 /// Resolves `acc` to the accumulator and every other name to the graph's nodes.

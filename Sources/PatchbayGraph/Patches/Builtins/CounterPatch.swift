@@ -19,4 +19,8 @@ final class CounterBehavior: PatchBehavior {
         if activation.arrived("dec") != nil { count -= 1 }
         activation.emit("count", .int(count))
     }
+
+    func saved() -> (() -> Void)? {
+        { [self, count] in self.count = count }
+    }
 }

@@ -17,4 +17,8 @@ final class DistinctBehavior: PatchBehavior {
         last = value
         activation.emit("out", value)
     }
+
+    func saved() -> (() -> Void)? {
+        { [self, last] in self.last = last }
+    }
 }

@@ -34,4 +34,8 @@ final class TimerBehavior: PatchBehavior {
             start(patch)
         }
     }
+
+    func saved() -> (() -> Void)? {
+        { [self, count] in self.count = count }
+    }
 }

@@ -1,4 +1,3 @@
-import PatchbayCore
 import Synchronization
 
 /// A way to stop a running command from outside: Ctrl-C in the shell.

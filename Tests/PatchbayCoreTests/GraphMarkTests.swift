@@ -1,0 +1,86 @@
+@testable import PatchbayCore
+@testable import PatchbayGraph
+import Testing
+
+/// `Graph.mark()` and `rollBack(to:)`: what ticks change after a mark is taken back; what is
+/// saved for it lives only as long as the mark.
+@Suite("Graph marks")
+struct GraphMarkTests {
+    private func timedGraph() throws -> Graph {
+        let graph = Graph()
+        try graph.createPatch("t", type: "timer", arguments: ["ms": 1])
+        try graph.createPatch("c", type: "counter", arguments: [:])
+        try graph.wire(from: PortAddress(node: "t", port: "tick"), to: PortAddress(node: "c", port: "inc"))
+        return graph
+    }
+
+    private func look(_ graph: Graph) -> [String] {
+        ["\(graph.engine.clock.now)", "\(graph.engine.clock.pendingCount)", "\(graph.engine.clock.nextDue ?? -1)",
+         "\(graph.lookup(name: "t"))", "\(graph.lookup(name: "c"))", "\(graph.engine.transactionID)"]
+    }
+
+    @Test func nestedMarksKeepOneSaveEachAndRollBackToTheOutermost() throws {
+        let graph = try timedGraph()
+        _ = try graph.tick(by: 3)
+        let before = look(graph)
+        let outer = graph.mark()
+        for _ in 0..<20 {
+            let inner = graph.mark()
+            _ = try graph.tick(by: 2)
+            graph.release(inner)
+        }
+        #expect(graph.savesBeforeTicks.count == 1, "the outer mark's save only")
+        #expect(look(graph) != before)
+        graph.rollBack(to: outer)
+        #expect(look(graph) == before)
+        graph.release(outer)
+        #expect(graph.savesBeforeTicks.isEmpty && graph.openMarks.isEmpty)
+        // The counter counts on from where it was.
+        _ = try graph.tick(by: 1)
+        #expect(graph.lookup(name: "c") == .value(5))
+    }
+
+    @Test func aTickSavesOnlyTheNodesItCanReach() throws {
+        let graph = try timedGraph()
+        for index in 0..<50 { try graph.createVariable("v\(index)", value: .int(index)) }
+        try graph.createVariable("late", value: 0)
+        try graph.wire(from: PortAddress(node: "c", port: "count"), to: PortAddress(node: "v7", port: "set"), isDelay: true)
+        #expect(Set(graph.nodesATickReaches().map(\.name)) == ["t", "c", "v7"])
+        let mark = graph.mark()
+        _ = try graph.tick(by: 2)
+        #expect(graph.savesBeforeTicks.first?.nodes.count == 3)
+        graph.rollBack(to: mark)
+        graph.release(mark)
+        #expect(graph.lookup(name: "v7") == .value(7))
+        #expect(graph.lookup(name: "c") == .value(1))
+    }
+
+    @Test func withoutAMarkATickSavesNothing() throws {
+        let graph = try timedGraph()
+        _ = try graph.tick(by: 5)
+        #expect(graph.savesBeforeTicks.isEmpty)
+        let mark = graph.mark()
+        graph.release(mark)
+        _ = try graph.tick(by: 5)
+        #expect(graph.savesBeforeTicks.isEmpty)
+        #expect(graph.lookup(name: "c") == .value(11))
+    }
+
+    @Test func aRollBackKeepsTheTimersOfNodesMadeSinceAndDropsThoseOfNodesRemoved() throws {
+        let graph = try timedGraph()
+        try graph.createPatch("gone", type: "timer", arguments: ["ms": 5])
+        let mark = graph.mark()
+        _ = try graph.tick(by: 2)
+        try graph.remove("gone")
+        try graph.createPatch("late", type: "timer", arguments: ["ms": 7])
+        _ = try graph.tick(by: 2)
+        graph.rollBack(to: mark)
+        graph.release(mark)
+        #expect(graph.engine.clock.now == 0)
+        // t's timer as it was, late's as it is (set at 2 ms, due at 9), none of gone's.
+        #expect(graph.engine.clock.pendingCount == 2)
+        _ = try graph.tick(by: 9)
+        #expect(graph.lookup(name: "late") == .value(1))
+        #expect(graph.lookup(name: "c") == .value(10))
+    }
+}
