@@ -25,6 +25,8 @@ public final class Shell {
     var recording: Recording?
     /// A replay paused by `--step`, `--until` or its break.
     var replayRun: ReplayRun?
+    /// The recording `inspect FILE --follow` goes on reading, if one is followed.
+    var following: Following?
     /// `break [STORE] when EXPR`, and whether the condition held after the last step.
     var breakpoint: (store: String?, condition: PatchbayCore.Expression, held: Bool)?
     /// How deep `execute` calls are nested (`load`, `replay` run commands of their own).
@@ -60,6 +62,7 @@ public final class Shell {
         graph = Graph()
         histories = StoreHistories(graph: graph)
         replayRun = nil
+        following = nil
         recording?.recorder.attach(to: graph, histories: histories)
         replayCapture?.recorder.attach(to: graph, histories: histories)
     }

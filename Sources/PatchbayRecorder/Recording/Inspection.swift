@@ -133,9 +133,12 @@ public struct Inspection {
 
     /// Puts every store at the state its history ends at. A store already in that state is
     /// not published again, so that nothing wired to it runs twice.
+    ///
+    /// More events may be applied afterwards (`inspect --follow`): call `resume()` first.
     public func finish() throws(InspectionError) {
         for name in order {
             guard let store = stores[name] else { continue }
+            store.finished = (store.history.branch, store.history.current)
             do {
                 if (try? graph.storeState(name)) == store.state {
                     try graph.restore(name, to: store.state, index: store.history.current)
@@ -144,6 +147,28 @@ public struct Inspection {
                 }
             } catch {
                 throw InspectionError(message: error.description)
+            }
+        }
+    }
+
+    /// Before more events, after `finish()` and a pause in which the stores may have been
+    /// moved through their histories (`jump`, `checkout`): puts each history back where the
+    /// recording left it, so that the next action follows the recording's last one. Throws when
+    /// a history was replaced or rewritten so that it cannot go back there.
+    public mutating func resume() throws(InspectionError) {
+        for name in order {
+            guard let store = stores[name], let (branch, index) = store.finished else { continue }
+            let history = store.history
+            guard (try? histories.history(of: name).history) === history else {
+                throw InspectionError(message: "the history of \(name) was replaced since it was read; open the file again")
+            }
+            guard history.branch != branch || history.current != index else { continue }
+            var state = (try? graph.storeState(name)) ?? store.state
+            do {
+                if history.branch != branch { state = try history.checkout(branch, current: state) }
+                _ = try history.jump(to: index, current: state)
+            } catch {
+                throw InspectionError(message: "\(name) cannot go back to where the recording left it: \(error.description)")
             }
         }
     }
@@ -183,6 +208,8 @@ private final class RebuiltStore {
     var digest: StateDigest
     /// What skipped actions had changed, by index, for when they are unskipped.
     var skippedChanges: [Int: [ValueChange]] = [:]
+    /// Where `finish()` left the history: its branch and current state.
+    var finished: (branch: String, index: Int)?
 
     init(name: String, history: History, state: Value) {
         self.name = name
