@@ -70,9 +70,15 @@ let package = Package(
             name: "PatchbayShellTests",
             dependencies: ["PatchbayShell", "PatchbayRecorder", "PatchbayTestSupport"]
         ),
+        // An app that records a typed store while it runs, for the test of `inspect --follow`.
+        .executableTarget(
+            name: "patchbay-follow-writer",
+            dependencies: ["PatchbayCore", "PatchbayRecorder"],
+            path: "Tests/PatchbayFollowWriter"
+        ),
         .testTarget(
             name: "PatchbayEndToEndTests",
-            dependencies: ["patchbay", "PatchbayTestSupport"]
+            dependencies: ["patchbay", "patchbay-follow-writer", "PatchbayTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
