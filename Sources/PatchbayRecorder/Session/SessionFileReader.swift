@@ -98,7 +98,12 @@ public final class SessionFileReader {
             if lines.isFollowing { try checkStillTheSameFile() }
             return nil
         } catch {
-            let damage = SessionError(path: path, line: lines.lineNumber, error)
+            // A followed file that shrank or was replaced is not about a line.
+            let line: Int? = switch error {
+            case .truncated, .replaced: nil
+            default: lines.lineNumber
+            }
+            let damage = SessionError(path: path, line: line, error)
             self.damage = damage
             throw damage
         }
