@@ -28,10 +28,7 @@ final class Following {
 
 extension Shell {
     /// Whether `inspect FILE --follow` is reading a recording as it grows.
-    package var isFollowing: Bool { following != nil }
-
-    /// The file `inspect --follow` reads, while it does.
-    package var followedPath: String? { following?.path }
+    public var isFollowing: Bool { following != nil }
 
     /// Reads what was appended to the followed recording since the last call and rebuilds it
     /// with the `inspect` that opened it, so that every time-travel command sees it. Returns a
@@ -41,7 +38,7 @@ extension Shell {
     ///
     /// The executable calls it before each prompt and while the user is idle at one; a script
     /// run calls it in a loop after `inspect --follow` (see `ScriptRunner`).
-    package func readFollowed() -> [OutputLine] {
+    public func readFollowed() -> [OutputLine] {
         guard let following else { return [] }
         let sizeBefore = following.reader.bytesRead
         var lines: [OutputLine] = []
@@ -94,9 +91,14 @@ extension Shell {
         return lines
     }
 
-    /// Stops following the recording, keeping what was read; the line that says so (none when
-    /// nothing is followed). `reason` says why, when not asked for.
-    package func stopFollowing(reason: String? = nil) -> [OutputLine] {
+    /// Stops following the recording (Ctrl-C), keeping what was read; returns the line that says
+    /// so (none when nothing is followed).
+    public func stopFollowing() -> [OutputLine] {
+        stopFollowing(reason: nil)
+    }
+
+    /// Stops following; `reason` says why, when it was not asked for.
+    private func stopFollowing(reason: String?) -> [OutputLine] {
         guard let following else { return [] }
         self.following = nil
         let count = following.actions
