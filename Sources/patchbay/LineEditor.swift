@@ -38,6 +38,11 @@ enum LineInput: Equatable {
 struct IdleWork {
     var interval: Duration
     var run: () -> [OutputLine]?
+
+    /// The interval as poll(2) takes it: whole milliseconds, at least one.
+    var milliseconds: Int32 {
+        Int32(clamping: max(1, interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000))
+    }
 }
 
 /// Reads lines at a prompt and keeps the history of entered commands.
@@ -281,8 +286,7 @@ final class LineEditor: LineReader {
     private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
         while let work = idle {
             var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(work.interval.components.seconds * 1000 + work.interval.components.attoseconds / 1_000_000_000_000_000)
-            let ready = poll(&input, 1, max(1, milliseconds))
+            let ready = poll(&input, 1, work.milliseconds)
             if ready > 0 { break }
             if ready < 0 {
                 guard errno == EINTR else { return -1 }
@@ -299,7 +303,12 @@ final class LineEditor: LineReader {
         var lead: UInt8 = 0
         guard let count = readByte(&lead) else { return -1 }
         guard count > 0 else { return 0 }
-        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        let length = switch lead {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 1
+        }
         var bytes = [lead]
         while bytes.count < length {
             var next: UInt8 = 0
@@ -538,10 +547,11 @@ final class PlainLineReader: LineReader {
         var idle = idle
         while pending.isEmpty && !atEnd {
             if let work = idle, !waitForInput(work, prompt: prompt) { idle = nil }
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            // A SIGINT while waiting is an interrupted read, as one during the read is.
+            let count = interrupts.wasReceived ? -1 : buffer.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if count > 0 {
                 pending += splitter.append(buffer[..<count]).map(Self.text)
-            } else if count < 0, errno == EINTR {
+            } else if count < 0, interrupts.wasReceived || errno == EINTR {
                 guard interrupts.clear() else { continue }
                 splitter = LineSplitter()
                 FileHandle.standardOutput.write(Data("\n".utf8))
@@ -562,10 +572,9 @@ final class PlainLineReader: LineReader {
     /// interval meanwhile; its lines are printed on lines of their own, and the prompt again.
     /// Returns `false` once the work is done for this prompt.
     private func waitForInput(_ work: IdleWork, prompt: Prompt) -> Bool {
-        let milliseconds = Int32(work.interval.components.seconds * 1000 + work.interval.components.attoseconds / 1_000_000_000_000_000)
         while true {
             var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            if poll(&input, 1, max(1, milliseconds)) != 0 { return true }
+            if poll(&input, 1, work.milliseconds) != 0 { return true }
             guard let lines = work.run() else { return false }
             guard !lines.isEmpty else { continue }
             let text = lines.map { $0.text + "\n" }.joined()

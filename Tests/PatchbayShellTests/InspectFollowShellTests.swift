@@ -174,6 +174,16 @@ struct InspectFollowShellTests {
         #expect(!session.shell.isFollowing)
     }
 
+    @Test func aReplayedInspectDoesNotFollow() {
+        let recording = AppRecording(actions: 1)
+        let replayed = recording.directory.write("replayed.jsonl", SessionHeader(created: nil).line + "\n"
+                                                   + #"{"seq":1,"kind":"command","text":"inspect app.jsonl --follow"}"# + "\n")
+        let session = DataflowSession()
+        let printed = session.run("replay \(replayed) --allow-files").joined(separator: "\n")
+        #expect(printed.contains("a replayed 'inspect' does not follow its file"), "\(printed)")
+        #expect(!session.shell.isFollowing)
+    }
+
     @Test func jsonOutputSaysItFollowsAndPrintsEachStepAsAnEvent() {
         let recording = AppRecording(actions: 1)
         let session = DataflowSession(json: true)

@@ -68,6 +68,11 @@ extension Shell {
                 throw error
             }
         case .inspect(let file, let range, let inspectOptions):
+            // A replay runs to its end on what the recording holds: it waits for no file.
+            if inspectOptions.follow, replayAccess != nil {
+                throw ShellError(.session(path: file, detail: "a replayed 'inspect' does not follow its file; it reads it as it is without --follow"),
+                                 at: range)
+            }
             let path = try readablePath(file, from: origin, at: range)
             try checkReplaceable(by: "inspect", force: inspectOptions.force, at: range)
             let reader = try openSession(path, following: inspectOptions.follow, at: range)
