@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// `patchbay inspect FILE --follow` reading a file that another process, an app recording its
@@ -62,6 +63,60 @@ struct FollowProcessTests {
             "{count: \(count * (count + 1) / 2), last: \(count)}",
             ">  #\(count) increment {by: \(count)}  count, last",
         ], "\(result.output)")
+    }
+}
+
+extension FollowProcessTests {
+    @Test func sigintStopsFollowingAndTheCommandsRunOnWhatWasRead() throws {
+        let directory = NSTemporaryDirectory() + "pb-follow-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/app.pbsession"
+        let app = Process()
+        app.executableURL = Self.writer
+        app.arguments = [path, "3", "0"]
+        try app.run()
+        app.waitUntilExit()
+        #expect(app.terminationStatus == 0)
+
+        let process = Process()
+        process.executableURL = PatchbayProcess.binary
+        process.arguments = ["inspect", path, "--follow"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        let collected = Mutex<[UInt8]>([])
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLock { $0 += data }
+        }
+        try process.run()
+        func printed() -> String { collected.withLock { String(decoding: $0, as: UTF8.self) } }
+        let deadline = Date().addingTimeInterval(10)
+        while !printed().contains("following \(path)"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        process.interrupt()
+        while !printed().contains("stopped following"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try input.fileHandleForWriting.write(contentsOf: Data("jump 1\nstate\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        let lines = printed().split(separator: "\n").map(String.init)
+        #expect(process.terminationStatus == 0, "\(printed())")
+        #expect(lines == [
+            "inspected \(path): app (3 actions)",
+            "following \(path): new actions appear as they arrive, until Ctrl-C",
+            "stopped following \(path) (0 new actions read)",
+            "app at #1 of 3: {count: 1, last: 1}",
+            "{count: 1, last: 1}",
+        ], "\(printed())")
+    }
+
+    @Test func idleWithoutFollowIsAUsageError() throws {
+        let result = try PatchbayProcess.run(["inspect", "app.pbsession", "--idle", "2"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("--idle goes with --follow"))
     }
 }
 
