@@ -81,8 +81,7 @@ extension SessionBenchmarks {
                 _ = shell.stopFollowing()
                 guard lastLine.hasPrefix("#\(actions) increment") else { throw CorrectnessFailure(description: "last line: \(lastLine)") }
                 figures.writerRate = app.achievedRate
-                figures.lagMilliseconds = app.finished.map { Double((caughtUp - $0).components.attoseconds) / 1e15
-                    + Double((caughtUp - $0).components.seconds) * 1e3 } ?? .nan
+                figures.lagMilliseconds = app.finished.map { (caughtUp - $0).timeInterval * 1000 } ?? .nan
                 return printed
             }, measurement: { busy.value / Double(actions) })
         }
@@ -134,8 +133,7 @@ final class FollowingApp: Sendable {
     var achievedRate: Double {
         outcome.withLock { outcome in
             guard let start = outcome.started, let end = outcome.finished else { return .nan }
-            let elapsed = end - start
-            return Double(actions) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            return Double(actions) / (end - start).timeInterval
         }
     }
 
@@ -165,7 +163,8 @@ final class FollowingApp: Sendable {
             // Paced: action `index` goes at start + index / rate, sleeping when ahead by more
             // than a millisecond.
             let due = start + .seconds(Double(index) * interval)
-            if due - ContinuousClock.now > .milliseconds(1) { Thread.sleep(until: Date(timeIntervalSinceNow: 0) + (due - ContinuousClock.now).timeInterval) }
+            let ahead = due - ContinuousClock.now
+            if ahead > .milliseconds(1) { Thread.sleep(forTimeInterval: ahead.timeInterval) }
             store.dispatch(.increment(by: index + 1))
         }
         let end = ContinuousClock.now
