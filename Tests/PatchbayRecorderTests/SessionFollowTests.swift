@@ -139,3 +139,23 @@ import Testing
         #expect(Self.drain(reader).events.map(\.line) == [2, 3])
     }
 }
+
+extension SessionFollowTests {
+    /// A pipe has no size, and its reader would wait at its end: followed, it is read as it
+    /// grows without waiting, and not taken for a truncated file.
+    @Test func aFollowedPipeIsReadAsItGrowsWithoutWaiting() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        send(String(decoding: sessionBytes([Self.store]), as: UTF8.self))
+        // The pipe as a path names it (`inspect /dev/stdin --follow`).
+        defer { close(ends[0]) }
+        let reader = try SessionFileReader(path: "/proc/self/fd/\(ends[0])", following: true)
+        #expect(Self.drain(reader) == ([RecordedEvent(line: 2, seq: 1, event: .store(name: "app", state: ["n": 0]))], nil))
+        send(Self.action(1) + "\n")
+        #expect(Self.drain(reader).events.map(\.line) == [3])
+        #expect(Self.drain(reader) == ([], nil))
+        close(ends[1])
+        #expect(Self.drain(reader) == ([], nil))
+    }
+}

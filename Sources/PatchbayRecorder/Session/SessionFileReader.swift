@@ -48,7 +48,8 @@ public final class SessionFileReader {
     /// - Parameter following: whether to keep reading what is appended after the end (see
     ///   the type's description).
     public convenience init(path: String, following: Bool = false) throws(SessionError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Followed, a pipe is read without waiting: at its end for now, a read finds nothing.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (following ? O_NONBLOCK : 0))
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
         try self.init(LineSource(descriptor: descriptor, limit: Self.maximumLineBytes, following: following), path: path)
     }
@@ -117,7 +118,10 @@ extension SessionFileReader {
         guard let descriptor = lines.descriptor else { return }
         var opened = stat()
         guard fstat(descriptor, &opened) == 0 else { throw .cannotRead(errno: errno) }
-        if Int(opened.st_size) < lines.bytesRead { throw .truncated(size: Int(opened.st_size), read: lines.bytesRead) }
+        // (A pipe has no size to shrink.)
+        if opened.st_mode & S_IFMT == S_IFREG, Int(opened.st_size) < lines.bytesRead {
+            throw .truncated(size: Int(opened.st_size), read: lines.bytesRead)
+        }
         guard let path else { return }
         var named = stat()
         guard stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino else { throw .replaced }
@@ -235,6 +239,7 @@ struct LineSource {
             let count = buffer.withUnsafeMutableBytes { bytes in systemRead(file.descriptor, bytes.baseAddress! + end, bytes.count - end) }
             if count < 0 {
                 if errno == EINTR { continue }
+                if isFollowing && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
                 throw .cannotRead(errno: errno)
             }
             if count == 0 {
