@@ -11,7 +11,7 @@ import Testing
         let path = temporaryPath()
 
         init(_ lines: [String] = []) {
-            FileManager.default.createFile(atPath: path, contents: Data(sessionBytes(lines)))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(sessionBytes(lines)))
         }
 
         func append(_ text: String) {
