@@ -84,6 +84,20 @@ struct InspectFollowShellTests {
         #expect(session.run("history").last == ">  #5 Set {to: 50}  count")
     }
 
+    @Test func aLongBacklogIsReadOverSeveralCalls() {
+        let recording = AppRecording(actions: 1)
+        let session = DataflowSession()
+        session.run("inspect \(recording.path) --follow")
+        recording.append(5000)
+        let first = followed(session)
+        #expect(first.count == 4096)
+        #expect(first.last == "#4097 Set  count: 40960 → 40970")
+        let second = followed(session)
+        #expect(second.count == 5000 - 4096)
+        #expect(second.last == "#5001 Set  count: 50000 → 50010")
+        #expect(session.run("state") == ["{count: 50010}"])
+    }
+
     @Test func aLineArrivingInPiecesPrintsOnceWhole() {
         let recording = AppRecording(actions: 1)
         let session = DataflowSession()

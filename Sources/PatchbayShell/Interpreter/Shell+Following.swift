@@ -37,14 +37,16 @@ extension Shell {
     /// not grown for `--idle` seconds. Everything read before stays.
     ///
     /// The executable calls it before each prompt and while the user is idle at one; a script
-    /// run calls it in a loop after `inspect --follow` (see `ScriptRunner`).
+    /// run calls it in a loop after `inspect --follow` (see `ScriptRunner`). One call reads at
+    /// most `followedEventsPerRead` events, so that a long backlog does not keep the prompt
+    /// away: the next call goes on.
     public func readFollowed() -> [OutputLine] {
         guard let following else { return [] }
         let sizeBefore = following.reader.bytesRead
         var lines: [OutputLine] = []
         var stopped: ShellError?
         var applied = false
-        while true {
+        for _ in 0..<Self.followedEventsPerRead {
             let recorded: RecordedEvent
             do throws(SessionError) {
                 guard let next = try following.reader.next() else { break }
@@ -115,6 +117,9 @@ extension Shell {
         return StoreStep(store: action.store, index: action.index, action: action.action, changes: entry?.changes ?? [],
                          failure: action.failure, cause: action.cause, reducer: action.delayedReducer)
     }
+
+    /// The most events one `readFollowed()` reads.
+    static let followedEventsPerRead = 4096
 
     /// What `inspect FILE --follow` says after reading the file as it is.
     static func startedFollowing(_ inspected: CommandResult, path: String, idleSeconds: Double?) -> CommandResult {
