@@ -103,9 +103,15 @@ let package = Package(
             name: "PatchbayShellTests",
             dependencies: ["PatchbayShell", "PatchbayGraph", "PatchbayRecorder", "PatchbayTimeTravel", "PatchbayTestSupport"]
         ),
+        // An app that records a typed store while it runs, for the test of `inspect --follow`.
+        .executableTarget(
+            name: "patchbay-follow-writer",
+            dependencies: ["PatchbayCore", "PatchbayRecorder"],
+            path: "Tests/PatchbayFollowWriter"
+        ),
         .testTarget(
             name: "PatchbayEndToEndTests",
-            dependencies: ["patchbay", "patchbay-core-check", "PatchbayTestSupport"]
+            dependencies: ["patchbay", "patchbay-core-check", "patchbay-follow-writer", "PatchbayTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -81,6 +81,16 @@ static inline int shim_el_set_history(EditLine *el, History *h) {
     return el_set(el, EL_HIST, history, h);
 }
 
+/* The function that reads a character (EL_GETCFN); NULL puts back libedit's own. */
+static inline int shim_el_set_getcfn(EditLine *el, el_rfunc_t fn) {
+    return el_set(el, EL_GETCFN, fn == NULL ? EL_BUILTIN_GETCFN : fn);
+}
+
+/* Redraws the prompt and the line being edited (EL_REFRESH). */
+static inline int shim_el_refresh(EditLine *el) {
+    return el_set(el, EL_REFRESH);
+}
+
 /* Terminal width as libedit knows it (kept current on resize with EL_SIGNAL); 0 if unknown. */
 static inline int shim_el_columns(EditLine *el) {
     int columns = 0;

@@ -21,6 +21,7 @@ struct InteractiveSession {
         let reader: any LineReader
         if Terminal.supportsEditing, let history,
            let editor = LineEditor(name: "patchbay", history: history, complete: shell.complete) {
+            editor.interrupts = interrupts
             reader = editor
         } else {
             reader = PlainLineReader(history: history, interrupts: interrupts)
@@ -33,14 +34,18 @@ struct InteractiveSession {
         let continuation = Prompt(text: "...> ", color: color ? "2" : nil)
 
         while !shell.hasQuit {
+            // What a followed recording got since the last prompt comes first.
+            shell.readFollowed().forEach(output.write)
             output.flush()
-            switch reader.read(prompt: assembler.isPending ? continuation : primary) {
+            switch reader.read(prompt: assembler.isPending ? continuation : primary, whileIdle: followingWork()) {
             case .endOfInput:
                 FileHandle.standardOutput.write(Data("\n".utf8))
                 return
             case .interrupt:
                 assembler.reset()
                 pendingLines.removeAll()
+                // Ctrl-C at the prompt also stops following a recording.
+                shell.stopFollowing().forEach(output.write)
             case .line(let text):
                 for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
                     pendingLines.append(line)
@@ -57,6 +62,15 @@ struct InteractiveSession {
             }
         }
         output.flush()
+    }
+
+    /// While a recording is followed (`inspect --follow`): reads what arrives while the user is
+    /// idle at the prompt, a few times a second.
+    private func followingWork() -> IdleWork? {
+        guard shell.isFollowing else { return nil }
+        return IdleWork(interval: .milliseconds(100)) { [shell] in
+            shell.isFollowing ? shell.readFollowed() : nil
+        }
     }
 
     /// Adds a command's lines to the history as one entry; blank commands and commands whose

@@ -32,9 +32,22 @@ enum LineInput: Equatable {
     case endOfInput
 }
 
+/// Work done while the user is idle at a prompt (reading a followed recording): `run` is called
+/// every `interval` until a key comes, and the lines it returns are shown above the prompt;
+/// once it returns `nil` it is not called again for that prompt.
+struct IdleWork {
+    var interval: Duration
+    var run: () -> [OutputLine]?
+
+    /// The interval as poll(2) takes it: whole milliseconds, at least one.
+    var milliseconds: Int32 {
+        Int32(clamping: max(1, interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000))
+    }
+}
+
 /// Reads lines at a prompt and keeps the history of entered commands.
 protocol LineReader: AnyObject {
-    func read(prompt: Prompt) -> LineInput
+    func read(prompt: Prompt, whileIdle idle: IdleWork?) -> LineInput
     /// Adds a command to the history and writes the history file.
     func remember(_ entry: String)
 }
@@ -148,11 +161,15 @@ final class LineEditor: LineReader {
     private let editLine: OpaquePointer
     private let history: CommandHistory
     private let complete: (String, Int) -> Completion
+    /// SIGINT, which ends a line read while there is idle work (see `readCharacter`).
+    var interrupts: InterruptSignal?
     /// The C string the prompt callback returns; owned (strdup) and replaced per prompt.
     private var promptBuffer: UnsafeMutablePointer<CChar>
     private var currentPrompt: String = ""
     private var interrupted = false
     private var search: HistorySearch?
+    /// The idle work of the prompt being read, if it has any (see `readCharacter`).
+    private var idle: IdleWork?
 
     /// The escape character that brackets non-printing prompt text (`EL_PROMPT_ESC`).
     private static let promptEscape = "\u{1}"
@@ -172,13 +189,21 @@ final class LineEditor: LineReader {
         free(promptBuffer)
     }
 
-    func read(prompt: Prompt) -> LineInput {
+    func read(prompt: Prompt, whileIdle idle: IdleWork?) -> LineInput {
         setPrompt(prompt)
         interrupted = false
         search = nil
+        self.idle = idle
+        // With idle work, characters are read by `readCharacter`, which waits for them with
+        // poll(2) and does the work while none comes; without, libedit reads them itself.
+        shim_el_set_getcfn(editLine, idle == nil ? nil : { editLine, character in
+            guard let editLine, let character, let editor = LineEditor.from(editLine) else { return -1 }
+            return editor.readCharacter(into: character)
+        })
         var count: Int32 = 0
         let raw = el_gets(editLine, &count)
         let readError = errno
+        self.idle = nil
         if interrupted { return .interrupt }
         guard let raw, count > 0 else {
             guard count < 0, readError == EINTR else { return .endOfInput }
@@ -252,6 +277,69 @@ final class LineEditor: LineReader {
         currentPrompt = text
         free(promptBuffer)
         promptBuffer = strdup(text)
+    }
+
+    /// libedit's read-character function while there is idle work: waits for standard input,
+    /// doing the work every interval and showing its lines above the prompt, then reads one
+    /// UTF-8 character. Returns 1, 0 at the end of the input, or -1 on an error (`errno`
+    /// EINTR for a SIGINT, which ends the line as libedit's own reader does).
+    private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        while let work = idle {
+            var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&input, 1, work.milliseconds)
+            if ready > 0 { break }
+            if ready < 0 {
+                guard errno == EINTR else { return -1 }
+                // A resize is libedit's to handle; a SIGINT ends the line.
+                if interrupts?.wasReceived == true { return -1 }
+                continue
+            }
+            guard let lines = work.run() else {
+                idle = nil
+                break
+            }
+            if !lines.isEmpty { showAbovePrompt(lines) }
+        }
+        var lead: UInt8 = 0
+        guard let count = readByte(&lead) else { return -1 }
+        guard count > 0 else { return 0 }
+        let length = switch lead {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 1
+        }
+        var bytes = [lead]
+        while bytes.count < length {
+            var next: UInt8 = 0
+            guard let count = readByte(&next), count > 0 else { break }
+            bytes.append(next)
+        }
+        let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+        character.pointee = wchar_t(bitPattern: scalar.value)
+        return 1
+    }
+
+    /// Reads one byte of standard input: the count read (0 at the end), or `nil` on an error.
+    private func readByte(_ byte: inout UInt8) -> Int? {
+        while true {
+            let count = Foundation.read(STDIN_FILENO, &byte, 1)
+            if count >= 0 { return count }
+            if errno != EINTR || interrupts?.wasReceived == true { return nil }
+        }
+    }
+
+    /// Prints `lines` where the prompt is, then draws the prompt and the line being edited
+    /// again below them.
+    private func showAbovePrompt(_ lines: [OutputLine]) {
+        let stdout = shim_stdout(), stderr = shim_stderr()
+        fputs("\r\u{1B}[K", stdout)
+        fflush(stdout)
+        for line in lines {
+            fputs(line.text.replacing("\n", with: "\r\n") + "\r\n", line.stream == .error ? stderr : stdout)
+            fflush(line.stream == .error ? stderr : stdout)
+        }
+        shim_el_refresh(editLine)
     }
 
     private static func from(_ editLine: OpaquePointer?) -> LineEditor? {
@@ -452,15 +540,18 @@ final class PlainLineReader: LineReader {
         self.interrupts = interrupts
     }
 
-    func read(prompt: Prompt) -> LineInput {
+    func read(prompt: Prompt, whileIdle idle: IdleWork?) -> LineInput {
         FileHandle.standardOutput.write(Data(prompt.rendered(escape: nil).utf8))
         interrupts.clear()
         var buffer = [UInt8](repeating: 0, count: 4096)
+        var idle = idle
         while pending.isEmpty && !atEnd {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if let work = idle, !waitForInput(work, prompt: prompt) { idle = nil }
+            // A SIGINT while waiting is an interrupted read, as one during the read is.
+            let count = interrupts.wasReceived ? -1 : buffer.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if count > 0 {
                 pending += splitter.append(buffer[..<count]).map(Self.text)
-            } else if count < 0, errno == EINTR {
+            } else if count < 0, interrupts.wasReceived || errno == EINTR {
                 guard interrupts.clear() else { continue }
                 splitter = LineSplitter()
                 FileHandle.standardOutput.write(Data("\n".utf8))
@@ -475,6 +566,20 @@ final class PlainLineReader: LineReader {
 
     func remember(_ entry: String) {
         history?.add(entry)
+    }
+
+    /// Waits until standard input has something to read (or a signal comes), doing `work` every
+    /// interval meanwhile; its lines are printed on lines of their own, and the prompt again.
+    /// Returns `false` once the work is done for this prompt.
+    private func waitForInput(_ work: IdleWork, prompt: Prompt) -> Bool {
+        while true {
+            var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            if poll(&input, 1, work.milliseconds) != 0 { return true }
+            guard let lines = work.run() else { return false }
+            guard !lines.isEmpty else { continue }
+            let text = lines.map { $0.text + "\n" }.joined()
+            FileHandle.standardOutput.write(Data(("\n" + text + prompt.rendered(escape: nil)).utf8))
+        }
     }
 
     private static func text(_ line: LineSplitter.Line) -> String {

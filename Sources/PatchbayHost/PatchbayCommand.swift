@@ -55,7 +55,7 @@ struct PatchbayCommand: HostCommand {
             status 1 unless --keep-going is given. Type 'help' in the shell for the commands.
 
             patchbay replay FILE [--verify] [--step] [--until N]   replay a recorded session
-            patchbay inspect FILE                                  open a recording for time travel
+            patchbay inspect FILE [--follow [--idle SECONDS]]      open a recording for time travel
             (see 'patchbay replay --help' and 'patchbay inspect --help')
             """,
         version: PatchbayVersion.current
@@ -108,18 +108,38 @@ struct Replay: HostCommand {
     }
 }
 
-/// `patchbay inspect FILE`
+/// `patchbay inspect FILE [--follow [--idle SECONDS]]`
 struct Inspect: HostCommand {
-    static let configuration = CommandConfiguration(commandName: "patchbay inspect", abstract: "Open a recorded session for time travel (without running reducers).")
+    static let configuration = CommandConfiguration(
+        commandName: "patchbay inspect", abstract: "Open a recorded session for time travel (without running reducers).",
+        discussion: """
+            With --follow, keeps reading what an app appends to FILE: each new action prints as it \
+            arrives. At a terminal the prompt stays usable while following (Ctrl-C at the prompt stops \
+            following); otherwise it follows until SIGINT or --idle, then runs standard input's commands \
+            on what arrived.
+            """)
 
     @Argument(help: "The recorded session (JSON Lines).", completion: .file())
     var file: String
 
+    @Flag(help: "Keep reading the actions appended to FILE as they arrive.")
+    var follow = false
+
+    @Option(help: ArgumentHelp("With --follow, stop once FILE has not grown for SECONDS.", valueName: "seconds"))
+    var idle: Double?
+
     @OptionGroup var session: SessionOptions
+
+    func validate() throws {
+        if idle != nil && !follow { throw ValidationError("--idle goes with --follow") }
+    }
 
     mutating func run(hosting stores: [HostedStore]) throws {
         session.interactive = true
-        try session.run(files: [], first: ["inspect \(Replay.quoted(file))"], reading: [file], hosting: stores)
+        var command = "inspect \(Replay.quoted(file))"
+        if follow { command += " --follow" }
+        if let idle { command += " --idle \(idle)" }
+        try session.run(files: [], first: [command], reading: [file], hosting: stores)
     }
 }
 
@@ -225,8 +245,13 @@ struct SessionOptions: ParsableArguments {
                 throw ExitCode(2)
             }
         }
+        // At a terminal the shell that comes next follows between prompts; a script run follows
+        // before it goes on.
+        let followsAtPrompt = interactive && isatty(STDIN_FILENO) != 0
         for command in commands {
             var runner = ScriptRunner(shell: shell, name: "patchbay", keepGoing: keepGoing, write: output.write)
+            runner.followsInPlace = !followsAtPrompt
+            runner.flushOutput = output.flush
             runner.run(Array((command + "\n").utf8), until: interrupts)
             if runner.failures > 0 { failed = true }
         }
@@ -236,6 +261,8 @@ struct SessionOptions: ParsableArguments {
                 throw ExitCode(2)
             }
             var runner = ScriptRunner(shell: shell, name: file, keepGoing: keepGoing, write: output.write)
+            runner.followsInPlace = !followsAtPrompt
+            runner.flushOutput = output.flush
             runner.run([UInt8](contents), until: interrupts)
             if runner.failures > 0 {
                 failed = true

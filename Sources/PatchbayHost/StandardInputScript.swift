@@ -7,6 +7,7 @@ enum StandardInputScript {
     /// - Returns: whether a command failed.
     static func run(shell: Shell, keepGoing: Bool, output: OutputWriter, interrupts: InterruptSignal) -> Bool {
         var runner = ScriptRunner(shell: shell, name: "<stdin>", keepGoing: keepGoing, write: output.write)
+        runner.flushOutput = output.flush
         var splitter = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         reading: while !runner.isStopped {

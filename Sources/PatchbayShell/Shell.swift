@@ -27,6 +27,8 @@ public final class Shell {
     var recording: Recording?
     /// A replay paused by `--step`, `--until` or its break.
     var replayRun: ReplayRun?
+    /// The recording `inspect FILE --follow` goes on reading, if one is followed.
+    var following: Following?
     /// `break [STORE] when EXPR`, and whether the condition held after the last step.
     var breakpoint: (store: String?, condition: PatchbayGraph.Expression, held: Bool)?
     /// How deep `execute` calls are nested (`load`, `replay` run commands of their own).
@@ -79,6 +81,7 @@ public final class Shell {
         // The app's stores are part of the host, not of the session: they start over too.
         for store in hostedStores { try? graph.host(store) }
         replayRun = nil
+        following = nil
         recording?.recorder.attach(to: graph, histories: histories)
         replayCapture?.recorder.attach(to: graph, histories: histories)
     }

@@ -21,6 +21,8 @@ import Testing
         #expect(JSONPointer("")?.tokens == [])
         #expect(JSONPointer("/")?.tokens == [""])
         #expect(JSONPointer("/a~1b/~0c/~01/2")?.tokens == ["a/b", "~c", "~1", "2"])
+        #expect(JSONPointer("/é~1ü//😀/")?.tokens == ["é/ü", "", "😀", ""])
+        #expect(JSONPointer("//")?.tokens == ["", ""])
         #expect(JSONPointer("a/b") == nil)
         #expect(JSONPointer("/a~") == nil)
         #expect(JSONPointer("/a~2") == nil)

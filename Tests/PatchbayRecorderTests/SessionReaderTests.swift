@@ -89,6 +89,38 @@ import Testing
         #expect(load.events[0].event == load.events[1].event)
     }
 
+    /// The reader takes fields where the writer puts them without a lookup; any other place,
+    /// an unknown field among them, or an optional field missing reads the same.
+    @Test func fieldsInAnyPlaceReadTheSameAsInTheirOwn() throws {
+        let members = [
+            #""seq":7"#, #""kind":"action""#, #""store":"app""#, #""index":1"#, #""action":{"type":"T"}"#,
+            #""patch":[{"op":"replace","path":"/a","value":1}]"#, #""hash":"00000000000000aa""#, #""failed":"no""#,
+            #""cause":3"#, #""reducer":"r1""#,
+        ]
+        func line(_ members: [String]) -> String { "{" + members.joined(separator: ",") + "}" }
+        let expected = try #require(SessionReader.read(sessionBytes([line(members)])).events.first).event
+        guard case .action(let action) = expected else { Issue.record("not an action: \(expected)"); return }
+        #expect(action.failure == "no" && action.cause == 3 && action.delayedReducer == "r1" && action.hash != nil)
+        var variants = [Array(members.reversed())]
+        for shift in 1..<members.count { variants.append(Array(members[shift...] + members[..<shift])) }
+        for position in 0...members.count {
+            var withUnknown = members
+            withUnknown.insert(#""later":{"index":9}"#, at: position)
+            variants.append(withUnknown)
+        }
+        for variant in variants {
+            let load = try SessionReader.read(sessionBytes([line(variant)]))
+            #expect(load.damage == nil && load.events.map(\.event) == [expected], "\(line(variant))")
+        }
+        // Without the optional fields, in any place, they read as absent.
+        let required = members.filter { !$0.hasPrefix(#""failed""#) && !$0.hasPrefix(#""cause""#) && !$0.hasPrefix(#""reducer""#) }
+        for variant in [required, Array(required.reversed()), Array(required[3...] + required[..<3])] {
+            let event = try SessionReader.read(sessionBytes([line(variant)])).events.first?.event
+            guard case .action(let action)? = event else { Issue.record("not an action: \(line(variant))"); continue }
+            #expect(action.failure == nil && action.cause == nil && action.delayedReducer == nil && action.hash != nil)
+        }
+    }
+
     @Test func unknownFieldsAreIgnoredAndUnknownKindsSkipped() throws {
         let lines = [
             #"{"seq":1,"kind":"command","text":"x = 1","at":"10:00","extra":{"deep":[1,2,{"a":null}]}}"#,

@@ -107,7 +107,9 @@ struct TimeTravelCompletionTests {
         #expect(shell.complete("replay x.jsonl --v", cursor: 18).candidates == ["--verify"])
         #expect(shell.complete("replay x.jsonl --a", cursor: 18).candidates == ["--allow-files"])
         #expect(shell.complete("record x.jsonl --", cursor: 17).candidates == ["--force", "--sync"])
-        #expect(shell.complete("inspect x.jsonl --f", cursor: 19).candidates == ["--force"])
+        #expect(shell.complete("inspect x.jsonl --f", cursor: 19).candidates == ["--follow", "--force"])
+        #expect(shell.complete("inspect x.jsonl --follow --i", cursor: 28).candidates == ["--idle"])
+        #expect(shell.complete("inspect x.jsonl --follow --idle ", cursor: 32).candidates.isEmpty)
         #expect(shell.complete("export d", cursor: 8).candidates == ["devtools"])
         #expect(shell.complete("export devtools c", cursor: 17).candidates == ["cart"])
     }

@@ -28,6 +28,8 @@ import PatchbayShell
 ///   the resident size before it, from /proc/self/status), as a multiple of the file's size;
 ///   target: under 2x. `inspect` streams the file's events into
 ///   the rebuild, so the file is never held whole.
+/// - R-FOL: `inspect FILE --follow` of an app appending 20,000 actions at 10,000 per second
+///   (see `SessionBenchmarks+Follow.swift`); target: the follower sustains at least that rate.
 /// - R-VER: `replay FILE --verify` of a `record` of the 1,000,000 `dispatch` commands, against
 ///   plain `replay FILE` and against running the same commands directly. Plain replay prints
 ///   every command's output, a verification only its outcome: each is measured as it is.
@@ -94,6 +96,7 @@ struct SessionBenchmarks: BenchmarkGroup {
                 },
                 cleanUp: { fixture.release() }
             ),
+            Self.followRow(actions: mode == .quick ? 2_000 : 20_000),
             BenchmarkRow(
                 id: "R-APP", title: "record 1,000 appends to an array of \(Self.largeArray(mode)) items, per action",
                 ours: Self.recordAppends(to: Self.largeArray(mode)),

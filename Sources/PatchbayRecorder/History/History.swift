@@ -71,6 +71,16 @@ public final class History {
         }
     }
 
+    /// Records the step an action line of a recording gives, with `changes`, the full changes
+    /// its patch made (`Inspection`), as recording its entry would, without making the entry.
+    @discardableResult
+    package func record(_ line: borrowing SessionAction, changes: [ValueChange], after state: Value) throws(HistoryError) -> String? {
+        try record(index: line.index, after: state) { writer in
+            StepRecord.write(changes: changes, positions: nil, action: line.action, skipped: false,
+                             failure: line.failure, cause: line.cause, delayedReducer: line.delayedReducer, to: &writer)
+        }
+    }
+
     /// Records the action handled at `index`, whose record `write` writes (see `StepLog.append`).
     ///
     /// Always inlined, as are the appends it calls, so that `write` is inlined too and reads the

@@ -82,19 +82,21 @@ public enum JSONPatch {
             guard operation.op != .remove else { throw Failure(path: [], reason: .removeRoot) }
             return (ValueChange(path: [], operation: .replace, old: state, new: operation.value), nil)
         }
-        var path: [ValueChange.PathComponent] = []
-        path.reserveCapacity(tokens.count)
+        // The change's path is the pointer's tokens, each token that meets an array made an
+        // index: a path through objects alone shares the pointer's storage.
+        var path = tokens
         var container = state
-        for token in tokens.dropLast() {
-            container = try step(into: container, token: token, path: &path)
+        for position in tokens.indices.dropLast() {
+            container = try step(into: container, at: position, path: &path)
         }
         let isAdd = operation.op == .add
         let new = isAdd || operation.op == .replace ? operation.value : nil
+        let position = tokens.count - 1
         if case .object(let members) = container {
             let key = Self.key(last)
-            path.append(.key(key))
+            if case .index = last { path[position] = .key(key) }
             guard let found = members.index(forKey: key) else {
-                guard isAdd else { throw Failure(path: path.dropLast(), reason: .noKey(key)) }
+                guard isAdd else { throw Failure(path: Array(path[..<position]), reason: .noKey(key)) }
                 return (ValueChange(path: path, operation: .add, old: nil, new: new), nil)
             }
             let old = members.values[found]
@@ -102,30 +104,30 @@ public enum JSONPatch {
             return (ValueChange(path: path, operation: .replace, old: old, new: new), nil)
         }
         if case .array(let elements) = container {
-            let index = try Self.index(last, count: elements.count, isAdd: isAdd, path: path)
-            path.append(.index(index))
+            let index = try Self.index(last, count: elements.count, isAdd: isAdd, path: Array(path[..<position]))
+            path[position] = .index(index)
             if isAdd { return (ValueChange(path: path, operation: .add, old: nil, new: new), nil) }
             return (ValueChange(path: path, operation: operation.op, old: elements[index], new: new), nil)
         }
-        throw Failure(path: path, reason: .notAContainer(typeName: container.typeName))
+        throw Failure(path: Array(path[..<position]), reason: .notAContainer(typeName: container.typeName))
     }
 
-    /// The member or element of `container` that `token` names, appending its step to `path`.
-    private static func step(into container: Value, token: ValueChange.PathComponent, path: inout [ValueChange.PathComponent])
-        throws(Failure) -> Value
-    {
+    /// The member or element of `container` that the token at `position` of `path` names; the
+    /// token becomes the step it makes (a key, or an index into an array).
+    private static func step(into container: Value, at position: Int, path: inout [ValueChange.PathComponent]) throws(Failure) -> Value {
+        let token = path[position]
         if case .object(let members) = container {
             let key = Self.key(token)
-            guard let member = members[key] else { throw Failure(path: path, reason: .noKey(key)) }
-            path.append(.key(key))
+            guard let member = members[key] else { throw Failure(path: Array(path[..<position]), reason: .noKey(key)) }
+            if case .index = token { path[position] = .key(key) }
             return member
         }
         if case .array(let elements) = container {
-            let index = try Self.index(token, count: elements.count, isAdd: false, path: path)
-            path.append(.index(index))
+            let index = try Self.index(token, count: elements.count, isAdd: false, path: Array(path[..<position]))
+            path[position] = .index(index)
             return elements[index]
         }
-        throw Failure(path: path, reason: .notAContainer(typeName: container.typeName))
+        throw Failure(path: Array(path[..<position]), reason: .notAContainer(typeName: container.typeName))
     }
 
     private static func key(_ token: ValueChange.PathComponent) -> String {

@@ -74,9 +74,10 @@ extension SessionEvent {
             .recompute(store: try $0.string(), recomputed: try $0.steps())
         }
 
-        /// The event of a line of this kind, whose members are `members`.
-        func event(of members: Value.Members) throws(SessionError.Reason) -> SessionEvent {
-            var values = SessionFieldValues(fields, of: members)
+        /// The event of a line of this kind, whose members are `members`; those before
+        /// `firstMember` are the fields every line has.
+        func event(of members: Value.Members, firstMember: Int = 0) throws(SessionError.Reason) -> SessionEvent {
+            var values = SessionFieldValues(fields, of: members, firstMember: firstMember)
             do {
                 return try make(&values)
             } catch let reason as SessionError.Reason {
@@ -288,12 +289,18 @@ struct SessionFieldValues {
     /// What goes before the field names in errors (`recomputed[2].`).
     private let prefix: String
     private var position = 0
+    /// The members before this one are those of fields already taken. Lines are written with
+    /// their fields in order, so the next field is found here without a lookup, and a field
+    /// missing once every member is taken is known to be missing without one.
+    private(set) var nextMember: Int
 
-    /// The values of `fields` in the object `members`.
-    init(_ fields: [SessionField], of members: Value.Members, prefix: String = "") {
+    /// The values of `fields` in the object `members`, whose members before `firstMember` are
+    /// of other fields (those read before these).
+    init(_ fields: [SessionField], of members: Value.Members, prefix: String = "", firstMember: Int = 0) {
         self.fields = fields
         self.members = members
         self.prefix = prefix
+        nextMember = firstMember
     }
 
     /// The next field, which must be of type `type`, and its value; `nil` when it is missing
@@ -302,7 +309,16 @@ struct SessionFieldValues {
         let field = fields[position]
         position += 1
         precondition(field.type == type, "the field \(field.name) is read as \(type), not as its type \(field.type)")
-        let value = members[field.name]
+        let value: Value?
+        if nextMember == members.count {
+            value = nil
+        } else if members.keys[nextMember] == field.name {
+            value = members.values[nextMember]
+            nextMember += 1
+        } else {
+            // Out of order (a line edited by hand, or with a field this reader does not know).
+            value = members[field.name]
+        }
         if value == nil, case .required = field.presence { throw .missingField(label(field), expected: type.phrase) }
         return (field, value)
     }

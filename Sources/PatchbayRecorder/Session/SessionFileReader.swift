@@ -16,6 +16,14 @@ import Darwin
 /// - A damaged line (not JSON, cut short at the end of the file, missing a field its kind
 ///   needs, longer than `maximumLineBytes`) is thrown by `next()` as a `SessionError` naming
 ///   its line; reading stops there (`next()` returns `nil` after it).
+///
+/// A reader that follows its file (`init(path:following:)`, for `inspect --follow`) reads a
+/// file that a writer is still appending to: at the end, `next()` returns `nil` and the reader
+/// stays where it is, and a later call reads what was appended since. A last line without its
+/// line break is not read until the break comes (a writer writes a line with one `write(2)`,
+/// but a reader may catch it halfway). A file that shrinks below what was read (truncated,
+/// rewritten) or whose path names another file (replaced, removed) ends the reading with
+/// `SessionError.Reason.truncated` or `.replaced`, thrown like damage.
 public final class SessionFileReader {
     /// The longest line read, in bytes: 64 MiB, room for a state of tens of megabytes of JSON.
     /// A longer line is damage, so that reading a file that is not a session (`/dev/zero`)
@@ -37,11 +45,20 @@ public final class SessionFileReader {
 
     /// Opens the session file at `path` and reads its header. Throws when the file cannot be
     /// read or does not start with a header this reader accepts.
-    public convenience init(path: String) throws(SessionError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// - Parameter following: whether to keep reading what is appended after the end (see
+    ///   the type's description).
+    public convenience init(path: String, following: Bool = false) throws(SessionError) {
+        // Followed, a pipe is read without waiting: at its end for now, a read finds nothing.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (following ? O_NONBLOCK : 0))
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
-        try self.init(LineSource(descriptor: descriptor, limit: Self.maximumLineBytes), path: path)
+        try self.init(LineSource(descriptor: descriptor, limit: Self.maximumLineBytes, following: following), path: path)
     }
+
+    /// Whether the reader follows its file: `nil` from `next()` means "nothing more yet".
+    public var isFollowing: Bool { lines.isFollowing }
+
+    /// How many bytes of the file were read so far (for a followed file, how far it reached).
+    public var bytesRead: Int { lines.bytesRead }
 
     /// Reads a session from `bytes`; `path`, when given, names the file in errors.
     public convenience init(bytes: [UInt8], path: String? = nil) throws(SessionError) {
@@ -79,17 +96,41 @@ public final class SessionFileReader {
                     throw error
                 }
             }
+            if lines.isFollowing { try checkStillTheSameFile() }
             return nil
         } catch {
-            let damage = SessionError(path: path, line: lines.lineNumber, error)
+            // A followed file that shrank or was replaced is not about a line.
+            let line: Int? = switch error {
+            case .truncated, .replaced: nil
+            default: lines.lineNumber
+            }
+            let damage = SessionError(path: path, line: line, error)
             self.damage = damage
             throw damage
         }
     }
 }
 
+extension SessionFileReader {
+    /// For a followed file at its end: throws when the file shrank below what was read or its
+    /// path names another file now.
+    private func checkStillTheSameFile() throws(SessionError.Reason) {
+        guard let descriptor = lines.descriptor else { return }
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else { throw .cannotRead(errno: errno) }
+        // (A pipe has no size to shrink.)
+        if opened.st_mode & S_IFMT == S_IFREG, Int(opened.st_size) < lines.bytesRead {
+            throw .truncated(size: Int(opened.st_size), read: lines.bytesRead)
+        }
+        guard let path else { return }
+        var named = stat()
+        guard stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino else { throw .replaced }
+    }
+}
+
 /// The lines of a session's bytes, read from a file a buffer at a time (or from bytes in
-/// memory), each at most `limit` bytes long.
+/// memory), each at most `limit` bytes long. A followed file is read again at its end on each
+/// call, and its last line is returned only once its line break came.
 struct LineSource {
     /// The bytes read and not yet taken: `buffer[start..<end]`.
     private var buffer: [UInt8]
@@ -102,15 +143,20 @@ struct LineSource {
     private let limit: Int
     /// The number of the line returned last: 1 for the first.
     private(set) var lineNumber = 0
+    /// Whether the file is followed: its end is only where the writer is now.
+    let isFollowing: Bool
+    /// The bytes read from the file so far.
+    private(set) var bytesRead = 0
 
     /// The bytes read at once from a file.
     private static let chunkBytes = 1 << 20
 
-    init(descriptor: Int32, limit: Int) {
+    init(descriptor: Int32, limit: Int, following: Bool = false) {
         buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
         end = 0
         file = FileDescriptor(descriptor)
         self.limit = limit
+        isFollowing = following
     }
 
     init(bytes: [UInt8], limit: Int) {
@@ -118,10 +164,15 @@ struct LineSource {
         end = bytes.count
         file = nil
         self.limit = limit
+        isFollowing = false
     }
 
+    /// The file's descriptor, while it is open.
+    var descriptor: Int32? { file?.descriptor }
+
     /// The next line's place in the buffer (without its line break, valid until the next call)
-    /// and whether a line break ended it; `nil` at the end.
+    /// and whether a line break ended it; `nil` at the end (for a followed file, at its end
+    /// for now, a line without its break kept for the next call).
     mutating func next() throws(SessionError.Reason) -> (range: Range<Int>, isTerminated: Bool)? {
         while true {
             if let newline = findNewline() {
@@ -143,7 +194,7 @@ struct LineSource {
                 lineNumber += 1
                 return (range, false)
             }
-            try fill(from: file)
+            guard try fill(from: file) else { return nil }
         }
     }
 
@@ -171,8 +222,9 @@ struct LineSource {
     }
 
     /// Reads more of the file after what the buffer holds, moving the unread bytes to its
-    /// start and growing it when a line fills it.
-    private mutating func fill(from file: FileDescriptor) throws(SessionError.Reason) {
+    /// start and growing it when a line fills it. Returns `false` at the end of a followed
+    /// file, which stays open; the end of another file closes it.
+    private mutating func fill(from file: FileDescriptor) throws(SessionError.Reason) -> Bool {
         if start > 0 {
             let count = end - start
             buffer.withUnsafeMutableBytes { bytes in _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, count) }
@@ -187,11 +239,16 @@ struct LineSource {
             let count = buffer.withUnsafeMutableBytes { bytes in systemRead(file.descriptor, bytes.baseAddress! + end, bytes.count - end) }
             if count < 0 {
                 if errno == EINTR { continue }
+                if isFollowing && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
                 throw .cannotRead(errno: errno)
             }
-            if count == 0 { self.file = nil }
+            if count == 0 {
+                if isFollowing { return false }
+                self.file = nil
+            }
             end += count
-            return
+            bytesRead += count
+            return true
         }
     }
 }

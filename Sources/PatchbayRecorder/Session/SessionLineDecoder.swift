@@ -5,6 +5,9 @@ import PatchbayCore
 /// reader's working space from one line to the next.
 struct SessionLineDecoder {
     private var reader = JSONReader()
+    /// The kind of the last line, which the next line most often has too: it is found without
+    /// a lookup by name.
+    private var lastKind: SessionEvent.Kind?
     /// The fields every line has, before those of its kind.
     private static let commonFields: [SessionField] = [.integer("seq"), .string("kind")]
 
@@ -15,8 +18,15 @@ struct SessionLineDecoder {
         var common = SessionFieldValues(Self.commonFields, of: members)
         let seq = try common.integer()
         let name = try common.string()
-        guard let kind = SessionEvent.Kind.byName[name] else { return (seq, nil) }
-        return (seq, try kind.event(of: members))
+        let kind: SessionEvent.Kind
+        if let lastKind, lastKind.name == name {
+            kind = lastKind
+        } else {
+            guard let named = SessionEvent.Kind.byName[name] else { return (seq, nil) }
+            kind = named
+            lastKind = named
+        }
+        return (seq, try kind.event(of: members, firstMember: common.nextMember))
     }
 
     /// The line as one JSON value, with nothing but white space after it.

@@ -11,8 +11,8 @@ enum SessionCommand: Sendable {
     case recordingStatus
     /// `replay FILE [--verify] [--step] [--until N]`
     case replay(path: String, range: Range<Int>, options: ReplayOptions)
-    /// `inspect FILE [--force]`
-    case inspect(path: String, range: Range<Int>, force: Bool)
+    /// `inspect FILE [--force] [--follow [--idle SECONDS]]`
+    case inspect(path: String, range: Range<Int>, options: InspectOptions)
     /// `break [STORE] when EXPR`
     case breakpoint(store: Name?, condition: Expression)
     /// `step`
@@ -31,6 +31,19 @@ struct RecordOptions: Sendable, Equatable {
     var force = false
     /// Force each command's lines to the disk (`fsync`) when it ends.
     var sync = false
+}
+
+/// How `inspect` opens a recording.
+struct InspectOptions: Sendable, Equatable {
+    /// Replace the current session even when it holds definitions.
+    var force = false
+    /// Go on reading what is appended to the file (see `Shell.readFollowed()`).
+    var follow = false
+    /// With `follow`: stop once the file has not grown for this many seconds.
+    var idleSeconds: Double?
+
+    /// The longest `--idle`: a day.
+    static let longestIdle: Double = 86_400
 }
 
 /// How `replay` runs a recording.
@@ -67,7 +80,7 @@ extension CommandParser {
             command = .replay(path: path, range: range, options: try replayOptions(&scanner))
         case "inspect":
             let (path, range) = try file(&scanner, "the recorded session to inspect", command: word)
-            command = .inspect(path: path, range: range, force: try scanner.flags(["--force"], command: word).contains("--force"))
+            command = .inspect(path: path, range: range, options: try inspectOptions(&scanner))
         case "break":
             var store: Name?
             if !scanner.keyword("when") {
@@ -101,6 +114,30 @@ extension CommandParser {
     private static func file(_ scanner: inout CommandScanner, _ what: String, command: String) throws(ShellError) -> (String, Range<Int>) {
         guard let (path, range) = scanner.word(), !path.isEmpty else { throw scanner.missing(what, command: command) }
         return (path, range)
+    }
+
+    private static func inspectOptions(_ scanner: inout CommandScanner) throws(ShellError) -> InspectOptions {
+        let word = "inspect"
+        var options = InspectOptions()
+        var idleRange: Range<Int>?
+        while let (option, range) = scanner.word() {
+            switch option {
+            case "--force": options.force = true
+            case "--follow": options.follow = true
+            case "--idle" where options.idleSeconds == nil:
+                guard let (text, valueRange) = scanner.word() else { throw scanner.missing("a number of seconds after --idle", command: word) }
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= InspectOptions.longestIdle else {
+                    throw usage(word, "--idle takes a number of seconds above 0 and at most \(Int(InspectOptions.longestIdle)), such as 2 or 0.5",
+                                at: valueRange)
+                }
+                options.idleSeconds = seconds
+                idleRange = range
+            default:
+                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --force, --follow, --idle SECONDS)", at: range)
+            }
+        }
+        if let idleRange, !options.follow { throw usage(word, "--idle goes with --follow (inspect FILE --follow --idle SECONDS)", at: idleRange) }
+        return options
     }
 
     private static func replayOptions(_ scanner: inout CommandScanner) throws(ShellError) -> ReplayOptions {

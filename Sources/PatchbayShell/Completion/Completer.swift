@@ -47,7 +47,8 @@ struct Completer {
         case "replay":
             return position == 1 ? fileNames.names(matching: word) : ["--verify", "--step", "--until", "--allow-files", "--force"]
         case "inspect":
-            return position == 1 ? fileNames.names(matching: word) : ["--force"]
+            if position == 1 { return fileNames.names(matching: word) }
+            return earlier.last == "--idle" ? [] : ["--force", "--follow", "--idle"]
         case "export", "import":
             if position == 1 { return ["devtools"] }
             if command == "export", position == 2 { return context.storeNames }

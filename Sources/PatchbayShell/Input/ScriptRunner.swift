@@ -1,7 +1,16 @@
+import Foundation
+import PatchbayCore
+import PatchbayGraph
+
 /// Runs a script, line by line, through a shell: no prompt, and by default a stop at the first
 /// failing command (SPEC section 1).
 ///
 /// Lines can be fed as they arrive (a pipe) or all at once (a file).
+///
+/// After `inspect FILE --follow`, the runner reads the growing file in place before the next
+/// line runs (unless `followsInPlace` is off): it prints each new action as it arrives until
+/// Ctrl-C (SIGINT), which stops the following and nothing else, or until the file has not grown
+/// for `--idle` seconds; what was read stays for the commands after it.
 public struct ScriptRunner {
     /// The name errors carry (`demo.pb`, `<stdin>`).
     public let name: String
@@ -18,6 +27,15 @@ public struct ScriptRunner {
     public private(set) var failures = 0
     /// Whether the script stopped early: at an error (without `keepGoing`) or at `quit`.
     public private(set) var isStopped = false
+    /// Whether `inspect --follow` is followed here, before the next line runs; off when the
+    /// caller reads the followed file between commands (the interactive shell after the
+    /// commands of its command line).
+    public var followsInPlace = true
+    /// Called after each batch of output while following, so that it shows as it comes.
+    public var flushOutput: () -> Void = {}
+
+    /// How long following waits before reading the file again when nothing new came.
+    static let followPause: Duration = .milliseconds(10)
 
     public init(shell: Shell, name: String, keepGoing: Bool, write: @escaping (OutputLine) -> Void) {
         self.shell = shell
@@ -63,6 +81,25 @@ public struct ScriptRunner {
         if outcome.status != .empty { commandCount += 1 }
         if outcome.status == .failure { countFailure() }
         if shell.hasQuit { isStopped = true }
+        if followsInPlace && shell.isFollowing { follow() }
+    }
+
+    /// Reads the followed file as it grows, printing what arrives, until Ctrl-C or `--idle`.
+    private func follow() {
+        let interruption = Interruption.current
+        flushOutput()
+        while shell.isFollowing {
+            if let interruption, interruption.isRequested {
+                // Ctrl-C stops the following, not the script.
+                interruption.forgetRequests()
+                shell.stopFollowing().forEach(write)
+                break
+            }
+            let lines = shell.readFollowed()
+            lines.forEach(write)
+            flushOutput()
+            if lines.isEmpty { Thread.sleep(forTimeInterval: Self.followPause.seconds) }
+        }
     }
 
     /// Ends the input: a command still open is an error, and so is a transaction still open
@@ -94,6 +131,11 @@ public struct ScriptRunner {
         failures += 1
         if !keepGoing { isStopped = true }
     }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Finds where bytes stop being UTF-8.

@@ -56,6 +56,7 @@ extension Shell {
             try checkHosted(run, at: range)
             let recorders = restartingRecorders()
             let before = session
+            let followingBefore = following
             startOver()
             hasStartedInnerCommands = true
             if replayOptions.verify { run.recorder = SessionRecorder(graph: graph, histories: histories) }
@@ -67,24 +68,32 @@ extension Shell {
             } catch where error.reason == .interrupted {
                 // Stopped by Ctrl-C: the session is as it was before the replay.
                 putBack(before)
+                following = followingBefore
                 replayRun = nil
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
                 hasStartedInnerCommands = false
                 throw error
             }
-        case .inspect(let file, let range, let force):
+        case .inspect(let file, let range, let inspectOptions):
+            // A replay runs to its end on what the recording holds: it waits for no file.
+            if inspectOptions.follow, replayAccess != nil {
+                throw ShellError(.session(path: file, detail: "a replayed 'inspect' does not follow its file; it reads it as it is without --follow"),
+                                 at: range)
+            }
             let path = try readablePath(file, from: origin, at: range)
-            try checkReplaceable(by: "inspect", force: force, at: range)
-            let reader = try openSession(path, at: range)
+            try checkReplaceable(by: "inspect", force: inspectOptions.force, at: range)
+            let reader = try openSession(path, following: inspectOptions.follow, at: range)
             let recorders = restartingRecorders()
             let before = session
+            let followingBefore = following
             startOver()
             hasStartedInnerCommands = true
-            let inspected: CommandResult, damage: SessionError?
+            var inspected: CommandResult, damage: SessionError?, inspection: Inspection
             do {
-                (inspected, damage) = try inspect(reader, path: path, at: range)
+                (inspected, damage, inspection) = try inspect(reader, path: path, at: range)
             } catch where error.reason == .interrupted {
                 putBack(before)
+                following = followingBefore
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
                 hasStartedInnerCommands = false
                 throw error
@@ -96,6 +105,10 @@ extension Shell {
             if let damage {
                 output += renderer.success(inspected, command: text)
                 throw ShellError(.session(path: path, detail: "\(damage.detail); everything before that line is loaded"), at: range)
+            }
+            if inspectOptions.follow {
+                following = Following(path: path, reader: reader, inspection: inspection, idleSeconds: inspectOptions.idleSeconds)
+                inspected = Self.startedFollowing(inspected, path: path, idleSeconds: inspectOptions.idleSeconds)
             }
             return inspected
         case .breakpoint(let store, let condition):
@@ -174,6 +187,7 @@ extension Shell {
     public func finish() {
         recording?.writer.close()
         recording = nil
+        following = nil
     }
 
     /// The recorders that take the commands run now: those a replay or `inspect` that starts
@@ -253,9 +267,9 @@ extension Shell {
                                   + "'save FILE' or 'reset' first, or add --force"), at: range)
     }
 
-    private func openSession(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionFileReader {
+    private func openSession(_ path: String, following: Bool, at range: Range<Int>) throws(ShellError) -> SessionFileReader {
         do {
-            return try SessionFileReader(path: path)
+            return try SessionFileReader(path: path, following: following)
         } catch {
             throw ShellError(.session(path: path, detail: error.detail), at: range)
         }
@@ -421,10 +435,11 @@ extension Shell {
     // MARK: Inspect and import
 
     /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints,
-    /// event by event as `reader` reads them. Returns the result and the damage that ended the
-    /// file early, if any.
+    /// event by event as `reader` reads them (up to the end of a followed file as it is now).
+    /// Returns the result, the damage that ended the file early, if any, and the rebuild, which
+    /// `inspect --follow` goes on with.
     private func inspect(_ reader: SessionFileReader, path: String, at range: Range<Int>) throws(ShellError)
-        -> (CommandResult, SessionError?)
+        -> (CommandResult, SessionError?, Inspection)
     {
         var inspection = Inspection(graph: graph, histories: histories)
         var damage: SessionError?
@@ -462,7 +477,8 @@ extension Shell {
         }
         let lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.joined(separator: ", "))]
             + inspection.warnings.map { "warning: \($0)" }
-        return (CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))]), damage)
+        return (CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))]), damage,
+                inspection)
     }
 
     private func importDevTools(_ file: DevToolsFile, into store: String, force: Bool, path: String, range: Range<Int>) throws(ShellError) -> CommandResult {

@@ -7,10 +7,11 @@ public import PatchbayRecorder
 public struct Inspection {
     private let graph: Graph
     private let histories: StoreHistories
-    /// Each store's state as the events so far leave it, and its digest.
-    private var states: [String: (state: Value, digest: StateDigest)] = [:]
-    /// What skipped actions had changed, by store and index, for when they are unskipped.
-    private var skippedChanges: [String: [Int: [ValueChange]]] = [:]
+    /// Each store a store line created, as the events so far leave it.
+    private var stores: [String: RebuiltStore] = [:]
+    /// The store the last event was about, which the next action is most often about too: it is
+    /// found without a dictionary lookup.
+    private var last: RebuiltStore?
     /// The stores, in the order the recording created them.
     public private(set) var order: [String] = []
     /// Where the recording disagrees with itself (a digest or checkpoint that does not match),
@@ -30,66 +31,66 @@ public struct Inspection {
         self.line = line
         switch event {
         case .store(let name, let state):
+            let history: History
             if graph.storeNameSet.contains(name) {
                 // A store that exists (a recording's start rebuilds its stores twice): its
                 // history starts again here.
-                histories.replace(name, with: History(initial: state, store: name))
+                history = History(initial: state, store: name)
+                histories.replace(name, with: history)
             } else {
                 do { try graph.createStore(name, state: state) } catch { throw InspectionError(message: error.description) }
+                history = try self.history(name)
             }
             if !order.contains(name) { order.append(name) }
-            states[name] = (state, StateDigest(state))
+            let store = RebuiltStore(name: name, history: history, state: state)
+            // What skipped actions changed stays known through a rebuild of the same history.
+            store.skippedChanges = stores[name]?.skippedChanges ?? [:]
+            stores[name] = store
+            last = store
         case .action(let recorded):
-            guard var (state, digest) = states.removeValue(forKey: recorded.store) else {
+            guard let store = rebuilt(recorded.store) else {
                 throw InspectionError(message: "an action of \(recorded.store), which no store line created")
             }
-            defer { states[recorded.store] = (state, digest) }
-            let history = try history(recorded.store)
+            let history = store.history
             guard recorded.index == history.current + 1 else {
                 throw InspectionError(message: "action #\(recorded.index) of \(recorded.store) does not follow state #\(history.current)")
             }
+            // The state is changed where the store holds it, so that only a state a checkpoint
+            // of the history shares is ever copied.
             let changes: [ValueChange]
-            do { changes = try JSONPatch.apply(recorded.patch, to: &state) } catch {
+            do { changes = try JSONPatch.apply(recorded.patch, to: &store.state) } catch {
                 throw InspectionError(message: "action #\(recorded.index) of \(recorded.store): \(error.description)")
             }
-            digest.apply(changes, after: state)
-            if let hash = recorded.hash, hash != digest {
-                warn("action #\(recorded.index) of \(recorded.store): the state's digest is \(digest), the recording says \(hash)")
+            store.digest.apply(changes, after: store.state)
+            if let hash = recorded.hash, hash != store.digest {
+                warn("action #\(recorded.index) of \(recorded.store): the state's digest is \(store.digest), the recording says \(hash)")
             }
-            let entry = HistoryEntry(index: recorded.index, action: recorded.action, changes: changes, failure: recorded.failure,
-                                     cause: recorded.cause, delayedReducer: recorded.delayedReducer)
-            do { try history.record(entry, after: state) } catch { throw InspectionError(message: error.description) }
-        case .checkpoint(let store, let index, let checkpoint):
-            guard let current = states[store], let history = try? history(store), history.current == index else { return }
-            if current.state != checkpoint {
-                warn("checkpoint #\(index) of \(store) differs from the state the patches give; the checkpoint is kept")
-                states[store] = (checkpoint, StateDigest(checkpoint))
+            do { try history.record(recorded, changes: changes, after: store.state) } catch {
+                throw InspectionError(message: error.description)
             }
-        case .jump(let store, let index):
-            let history = try history(store)
-            guard let current = states[store] else { return }
+        case .checkpoint(let name, let index, let checkpoint):
+            guard let store = rebuilt(name), store.history.current == index else { return }
+            if store.state != checkpoint {
+                warn("checkpoint #\(index) of \(name) differs from the state the patches give; the checkpoint is kept")
+                store.reset(to: checkpoint)
+            }
+        case .jump(let name, let index):
+            guard let store = try rebuiltOrNone(name) else { return }
             do {
-                let state = try history.jump(to: index, current: current.state)
-                states[store] = (state, StateDigest(state))
+                store.reset(to: try store.history.jump(to: index, current: store.state))
             } catch {
                 throw InspectionError(message: error.description)
             }
-        case .skip(let store, let index, let skipped, let recomputed):
-            let history = try history(store)
-            guard let current = states[store] else { return }
+        case .skip(let name, let index, let skipped, let recomputed):
+            guard let store = try rebuiltOrNone(name) else { return }
+            let history = store.history
             let steps = Dictionary(recomputed.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
-            if skipped, let entry = try? history.entry(index) { skippedChanges[store, default: [:]][index] = entry.changes }
-            let restored = skipped ? [] : skippedChanges[store]?[index] ?? []
+            if skipped, let entry = try? history.entry(index) { store.skippedChanges[index] = entry.changes }
+            let restored = skipped ? [] : store.skippedChanges[index] ?? []
             do {
-                let recomputation = try history.setSkipped(index, skipped, current: current.state) { state, entry in
+                let recomputation = try history.setSkipped(index, skipped, current: store.state) { state, entry in
                     // Each step does what the recording says the recomputation made it do.
-                    if let step = steps[entry.index] {
-                        do throws(JSONPatchError) {
-                            return Reduction(changes: try JSONPatch.apply(step.patch, to: &state), failure: step.failure)
-                        } catch {
-                            return Reduction(changes: [], failure: "the recorded patch does not apply: \(error.description)")
-                        }
-                    }
+                    if let step = steps[entry.index] { return Self.apply(step, to: &state) }
                     // A file without recomputed steps (an older one): every action keeps its
                     // recorded changes, and an unskipped one gets back those it had.
                     var changes: [ValueChange] = []
@@ -98,42 +99,43 @@ public struct Inspection {
                     }
                     return Reduction(changes: changes, failure: entry.failure)
                 }
-                states[store] = (recomputation.state, StateDigest(recomputation.state))
+                store.reset(to: recomputation.state)
             } catch {
                 throw InspectionError(message: error.description)
             }
-        case .recompute(let store, let recomputed):
-            let history = try history(store)
-            guard let current = states[store] else { return }
+        case .recompute(let name, let recomputed):
+            guard let store = try rebuiltOrNone(name) else { return }
             let steps = Dictionary(recomputed.map { ($0.index, $0) }, uniquingKeysWith: { _, last in last })
             do {
-                let recomputation = try history.recompute(current: current.state) { state, entry in
-                    // Each step does what the recording says the recomputation made it do.
-                    guard let step = steps[entry.index] else { return Reduction(changes: [], failure: "the recording does not say what #\(entry.index) did") }
-                    do throws(JSONPatchError) {
-                        return Reduction(changes: try JSONPatch.apply(step.patch, to: &state), failure: step.failure)
-                    } catch {
-                        return Reduction(changes: [], failure: "the recorded patch does not apply: \(error.description)")
+                let recomputation = try store.history.recompute(current: store.state) { state, entry in
+                    guard let step = steps[entry.index] else {
+                        return Reduction(changes: [], failure: "the recording does not say what #\(entry.index) did")
                     }
+                    return Self.apply(step, to: &state)
                 }
-                states[store] = (recomputation.state, StateDigest(recomputation.state))
+                store.reset(to: recomputation.state)
             } catch {
                 throw InspectionError(message: error.description)
             }
-        case .reset(let store, let state):
-            histories.replace(store, with: History(initial: state, store: store))
-            states[store] = (state, StateDigest(state))
-        case .checkout(let store, let branch):
-            let history = try history(store)
-            guard let current = states[store] else { return }
+        case .reset(let name, let state):
+            let history = History(initial: state, store: name)
+            histories.replace(name, with: history)
+            if let store = rebuilt(name) {
+                store.history = history
+                store.reset(to: state)
+            } else if graph.storeNameSet.contains(name) {
+                // A store no store line created (one a replayed command made) is rebuilt from here.
+                stores[name] = RebuiltStore(name: name, history: history, state: state)
+            }
+        case .checkout(let name, let branch):
+            guard let store = try rebuiltOrNone(name) else { return }
             do {
-                let state = try history.checkout(branch, current: current.state)
-                states[store] = (state, StateDigest(state))
+                store.reset(to: try store.history.checkout(branch, current: store.state))
             } catch {
                 throw InspectionError(message: error.description)
             }
-        case .sweep(let store):
-            _ = try history(store).sweep()
+        case .sweep(let name):
+            _ = try history(name).sweep()
         case .command, .setup, .publish, .route, .error:
             break
         }
@@ -141,17 +143,42 @@ public struct Inspection {
 
     /// Puts every store at the state its history ends at. A store already in that state is
     /// not published again, so that nothing wired to it runs twice.
+    ///
+    /// More events may be applied afterwards (`inspect --follow`): call `resume()` first.
     public func finish() throws(InspectionError) {
         for name in order {
-            guard let current = states[name], let history = try? history(name) else { continue }
+            guard let store = stores[name] else { continue }
+            store.finished = (store.history.branch, store.history.current)
             do {
-                if (try? graph.storeState(name)) == current.state {
-                    try graph.restore(name, to: current.state, index: history.current)
+                if (try? graph.storeState(name)) == store.state {
+                    try graph.restore(name, to: store.state, index: store.history.current)
                 } else {
-                    try graph.travel(name, to: current.state, index: history.current)
+                    try graph.travel(name, to: store.state, index: store.history.current)
                 }
             } catch {
                 throw InspectionError(message: error.description)
+            }
+        }
+    }
+
+    /// Before more events, after `finish()` and a pause in which the stores may have been
+    /// moved through their histories (`jump`, `checkout`): puts each history back where the
+    /// recording left it, so that the next action follows the recording's last one. Throws when
+    /// a history was replaced or rewritten so that it cannot go back there.
+    public mutating func resume() throws(InspectionError) {
+        for name in order {
+            guard let store = stores[name], let (branch, index) = store.finished else { continue }
+            let history = store.history
+            guard (try? histories.history(of: name).history) === history else {
+                throw InspectionError(message: "the history of \(name) was replaced since it was read; open the file again")
+            }
+            guard history.branch != branch || history.current != index else { continue }
+            var state = (try? graph.storeState(name)) ?? store.state
+            do {
+                if history.branch != branch { state = try history.checkout(branch, current: state) }
+                _ = try history.jump(to: index, current: state)
+            } catch {
+                throw InspectionError(message: "\(name) cannot go back to where the recording left it: \(error.description)")
             }
         }
     }
@@ -160,8 +187,60 @@ public struct Inspection {
         warnings.append(line.map { "line \($0): \(text)" } ?? text)
     }
 
+    /// The store a store line created under `name`, if one did.
+    private mutating func rebuilt(_ name: String) -> RebuiltStore? {
+        if let last, last.name == name { return last }
+        guard let store = stores[name] else { return nil }
+        last = store
+        return store
+    }
+
+    /// The store a store line created under `name`; `nil` for one of the graph that no store
+    /// line created, which has nothing to rebuild. Throws for a name the graph does not have.
+    private mutating func rebuiltOrNone(_ name: String) throws(InspectionError) -> RebuiltStore? {
+        if let store = rebuilt(name) { return store }
+        _ = try history(name)
+        return nil
+    }
+
     private func history(_ store: String) throws(InspectionError) -> History {
         do { return try histories.history(of: store).history } catch { throw InspectionError(message: error.description) }
+    }
+
+    /// What a recomputed step the recording carries does to `state`.
+    private static func apply(_ step: SessionStep, to state: inout Value) -> Reduction {
+        do throws(JSONPatchError) {
+            return Reduction(changes: try JSONPatch.apply(step.patch, to: &state), failure: step.failure)
+        } catch {
+            return Reduction(changes: [], failure: "the recorded patch does not apply: \(error.description)")
+        }
+    }
+}
+
+/// A store being rebuilt: its history, and the state and digest the events so far leave it at.
+/// A class, so that an action changes the state in place (a struct in a dictionary would be
+/// taken out and put back for each action).
+private final class RebuiltStore {
+    let name: String
+    var history: History
+    var state: Value
+    var digest: StateDigest
+    /// What skipped actions had changed, by index, for when they are unskipped.
+    var skippedChanges: [Int: [ValueChange]] = [:]
+    /// Where `finish()` left the history: its branch and current state.
+    var finished: (branch: String, index: Int)?
+
+    init(name: String, history: History, state: Value) {
+        self.name = name
+        self.history = history
+        self.state = state
+        digest = StateDigest(state)
+    }
+
+    /// Puts the store at `state`, whose digest is computed again.
+    func reset(to state: Value) {
+        self.state = state
+        digest = StateDigest(state)
     }
 }
 

@@ -1,0 +1,140 @@
+import PatchbayCore
+import PatchbayGraph
+import PatchbayRecorder
+import PatchbayTimeTravel
+
+/// A recording that `inspect FILE --follow` goes on reading while an app appends to it: the
+/// reader where it stopped (a last line without its line break waits in it) and the rebuild,
+/// which goes on with the same `Inspection` that read the file first.
+final class Following {
+    let path: String
+    let reader: SessionFileReader
+    var inspection: Inspection
+    /// `--idle SECONDS`: following stops once the file has not grown for that long.
+    let idleSeconds: Double?
+    /// When the file last grew (or following started).
+    var lastGrowth = ContinuousClock.now
+    /// How many actions arrived since following started.
+    var actions = 0
+    /// How many of the rebuild's warnings were printed.
+    var warningsShown: Int
+
+    init(path: String, reader: SessionFileReader, inspection: Inspection, idleSeconds: Double?) {
+        self.path = path
+        self.reader = reader
+        self.inspection = inspection
+        self.idleSeconds = idleSeconds
+        warningsShown = inspection.warnings.count
+    }
+}
+
+extension Shell {
+    /// Whether `inspect FILE --follow` is reading a recording as it grows.
+    public var isFollowing: Bool { following != nil }
+
+    /// Reads what was appended to the followed recording since the last call and rebuilds it
+    /// with the `inspect` that opened it, so that every time-travel command sees it. Returns a
+    /// line for each new action, printed as `dispatch` prints a step, and warnings; following
+    /// stops, with a line that says why, when the file is damaged, truncated or replaced, or has
+    /// not grown for `--idle` seconds. Everything read before stays.
+    ///
+    /// The executable calls it before each prompt and while the user is idle at one; a script
+    /// run calls it in a loop after `inspect --follow` (see `ScriptRunner`). One call reads at
+    /// most `followedEventsPerRead` events, so that a long backlog does not keep the prompt
+    /// away: the next call goes on.
+    public func readFollowed() -> [OutputLine] {
+        guard let following else { return [] }
+        let sizeBefore = following.reader.bytesRead
+        var lines: [OutputLine] = []
+        var stopped: ShellError?
+        var applied = false
+        for _ in 0..<Self.followedEventsPerRead {
+            let recorded: RecordedEvent
+            do throws(SessionError) {
+                guard let next = try following.reader.next() else { break }
+                recorded = next
+            } catch {
+                stopped = ShellError(.session(path: following.path, detail: "\(error.detail); following stopped, and everything read before is kept"),
+                                     at: 0..<0)
+                break
+            }
+            do throws(InspectionError) {
+                if !applied { try following.inspection.resume() }
+                applied = true
+                try following.inspection.apply(recorded.event, line: recorded.line)
+            } catch {
+                stopped = ShellError(.session(path: following.path, detail: "line \(recorded.line): \(error.message); following stopped, "
+                                              + "and everything before that line is kept"), at: 0..<0)
+                break
+            }
+            if case .action(let action) = recorded.event {
+                following.actions += 1
+                lines += renderer.events([.dispatched(followedStep(action))])
+            }
+        }
+        if applied {
+            do throws(InspectionError) { try following.inspection.finish() } catch {
+                stopped = stopped ?? ShellError(.session(path: following.path, detail: "\(error.message); following stopped"), at: 0..<0)
+            }
+        }
+        let warnings = following.inspection.warnings
+        if warnings.count > following.warningsShown {
+            lines += warnings[following.warningsShown...].map { OutputLine("warning: \($0)", to: .error) }
+            following.warningsShown = warnings.count
+        }
+        if let stopped {
+            self.following = nil
+            return lines + renderer.failure(stopped, command: "", origin: .interactive)
+        }
+        let now = ContinuousClock.now
+        if following.reader.bytesRead != sizeBefore {
+            following.lastGrowth = now
+        } else if let idle = following.idleSeconds, now - following.lastGrowth >= .seconds(idle) {
+            lines += stopFollowing(reason: "it did not grow for \(Self.secondsText(idle)) s")
+        }
+        return lines
+    }
+
+    /// Stops following the recording (Ctrl-C), keeping what was read; returns the line that says
+    /// so (none when nothing is followed).
+    public func stopFollowing() -> [OutputLine] {
+        stopFollowing(reason: nil)
+    }
+
+    /// Stops following; `reason` says why, when it was not asked for.
+    private func stopFollowing(reason: String?) -> [OutputLine] {
+        guard let following else { return [] }
+        self.following = nil
+        let count = following.actions
+        let text = "stopped following \(following.path)" + (reason.map { ": \($0)" } ?? "")
+            + " (\(count) new action\(count == 1 ? "" : "s") read)"
+        return renderer.success(CommandResult(lines: [text], json: ["stoppedFollowing": .string(following.path), "actions": .int(count)]),
+                                command: "")
+    }
+
+    /// The step an action line that arrived added, as the store's history holds it (its changes
+    /// with their old values), for printing as `dispatch` prints it.
+    private func followedStep(_ action: SessionAction) -> StoreStep {
+        let entry = try? histories.history(of: action.store).history.entry(action.index)
+        return StoreStep(store: action.store, index: action.index, action: action.action, changes: entry?.changes ?? [],
+                         failure: action.failure, cause: action.cause, reducer: action.delayedReducer)
+    }
+
+    /// The most events one `readFollowed()` reads.
+    static let followedEventsPerRead = 4096
+
+    /// What `inspect FILE --follow` says after reading the file as it is.
+    static func startedFollowing(_ inspected: CommandResult, path: String, idleSeconds: Double?) -> CommandResult {
+        let until = idleSeconds.map { "until it does not grow for \(secondsText($0)) s or Ctrl-C" } ?? "until Ctrl-C"
+        var json = inspected.json
+        if case .object(var members) = json {
+            members["following"] = true
+            json = .object(members)
+        }
+        return CommandResult(lines: inspected.lines + ["following \(path): new actions appear as they arrive, \(until)"], json: json)
+    }
+
+    private static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
