@@ -93,6 +93,8 @@ final class ValueEncoding: Encoder {
     func value<T: Encodable>(of value: T) throws -> Value {
         if let scalar = try scalar(value) { return scalar }
         guard var place = reuse else { return try encoded(value) }
+        // Taken out while it changes, so that its arrays are not shared (and copied) meanwhile.
+        reuse = nil
         let previous = place.next < place.previous.count ? place.previous[place.next] : nil
         place.next += 1
         if let previous, Self.equal(value, previous.typed) {
