@@ -36,6 +36,8 @@ struct Completer {
         switch command {
         case "help" where position == 1:
             return CommandCatalog.words.filter { $0 != "=" } + Help.topics
+        case "help" where position == 2:
+            return Help.subcommands(of: earlier[1])
         case "load" where position == 1, "save" where position == 1:
             return fileNames.names(matching: word)
         case "save":
