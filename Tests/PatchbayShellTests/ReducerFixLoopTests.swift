@@ -113,9 +113,15 @@ struct ReplacedReducerPersistenceTests {
         let path = directory.path + "/fix.jsonl"
         let live = counter()
         live.shell.options.now = { Date(timeIntervalSince1970: 1_795_255_200) }
-        live.run("record \(path)\ndispatch app Add\nreducer r1 : state.n += 10\ndispatch app Add\nhistory recompute app\nrecord stop")
-        let replay = DataflowSession().run("replay \(path) --verify")
+        live.run("record \(path)\ndispatch app Add")
+        #expect(live.run("reducer r1 : state.n += 10").first == "r1: app on Add : state.n += 10")
+        live.run("dispatch app Add\nhistory recompute app\nrecord stop")
+        // (0 + 10) * 2 = 20, then (20 + 10) * 2 = 60: both actions ran with the new body.
+        #expect(live.run("state app") == ["{n: 60}"])
+        let replaying = DataflowSession()
+        let replay = replaying.run("replay \(path) --verify")
         #expect(replay.last?.hasPrefix("verified ") == true, "\(replay)")
+        #expect(replaying.run("state app\nreducer list") == live.run("state app\nreducer list"))
     }
 
     @Test func saveWritesTheReplacedReducerInItsPlace() {
