@@ -87,6 +87,14 @@ struct HelpSubcommandTests {
         #expect(Shell().complete("help record s", cursor: 13).candidates == ["stop"])
     }
 
+    @Test func reducerCompletesTheIDsOfReducersToReplace() {
+        let shell = Shell()
+        _ = shell.execute("store app = {n: 0}")
+        _ = shell.execute("reducer app on Add : state.n += 1")
+        #expect(shell.complete("reducer r", cursor: 9).candidates == ["r1", "rm"])
+        #expect(shell.complete("reducer r1 ", cursor: 11).candidates == [])
+    }
+
     @Test func breakHelpSaysWhatBreakDoes() {
         // `break` with no condition is an error, as its help says; it pauses any replay.
         let help = output("help break").joined(separator: " ")

@@ -552,7 +552,7 @@ struct StoreShellCompletionTests {
         #expect(shell.complete("state ap", cursor: 8).candidates == ["app"])
         #expect(shell.complete("reducer a", cursor: 9).candidates == ["app", "archive"])
         #expect(shell.complete("reducer list a", cursor: 14).candidates == ["app", "archive"])
-        #expect(shell.complete("reducer ", cursor: 8).candidates == ["app", "archive", "list", "rm"])
+        #expect(shell.complete("reducer ", cursor: 8).candidates == ["app", "archive", "list", "r1", "r2", "r3", "r4", "rm"])
     }
 
     @Test func dispatchAlsoOffersTheActionTypesOfEveryStore() {

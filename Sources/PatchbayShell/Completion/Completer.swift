@@ -88,9 +88,10 @@ struct Completer {
             return context.viewNames
         case "reducer":
             switch position {
-            case 1: return ["list", "rm"] + context.storeNames
+            case 1: return ["list", "rm"] + context.storeNames + context.reducerIDs  // an id: `reducer r1 : ...`
             case 2 where earlier[1] == "list": return context.storeNames
             case 2 where earlier[1] == "rm": return context.reducerIDs
+            case 2 where context.reducerIDs.contains(earlier[1]): return []
             case 2: return ["on"]
             case 3 where earlier[2] == "on": return context.actionTypesByStore[earlier[1]] ?? []
             default: return ["at", "when", "after"] + expressionNames
