@@ -346,6 +346,13 @@ extension Graph {
         tellStoreObservers(.moved(store: store.name, index: index, state: state))
     }
 
+    /// Whether an action of `type` reaches a reducer of `store`: one for the type or for `*`;
+    /// a hosted store handles (or refuses) every type itself.
+    public func storeHandles(_ type: String, in storeName: String) throws(GraphError) -> Bool {
+        let store = try store(storeName)
+        return store.hosted != nil || store.reducers.contains { $0.handles(type) }
+    }
+
     /// Whether `store` has reducers that handle actions (an inspected store has none).
     public func hasReducers(_ storeName: String) throws(GraphError) -> Bool {
         let store = try store(storeName)

@@ -101,9 +101,7 @@ extension Shell {
     /// closest type that one does. A store with a `*` reducer handles every type, and a hosted
     /// store decodes its own actions (it fails on a type it does not know).
     private func unhandledTypeWarning(_ type: String, store: String?) -> String? {
-        guard let name = try? graph.storeName(store), !graph.hostedStoreNames.contains(name),
-              let reducers = try? graph.reducerSummaries(of: name), !reducers.contains(where: { $0.type == "*" || $0.type == type })
-        else { return nil }
+        guard let name = try? graph.storeName(store), (try? graph.storeHandles(type, in: name)) == false else { return nil }
         let handled = graph.actionTypes(of: name)
         let hint = Spelling.closest(to: type, among: handled).map { "; did you mean '\($0)'?" }
             ?? (handled.isEmpty ? " (it has no reducers yet)" : "")
