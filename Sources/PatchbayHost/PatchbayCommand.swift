@@ -199,7 +199,8 @@ struct SessionOptions: ParsableArguments {
     private func run(files: [String], first commands: [String], reading: [String], hosting stores: [HostedStore],
                      interrupts: InterruptSignal) throws {
         Terminal.prepareProcess()
-        let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO), echo: echo))
+        let shell = Shell(options: ShellOptions(json: json, color: color.isEnabled(for: STDOUT_FILENO), echo: echo,
+                                                width: Terminal.width))
         let output = OutputWriter()
         do throws(ShellError) { try shell.host(stores) } catch {
             output.write(OutputLine("patchbay: error: \(error.message)", to: .error))

@@ -20,6 +20,17 @@ enum Terminal {
         ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
+    /// The width in columns that `help` wraps to: the terminal's (standard output's), else
+    /// `COLUMNS`, else 80.
+    static var width: Int {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        return 80
+    }
+
     /// Why `path` cannot be read, in a few words.
     static func fileProblem(_ path: String) -> String {
         var isDirectory: ObjCBool = false

@@ -286,8 +286,10 @@ public final class Shell {
         switch command {
         case .evaluate(let expression):
             return .value(try evaluate(expression, in: text))
-        case .help(let topic, let range):
-            return try Help.result(for: topic, at: range)
+        case .help(let topic, let subcommand, let range):
+            return try Help.result(for: topic, subcommand: subcommand.map { ($0.text, $0.range) }, at: range, width: options.width)
+        case .apropos(let word):
+            return Help.apropos(word.text, width: options.width)
         case .helpPatchType(let name):
             guard let type = graph.allPatchTypes.first(where: { $0.name == name.text }) else {
                 throw ShellError(.graph(.unknownPatchType(name.text, suggestion: Spelling.closest(to: name.text, among: graph.patchTypeNames))),

@@ -19,8 +19,13 @@ public struct ShellOptions: Sendable {
     /// and a replay's beside the recording.)
     public var directory: String?
 
+    /// The terminal's width in columns, which `help` wraps its lines to (80 when the output is
+    /// not a terminal).
+    public var width: Int
+
     public init(json: Bool = false, color: Bool = false, echo: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
-                directory: String? = nil) {
+                directory: String? = nil, width: Int = 80) {
+        self.width = Swift.max(20, width)
         self.json = json
         self.color = color
         self.echo = echo

@@ -46,10 +46,13 @@ struct ClockLimitShellTests {
         #expect(session.error("reducer s on X after 9223372036854775807 : state.n += 1")
             == "error: after 9223372036854775807: the delay must be between 0 and \(Self.latest) ms, the longest wait of the virtual clock")
         #expect(session.run("reducer list\ndispatch X\ntick 1\ntick 1\nstate") == [
-            "no reducers yet", "#1 X  (no changes)", "clock 3 ms", "clock 4 ms", "{n: 0}",
+            "no reducers yet", "warning: no reducer of s handles 'X' (it has no reducers yet)", "#1 X  (no changes)",
+            "clock 3 ms", "clock 4 ms", "{n: 0}",
         ])
         #expect(session.run("reducer s on X after \(Self.latest) : state.n += 1\ndispatch X\ntick 5\nstate") == [
-            "r1: s on X after \(Self.latest) : state.n += 1", "#2 X  (no changes)", "clock 9 ms", "{n: 0}",
+            "r1: s on X after \(Self.latest) : state.n += 1",
+            "note: s's 1 state was made by the old reducers; 'history recompute s' runs them again",
+            "#2 X  (no changes)", "clock 9 ms", "{n: 0}",
         ])
     }
 

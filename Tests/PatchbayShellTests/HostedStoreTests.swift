@@ -294,7 +294,9 @@ struct HistoryRecomputeTests {
         #expect(session.run("history recompute app") == ["recomputed 3 actions of app with its reducers as they are now: 0 states changed"])
         // The reducer changes: Add now adds twice as much.
         session.run("reducer rm r1\nreducer app on Add : state.n += action.by * 2")
-        #expect(session.run("history recompute") == ["recomputed 3 actions of app with its reducers as they are now: 3 states changed, the first at #1"])
+        #expect(session.run("history recompute") == [
+            "recomputed 3 actions of app with its reducers as they are now: 3 states changed, the first at #1:", "n: 1 → 2",
+        ])
         #expect(session.run("state") == ["{n: 2}"])
         // The skipped action stays skipped; unskipping it runs the new reducer.
         #expect(session.run("unskip 2") == ["unskipped #2: 2 states changed"])

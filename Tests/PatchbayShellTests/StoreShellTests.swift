@@ -56,7 +56,9 @@ struct StoreShellReducerTests {
     @Test func onlyTheReducersOfTheActionsTypeRun() {
         let session = DataflowSession()
         session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1\nreducer app on Dec : state.count -= 1")
-        #expect(session.run("dispatch app Dec\ndispatch app Other") == ["#1 Dec  count: 0 → -1", "#2 Other  (no changes)"])
+        #expect(session.run("dispatch app Dec\ndispatch app Other") == [
+            "#1 Dec  count: 0 → -1", "warning: no reducer of app handles 'Other'", "#2 Other  (no changes)",
+        ])
     }
 
     @Test func starReducersRunForEveryActionInTheirPlace() {
@@ -184,7 +186,7 @@ struct StoreShellDelayTests {
             "error: app failed: r1: division by zero in 'state.count / 0'",
             "clock 5 ms",
         ])
-        #expect(session.run("state\ndispatch app Other") == ["{count: 1}", "#3 Other  (no changes)"])
+        #expect(session.run("state\ndispatch app Other") == ["{count: 1}", "warning: no reducer of app handles 'Other'", "#3 Other  (no changes)"])
     }
 }
 
@@ -229,14 +231,16 @@ struct StoreShellDispatchTests {
               dispatch Inc
                        ^~~
             """)
-        #expect(session.run("dispatch app Inc\ndispatch other Inc") == ["#1 Inc  count: 0 → 1", "#1 Inc  (no changes)"])
+        #expect(session.run("dispatch app Inc\ndispatch other Inc") == [
+            "#1 Inc  count: 0 → 1", "warning: no reducer of other handles 'Inc' (it has no reducers yet)", "#1 Inc  (no changes)",
+        ])
     }
 
     @Test func aRemovedStoreNoLongerNamesTheStoreOfADispatch() {
         // With `app` gone, `dispatch app Go` is the action `app` with the payload `Go`.
         let session = DataflowSession()
         session.run("store app = {n: 0}\nstore other = {n: 0}")
-        #expect(session.run("dispatch app Go") == ["#1 Go  (no changes)"])
+        #expect(session.run("dispatch app Go") == ["warning: no reducer of app handles 'Go' (it has no reducers yet)", "#1 Go  (no changes)"])
         session.run("rm app")
         #expect(session.failure("dispatch app Go") == """
             error: unknown name 'Go'
@@ -244,7 +248,7 @@ struct StoreShellDispatchTests {
                            ^~
             """)
         session.run("store app = {n: 0}")
-        #expect(session.run("dispatch app Go") == ["#1 Go  (no changes)"])
+        #expect(session.run("dispatch app Go") == ["warning: no reducer of app handles 'Go' (it has no reducers yet)", "#1 Go  (no changes)"])
     }
 
     @Test func withoutAStoreDispatchSaysHowToMakeOne() {
@@ -461,7 +465,7 @@ struct StoreShellTransactionTests {
             "#1 Bad  failed: r1: division by zero in '1 / 0'",
             "error: app failed: #1 Bad failed in r1 (app keeps its state; the action is kept, marked failed): division by zero in '1 / 0'",
         ])
-        #expect(session.run("state\ndispatch app Other") == ["{count: 0}", "#2 Other  (no changes)"])
+        #expect(session.run("state\ndispatch app Other") == ["{count: 0}", "warning: no reducer of app handles 'Other'", "#2 Other  (no changes)"])
     }
 
     @Test func aReducerThatFailsOnAnActionFromAWireIsReported() {
@@ -548,7 +552,7 @@ struct StoreShellCompletionTests {
         #expect(shell.complete("state ap", cursor: 8).candidates == ["app"])
         #expect(shell.complete("reducer a", cursor: 9).candidates == ["app", "archive"])
         #expect(shell.complete("reducer list a", cursor: 14).candidates == ["app", "archive"])
-        #expect(shell.complete("reducer ", cursor: 8).candidates == ["app", "archive", "list", "rm"])
+        #expect(shell.complete("reducer ", cursor: 8).candidates == ["app", "archive", "list", "r1", "r2", "r3", "r4", "rm"])
     }
 
     @Test func dispatchAlsoOffersTheActionTypesOfEveryStore() {
@@ -588,11 +592,13 @@ struct StoreShellBadInputTests {
     private func expectUnchanged(_ session: DataflowSession, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(session.run("reducer list\nstate") == ["r1: app on Inc : state.count += action.by", "{count: 1, items: [1, 2]}"],
                 sourceLocation: sourceLocation)
-        #expect(session.run("reducer app on Dec : state.count -= 1\ndispatch app Inc {by: 1}") == ["r2: app on Dec : state.count -= 1", "#2 Inc  count: 1 → 2"],
+        #expect(session.run("reducer app on Dec : state.count -= 1\ndispatch app Inc {by: 1}") == [
+            "r2: app on Dec : state.count -= 1", "note: app's 1 state was made by the old reducers; 'history recompute app' runs them again", "#2 Inc  count: 1 → 2",
+        ],
                 sourceLocation: sourceLocation)
     }
 
-    private let usage = "usage: reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS | reducer list [STORE] | reducer rm ID (see 'help reducer')"
+    private let usage = "usage: reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS | reducer ID : STATEMENTS | reducer list [STORE] | reducer rm ID (see 'help reducer')"
 
     @Test func aReducerWithoutOn() {
         let session = session()

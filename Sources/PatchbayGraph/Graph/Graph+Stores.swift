@@ -93,12 +93,35 @@ extension Graph {
     }
 
     /// `reducer rm ID`
-    public func removeReducer(_ id: String) throws(GraphError) {
+    /// - Returns: the name of the store the reducer belonged to.
+    @discardableResult
+    public func removeReducer(_ id: String) throws(GraphError) -> String {
+        let store = try store(ofReducer: id)
+        store.reducers.removeAll { $0.id == id }
+        return store.name
+    }
+
+    /// `reducer ID : STATEMENTS`: gives the reducer a new body in place. Its id, store, type,
+    /// `at`, `when`, `after` and its place in the order stay; timers an `after` reducer set
+    /// before run the body they were set with.
+    /// - Returns: the name of the store the reducer belongs to.
+    @discardableResult
+    public func replaceReducer(_ id: String, body: StatementBlock) throws(GraphError) -> String {
+        let store = try store(ofReducer: id)
+        guard let position = store.reducers.firstIndex(where: { $0.id == id }) else { return store.name }
+        let old = store.reducers[position]
+        store.reducers[position] = StoreReducer(id: id, type: old.type, path: old.path, condition: old.condition,
+                                                delay: old.delay, body: body)
+        return store.name
+    }
+
+    /// The store that has the reducer `id`.
+    private func store(ofReducer id: String) throws(GraphError) -> StoreNode {
         let stores = nodes.values.compactMap { $0 as? StoreNode }
         guard let store = stores.first(where: { $0.reducers.contains { $0.id == id } }) else {
             throw .unknownReducer(id, existing: stores.flatMap { $0.reducers.map(\.id) })
         }
-        store.reducers.removeAll { $0.id == id }
+        return store
     }
 
     /// `dispatch [STORE] TYPE [EXPR]`: the action goes through the store's reducers for its type,
@@ -321,6 +344,13 @@ extension Graph {
         store.actionCount = index
         store.state.value = state
         tellStoreObservers(.moved(store: store.name, index: index, state: state))
+    }
+
+    /// Whether an action of `type` reaches a reducer of `store`: one for the type or for `*`;
+    /// a hosted store handles (or refuses) every type itself.
+    public func storeHandles(_ type: String, in storeName: String) throws(GraphError) -> Bool {
+        let store = try store(storeName)
+        return store.hosted != nil || store.reducers.contains { $0.handles(type) }
     }
 
     /// Whether `store` has reducers that handle actions (an inspected store has none).

@@ -5,8 +5,10 @@ import PatchbayGraph
 enum Command: Sendable {
     /// `= EXPR`
     case evaluate(Expression)
-    /// `help [TOPIC]`, or `help patch TYPE`
-    case help(topic: String?, range: Range<Int>)
+    /// `help [TOPIC [SUBCOMMAND]]`, or `help patch TYPE`
+    case help(topic: String?, subcommand: Name?, range: Range<Int>)
+    /// `apropos WORD`
+    case apropos(Name)
     case helpPatchType(Name)
     /// `load FILE`
     case load(path: String, range: Range<Int>)

@@ -2,6 +2,12 @@
 enum CommandCatalog {
     static let commands: [CommandInfo] = general + dataflow + stores + routing + timeTravel + sessions
 
+    /// The commands by area, as `help` and the command reference show them.
+    static let groups: [(title: String, commands: [CommandInfo])] = [
+        ("General", general), ("Dataflow", dataflow), ("Stores", stores),
+        ("Routing", routing), ("Time travel", timeTravel), ("Sessions", sessions),
+    ]
+
     /// Expressions, help, scripts and the session.
     static let general: [CommandInfo] = [
         CommandInfo(
@@ -18,13 +24,21 @@ enum CommandCatalog {
         ),
         CommandInfo(
             name: "help",
-            synopsis: "help [COMMAND | functions | values | patch TYPE]",
-            summary: "list the commands, or show one command's syntax and an example",
-            details: ["help             every command with its synopsis",
-                      "help COMMAND     the syntax, details and an example",
-                      "help functions   the functions expressions can call",
-                      "help values      values, operators and statements"],
-            examples: ["help load", "help functions"]
+            synopsis: "help [COMMAND [SUBCOMMAND] | functions | values | patch TYPE]",
+            summary: "list the commands by area, or show one command's syntax and an example",
+            details: ["help                     every command with its synopsis, by area, wrapped to the terminal",
+                      "help COMMAND             the syntax, details and an example",
+                      "help COMMAND SUBCOMMAND  the lines about one form first (help history commit), then the rest",
+                      "help functions           the functions expressions can call",
+                      "help values              values, operators and statements"],
+            examples: ["help load", "help route add", "help functions"]
+        ),
+        CommandInfo(
+            name: "apropos",
+            synopsis: "apropos WORD",
+            summary: "find the commands and functions with WORD in their synopsis, summary or details",
+            details: ["Ignores case and finds WORD inside longer words too; prints one line each."],
+            examples: ["apropos branch", "apropos json"]
         ),
         CommandInfo(
             name: "load",

@@ -26,8 +26,13 @@ enum CommandParser {
                 try expectEnd(&scanner, command: "help")
                 return .helpPatchType(type)
             }
+            let subcommand = topic == nil ? nil : scanner.word().map { Name(text: $0.0, range: $0.1) }
             try expectEnd(&scanner, command: "help")
-            return .help(topic: topic?.0, range: topic?.1 ?? wordRange)
+            return .help(topic: topic?.0, subcommand: subcommand, range: topic?.1 ?? wordRange)
+        case "apropos":
+            guard let (word, range) = scanner.word() else { throw usage("apropos", "missing the word to look for", at: scanner.restRange) }
+            try expectEnd(&scanner, command: "apropos")
+            return .apropos(Name(text: word, range: range))
         case "load":
             guard let (path, range) = scanner.word() else {
                 throw usage("load", "missing the file to load", at: scanner.restRange)

@@ -14,11 +14,7 @@ package enum CommandReference {
             "",
             "This page is made from the shell's own help; `help` in the shell prints the same.",
         ]
-        let groups: [(String, [CommandInfo])] = [
-            ("General", CommandCatalog.general), ("Dataflow", CommandCatalog.dataflow), ("Stores", CommandCatalog.stores),
-            ("Routing", CommandCatalog.routing), ("Time travel", CommandCatalog.timeTravel), ("Sessions", CommandCatalog.sessions),
-        ]
-        for (title, commands) in groups {
+        for (title, commands) in CommandCatalog.groups {
             lines += ["", "## \(title)"]
             for info in commands {
                 lines += ["", "### \(info.name)", "", "```", info.synopsis, "```", "", info.summary.prefix(1).uppercased() + info.summary.dropFirst() + "."]

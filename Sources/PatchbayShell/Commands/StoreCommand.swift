@@ -7,7 +7,11 @@ enum StoreCommand: Sendable {
     case addReducer(store: Name, type: Name, path: [ValueChange.PathComponent]?, condition: Expression?, delay: Int?, body: StatementBlock)
     case listReducers(Name?)
     case removeReducer(Name)
-    case dispatch(store: Name?, type: Name, payload: Expression?)
+    /// `reducer ID : STATEMENTS`: a new body for a reducer, in place.
+    case replaceReducer(Name, body: StatementBlock)
+    /// `dispatch [STORE] TYPE [EXPR]`, or `dispatch [STORE] {type: TYPE, ...}` (`type` is then
+    /// `nil` and `payload` is the whole action).
+    case dispatch(store: Name?, type: Name?, payload: Expression?)
     /// `state [STORE][.PATH]`: the store, and the path as an expression over `state` with the
     /// offset where the path starts in the command (carets of its errors go no further left).
     case state(store: Name?, path: Expression?, pathStart: Int)
@@ -24,16 +28,7 @@ extension CommandParser {
         let command: StoreCommand
         switch word {
         case "dispatch":  // First: the command that replays run most.
-            let first = try scanner.requireName("the action type", command: word)
-            // Look ahead by remembering the offset, not by copying the scanner (its text and bytes).
-            let afterFirst = scanner.offset
-            if context.storeNames.contains(first.text), let (second, range) = scanner.name() {
-                let type = Name(text: second, range: range)
-                command = .dispatch(store: first, type: type, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
-            } else {
-                scanner.offset = afterFirst
-                command = .dispatch(store: nil, type: first, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
-            }
+            command = try dispatch(&scanner, context: context)
         case "store":
             let name = try scanner.requireNewName(command: word)
             try scanner.requireSymbol("=", command: word)
@@ -55,10 +50,38 @@ extension CommandParser {
         return command
     }
 
-    /// `reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`
+    /// `dispatch [STORE] TYPE [EXPR]` or `dispatch [STORE] {type: TYPE, ...}`
+    private static func dispatch(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> StoreCommand {
+        let word = "dispatch"
+        if startsObject(&scanner) { return .dispatch(store: nil, type: nil, payload: try scanner.expression(command: word)) }
+        let first = try scanner.requireName("the action type", command: word)
+        guard context.storeNames.contains(first.text) else {
+            return .dispatch(store: nil, type: first, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+        }
+        if startsObject(&scanner) { return .dispatch(store: first, type: nil, payload: try scanner.expression(command: word)) }
+        guard let (second, range) = scanner.name() else {
+            if scanner.isAtEnd {
+                throw usage(word, "\(first.text) is a store: name the action type after it (dispatch \(first.text) TYPE) "
+                            + "or give the whole action (dispatch \(first.text) {type: 'TYPE'})", at: first.range)
+            }
+            throw scanner.missing("the action type", command: word)
+        }
+        return .dispatch(store: first, type: Name(text: second, range: range),
+                         payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+    }
+
+    /// Whether the next argument is an object literal (a whole action), after blanks.
+    private static func startsObject(_ scanner: inout CommandScanner) -> Bool {
+        scanner.skipBlanks()
+        return scanner.offset < scanner.bytes.count && scanner.bytes[scanner.offset] == UInt8(ascii: "{")
+    }
+
+    /// `reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`, or
+    /// `reducer ID : STATEMENTS` (a name followed by `:` is a reducer's id: a store needs `on`).
     private static func reducer(_ scanner: inout CommandScanner) throws(ShellError) -> StoreCommand {
         let word = "reducer"
-        let store = try scanner.requireName("the store", command: word)
+        let store = try scanner.requireName("the store (or the id of the reducer to replace)", command: word)
+        if scanner.symbol(":") { return .replaceReducer(store, body: try scanner.statements(command: word)) }
         guard scanner.keyword("on") else { throw scanner.missing("'on' and the action type", command: word) }
         let type: Name
         scanner.skipBlanks()

@@ -36,6 +36,8 @@ struct Completer {
         switch command {
         case "help" where position == 1:
             return CommandCatalog.words.filter { $0 != "=" } + Help.topics
+        case "help" where position == 2:
+            return Help.subcommands(of: earlier[1])
         case "load" where position == 1, "save" where position == 1:
             return fileNames.names(matching: word)
         case "save":
@@ -87,9 +89,10 @@ struct Completer {
             return context.viewNames
         case "reducer":
             switch position {
-            case 1: return ["list", "rm"] + context.storeNames
+            case 1: return ["list", "rm"] + context.storeNames + context.reducerIDs  // an id: `reducer r1 : ...`
             case 2 where earlier[1] == "list": return context.storeNames
             case 2 where earlier[1] == "rm": return context.reducerIDs
+            case 2 where context.reducerIDs.contains(earlier[1]): return []
             case 2: return ["on"]
             case 3 where earlier[2] == "on": return context.actionTypesByStore[earlier[1]] ?? []
             default: return ["at", "when", "after"] + expressionNames

@@ -16,7 +16,13 @@ extension Shell {
             let summary = try call([store], [], store.range) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store.text).first { $0.id == id }!
             }
-            return CommandResult(lines: ["\(id): \(Self.describe(summary))"], json: Self.json(summary))
+            return withStaleHistoryNote(CommandResult(lines: ["\(id): \(Self.describe(summary))"], json: Self.json(summary)), of: store.text)
+        case .replaceReducer(let id, let body):
+            let store = try call([id], [], id.range) { () throws(GraphError) in try graph.replaceReducer(id.text, body: body) }
+            let summary = try call([id], [], id.range) { () throws(GraphError) in
+                try graph.reducerSummaries(of: store).first { $0.id == id.text }!
+            }
+            return withStaleHistoryNote(CommandResult(lines: ["\(id.text): \(Self.describe(summary))"], json: Self.json(summary)), of: store)
         case .listReducers(let store):
             let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store?.text)
@@ -24,35 +30,33 @@ extension Shell {
             let lines = summaries.isEmpty ? ["no reducers yet"] : summaries.map { "\($0.id): \(Self.describe($0))" }
             return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
         case .removeReducer(let id):
-            try call([id], [], id.range) { () throws(GraphError) in try graph.removeReducer(id.text) }
-            return CommandResult(lines: ["removed \(id.text)"], json: ["removed": .string(id.text)])
+            let store = try call([id], [], id.range) { () throws(GraphError) in try graph.removeReducer(id.text) }
+            return withStaleHistoryNote(CommandResult(lines: ["removed \(id.text)"], json: ["removed": .string(id.text)]), of: store)
         case .dispatch(let store, let type, let payload):
-            var action: Value = ["type": .string(type.text)]
-            if let payload {
-                let value = try evaluate(payload, in: text)
-                guard case .object(let members) = value else {
-                    throw ShellError(.graph(.invalidAction("the action's fields must be an object, such as {by: 2}, not \(value.typeName)")),
-                                     at: payload.range)
-                }
-                for (key, member) in members where key != "type" { action = Self.adding(key, member, to: action) }
-            }
+            let action = try action(type: type, payload: payload, text: text)
+            let typeText: String = if case .string(let named)? = action["type"] { named } else { "?" }
+            let typeRange = type?.range ?? payload?.range ?? whole
+            let warning = unhandledTypeWarning(typeText, store: store?.text)
             let step: StoreStep?
             do throws(GraphError) { step = try graph.dispatch(store?.text, action) } catch {
                 // A hosted store's action that does not decode: the caret is under the type or the fields.
                 let place: Range<Int>? = switch error {
-                case .actionDecoding(.unknownType): type.range
-                case .actionDecoding: payload?.range ?? type.range
+                case .actionDecoding(.unknownType): typeRange
+                case .actionDecoding: payload?.range ?? typeRange
                 default: Self.range(of: error, names: store.map { [$0] } ?? [], targets: [])
                 }
-                throw ShellError(.graph(error), at: place ?? store?.range ?? type.range)
+                throw ShellError(.graph(error), at: place ?? store?.range ?? typeRange)
             }
+            let warnings = warning.map { ["warning: " + $0] } ?? []
             guard let step else {
                 if graph.engine.isInTransaction {
-                    return CommandResult(lines: ["\(type.text) waits for the transaction to commit"], json: ["queued": true])
+                    return CommandResult(lines: warnings + ["\(typeText) waits for the transaction to commit"],
+                                         json: Self.withWarning(warning, ["queued": true]))
                 }
-                return CommandResult(lines: ["\(type.text) was dropped by a middleware: nothing changed"], json: ["dropped": true])
+                return CommandResult(lines: warnings + ["\(typeText) was dropped by a middleware: nothing changed"],
+                                     json: Self.withWarning(warning, ["dropped": true]))
             }
-            return CommandResult(lines: [Self.describe(step)], json: Self.json(step))
+            return CommandResult(lines: warnings + [Self.describe(step)], json: Self.withWarning(warning, Self.json(step)))
         case .state(let store, let path, let pathStart):
             let node = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.storeState(store?.text)
@@ -68,6 +72,55 @@ extension Shell {
                 throw ShellError(.expression(error, source: path.source), at: lower..<upper)
             }
         }
+    }
+
+    /// The action `dispatch` sends: `{type: TYPE, ...EXPR}`, or the object EXPR itself when no
+    /// type was named (Redux style: `{type: "Add", by: 2}`).
+    private func action(type: Name?, payload: Expression?, text: String) throws(ShellError) -> Value {
+        var action: Value = type.map { ["type": .string($0.text)] } ?? [:]
+        guard let payload else { return action }
+        let value = try evaluate(payload, in: text)
+        guard case .object(let members) = value else {
+            let detail = type == nil ? "the action must be an object with a string type, such as {type: 'Add', by: 2}"
+                : "the action's fields must be an object, such as {by: 2}"
+            throw ShellError(.graph(.invalidAction("\(detail), not \(value.typeName)")), at: payload.range)
+        }
+        guard type != nil else {
+            guard case .string? = members["type"] else {
+                let found = members["type"].map { "a type that is \($0.typeName)" } ?? "no type"
+                throw ShellError(.graph(.invalidAction("the action has \(found): give it a string type, such as {type: 'Add', by: 2}, "
+                                                       + "or name the type before it (dispatch TYPE {by: 2})")), at: payload.range)
+            }
+            return value
+        }
+        for (key, member) in members where key != "type" { action = Self.adding(key, member, to: action) }
+        return action
+    }
+
+    /// A warning when no reducer of the store handles `type` (a typo, most often), with the
+    /// closest type that one does. A store with a `*` reducer handles every type, and a hosted
+    /// store decodes its own actions (it fails on a type it does not know).
+    private func unhandledTypeWarning(_ type: String, store: String?) -> String? {
+        guard let name = try? graph.storeName(store), (try? graph.storeHandles(type, in: name)) == false else { return nil }
+        let handled = graph.actionTypes(of: name)
+        let hint = Spelling.closest(to: type, among: handled).map { "; did you mean '\($0)'?" }
+            ?? (handled.isEmpty ? " (it has no reducers yet)" : "")
+        return "no reducer of \(name) handles '\(type)'\(hint)"
+    }
+
+    /// `json` with a `warning` member when there is one: in JSON mode, the warning goes there.
+    private static func withWarning(_ warning: String?, _ json: Value) -> Value {
+        warning.map { adding("warning", .string($0), to: json) } ?? json
+    }
+
+    /// After a reducer of `store` changed: when the store has a history, a note that its states
+    /// were made by the old reducers and how to make them again (`note` in JSON).
+    private func withStaleHistoryNote(_ result: CommandResult, of store: String) -> CommandResult {
+        let name = (try? graph.storeName(store)) ?? store
+        guard let count = try? histories.history(of: name).history.count, count > 0 else { return result }
+        let note = "\(name)'s \(count == 1 ? "1 state was" : "\(count) states were") made by the old reducers; "
+            + "'history recompute \(name)' runs them again"
+        return CommandResult(lines: result.lines + ["note: " + note], json: Self.adding("note", .string(note), to: result.json))
     }
 
     private static func adding(_ key: String, _ value: Value, to action: Value) -> Value {

@@ -54,14 +54,20 @@ extension Shell {
             let lines = changes.isEmpty ? ["#\(a) → #\(b): no differences"] : changes.map(\.summary)
             return CommandResult(lines: lines, json: Self.json(changes))
         case .recompute(let store):
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            // What each action did before, to show how the first changed state differs.
+            let before = history.count == 0 ? [] : ((try? history.entries(1...history.count)) ?? [])
             let recomputation = try travel(store, whole) { () throws(TimeTravelError) in try histories.recompute(store?.text) }
-            let name = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text).store }
             let count = recomputation.steps.count
             let states = recomputation.changedStates == 1 ? "1 state changed" : "\(recomputation.changedStates) states changed"
             let first = recomputation.firstChanged.map { ", the first at #\($0)" } ?? ""
-            return CommandResult(lines: ["recomputed \(count) action\(count == 1 ? "" : "s") of \(name) with its reducers as they are now: \(states)\(first)"],
+            let changes = recomputation.firstChanged.map { firstChangedDiff(history, at: $0, before: before, store: name) } ?? []
+            let head = "recomputed \(count) action\(count == 1 ? "" : "s") of \(name) with its reducers as they are now: \(states)\(first)"
+            // The first changed state as `diff` prints it, from what it was to what it is.
+            return CommandResult(lines: [head + (changes.isEmpty ? "" : ":")] + changes.map(\.summary),
                                  json: ["store": .string(name), "actions": .int(count), "changed": .int(recomputation.changedStates),
-                                        "firstChanged": recomputation.firstChanged.map(Value.int) ?? .null])
+                                        "firstChanged": recomputation.firstChanged.map(Value.int) ?? .null,
+                                        "firstChanges": Self.json(changes)])
         case .skip(let store, let index, let range, let skipped):
             let recomputation = try travel(store, range) { () throws(TimeTravelError) in
                 try histories.setSkipped(store?.text, index, skipped)
@@ -101,6 +107,19 @@ extension Shell {
             return CommandResult(lines: ["\(name) on \(branch.text) at #\(history.current): \(Value.brief(state))"],
                                  json: ["store": .string(name), "branch": .string(branch.text), "index": .int(history.current), "state": state])
         }
+    }
+
+    /// How state `index` differs now from what it was before a recomputation: the state
+    /// before it is the same (it is the first that changed), so the old one is that state with
+    /// the action's old changes.
+    private func firstChangedDiff(_ history: History, at index: Int, before: [HistoryEntry], store: String) -> [ValueChange] {
+        guard index >= 1, index <= before.count, let live = try? graph.storeState(store),
+              var old = try? history.state(at: index - 1, current: live),
+              let new = try? history.state(at: index, current: live) else { return [] }
+        for change in before[index - 1].changes {
+            do throws(PathError) { try old.apply(change) } catch { return [] }
+        }
+        return old.changes(to: new)
     }
 
     private func listHistory(_ history: History, of store: String, filter: HistoryFilter, at range: Range<Int>) throws(ShellError) -> CommandResult {

@@ -157,8 +157,8 @@ final class StoreReducer {
 
     /// The reducer as `reducer list` shows it.
     var summary: ReducerSummary {
-        ReducerSummary(id: id, type: type, path: path.map(ValueChange.pathText), condition: condition?.description,
-                       delay: delay, body: body.description)
+        ReducerSummary(id: id, type: type, path: path.map(ValueChange.pathText), condition: condition?.sourceText,
+                       delay: delay, body: body.sourceText)
     }
 }
 
