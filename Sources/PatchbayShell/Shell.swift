@@ -168,7 +168,7 @@ public final class Shell {
                 // The command failed as a whole: the actions it made go, and so does what the
                 // recorders heard of them (a replay fails the same way and takes them back too).
                 let eventCounts = recorders.map(\.pendingCount)
-                let restored = takeBack(recorders)
+                let restored = takeBack(recorders).restored
                 let error = ShellError(.graph(.engine(runaway)), at: 0..<0)
                 for (recorder, count) in zip(recorders, eventCounts) {
                     // The command's line is there still when what it did could not be taken back.
@@ -192,9 +192,9 @@ public final class Shell {
             if Interruption.current?.isRequested == true {
                 // Ctrl-C: what the command did goes, and it is not recorded at all (a replay would
                 // run it to its end).
-                takeBack(recorders)
+                let reason: ShellError.Reason = takeBack(recorders).isComplete ? .interrupted : .interruptedAfterRewrite
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
-                return CommandOutcome(status: .failure, lines: renderer.failure(ShellError(.interrupted, at: 0..<0), command: text, origin: origin))
+                return CommandOutcome(status: .failure, lines: renderer.failure(ShellError(reason, at: 0..<0), command: text, origin: origin))
             }
             // A command that did not even parse is recorded too: a replay fails on it the same way.
             if !parsed {
@@ -223,12 +223,12 @@ public final class Shell {
     /// Takes back what the command being run did to the histories (a command that failed as
     /// a whole, or that Ctrl-C stopped: a reducer it ran failed on it, say), what its ticks did
     /// to the clock and the nodes, and what the recorders heard of it, its own line included.
-    /// Returns the stores moved back.
+    /// Returns the stores moved back, and whether everything was taken back.
     /// When a history was rewritten by the command (a skip) it cannot be taken back: then the
     /// recorders keep what they heard, so that the recording still matches the session.
     @discardableResult
-    private func takeBack(_ recorders: [SessionRecorder]) -> [String] {
-        guard let (historyMarks, graphMark, eventMarks) = commandMarks else { return [] }
+    private func takeBack(_ recorders: [SessionRecorder]) -> (restored: [String], isComplete: Bool) {
+        guard let (historyMarks, graphMark, eventMarks) = commandMarks else { return ([], true) }
         let (restored, isComplete) = histories.rollBack(to: historyMarks)
         // After the stores moved back: the nodes they feed are then as the ticks found them.
         graph.rollBack(to: graphMark)
@@ -236,7 +236,7 @@ public final class Shell {
         if isComplete {
             for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }
         }
-        return restored
+        return (restored, isComplete)
     }
 
     /// The recorders that take a command run at the current depth (`nil`: one that did not

@@ -23,6 +23,9 @@ public struct ShellError: Error, Sendable, Equatable {
         case session(path: String, detail: String)
         /// Ctrl-C stopped the command (see `Interruption`).
         case interrupted
+        /// Ctrl-C came once the command had rewritten a history (a skip, a recompute), which
+        /// cannot be taken back: what it did stays, and is recorded.
+        case interruptedAfterRewrite
     }
 
     public let reason: Reason
@@ -73,6 +76,8 @@ public struct ShellError: Error, Sendable, Equatable {
             "\(path): \(detail)"
         case .interrupted:
             InterruptionError().description
+        case .interruptedAfterRewrite:
+            "interrupted once the command had rewritten a history: what it did stays (see 'history')"
         }
     }
 }

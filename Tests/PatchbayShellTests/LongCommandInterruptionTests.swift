@@ -132,6 +132,23 @@ struct LongCommandInterruptionTests {
         #expect(session.run("history s") == ["   #0 (initial state)", "   #1 Add {by: 0}  (no changes)", ">  #2 Add {by: 1}  n"])
     }
 
+    @Test func ctrlCAfterTheRewriteSaysThatTheSkipStays() {
+        // The request comes as the store moves to the recomputed state: the history was
+        // rewritten already, which cannot be taken back, and the message says so.
+        let session = DataflowSession()
+        session.run("store s = {n: 0}\nreducer s on Add : state.n += action.by\ndispatch s Add {by: 1}\ndispatch s Add {by: 2}")
+        let outcome = interrupt("skip s 1", in: session) { interruption in
+            session.shell.graph.observeStores { event in
+                if case .moved = event { interruption.request() }
+            }
+        }
+        #expect(outcome.status == .failure)
+        #expect(outcome.lines.map(\.text).first?.hasPrefix("error: interrupted once the command had rewritten a history: what it did stays") == true,
+                "\(outcome.lines)")
+        #expect(session.run("history s") == ["   #0 (initial state)", " ~ #1 Add {by: 1}  (skipped)", ">  #2 Add {by: 2}  n"])
+        #expect(session.run("state s") == ["{n: 2}"])
+    }
+
     @Test func aSkipStoppedChangesNothing() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/skip.jsonl"

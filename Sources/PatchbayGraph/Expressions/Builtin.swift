@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// The functions of the expression language.
 public enum Builtin: String, Sendable, CaseIterable {
     case len, keys, values, contains, append, prepend, insert, remove, removeAt, merge, get, has

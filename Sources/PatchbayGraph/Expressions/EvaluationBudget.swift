@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// How much one evaluation may do before it is stopped: an expression, a reducer's statements
 /// for one action, a wire's transform.
 ///

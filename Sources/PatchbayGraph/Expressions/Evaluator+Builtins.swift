@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Evaluator {
     mutating func call(_ function: Builtin, _ arguments: [Argument], _ range: Range<Int>) throws(ExpressionError) -> Value {
         var values: [Value] = []

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Evaluator {
     /// Runs statements against `bindings.state`, appending what they emit.
     mutating func execute(_ statements: [StatementNode], emissions: inout [Emission]) throws(ExpressionError) {

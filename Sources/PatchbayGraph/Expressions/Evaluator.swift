@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// Walks an expression tree and computes its value.
 ///
 /// The tree's height is bounded by the parser, so recursion here cannot overflow the stack.

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A parsed expression of the Patchbay language (SPEC section 3), ready to be evaluated many times.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// Resolves the free names of an expression: the nodes of a graph, in the shell.
 ///
 /// Reading a name is a sample: implementations must return the current value and never trigger

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// An error found while parsing or evaluating an expression or statement.
 ///
 /// `range` holds UTF-8 byte offsets into the source text the expression was parsed from, so the

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// The syntax tree of a parsed expression. Names are resolved while parsing: the special names
 /// (`$`, `state`, ...), lambda parameters (by slot) and free names (nodes, at evaluation time).
 indirect enum ExpressionNode: Sendable {

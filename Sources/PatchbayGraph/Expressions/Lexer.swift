@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// Splits expression source (UTF-8 bytes) into tokens on demand.
 ///
 /// The lexer is a value: copying it saves a position to come back to, which is how the parser

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A failed operation on values, before the evaluator adds where it happened.
 struct OperationError: Error {
     var reason: ExpressionError.Reason

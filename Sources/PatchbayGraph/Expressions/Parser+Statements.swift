@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Parser {
     /// Parses statements separated by `;` or newlines, up to the end of the input or, when
     /// `closingBrace` is set, up to (not including) the `}` that closes the block.

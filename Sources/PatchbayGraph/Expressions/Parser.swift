@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A recursive-descent parser for expressions and statements (precedence climbing for binary
 /// operators, so each bracket level costs only a few stack frames).
 ///

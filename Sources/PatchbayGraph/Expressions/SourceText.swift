@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Expression {
     /// The exact text the expression was parsed from, line breaks included (`description`
     /// joins lines), so that parsing it again gives the same expression.

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// Parsed statements (SPEC section 3): the body of a reducer, a pipe or a patch type.
 ///
 /// ```swift

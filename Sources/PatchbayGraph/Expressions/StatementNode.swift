@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// The syntax tree of a statement (reducer, pipe and patch bodies).
 indirect enum StatementNode: Sendable {
     case assign(StatePath, AssignmentOperator, ExpressionNode, Range<Int>)

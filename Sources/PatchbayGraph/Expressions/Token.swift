@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A lexical token of the expression language, with its UTF-8 byte range in the source.
 struct Token: Sendable {
     enum Kind: Sendable, Equatable {

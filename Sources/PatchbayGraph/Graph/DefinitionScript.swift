@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// The definitions of a graph written as shell commands, in an order that rebuilds them when run
 /// in a fresh shell (`save FILE`, then `load FILE`). What cannot be rebuilt exactly is said in
 /// `#` comment lines rather than left out silently.

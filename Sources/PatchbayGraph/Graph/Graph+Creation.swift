@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 extension Graph {
     /// `var NAME = VALUE`
     public func createVariable(_ name: String, value: Value) throws(GraphError) {

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 extension Graph {
     /// Makes `hosted` a store of the graph, in its initial state: a store node whose reducer is
     /// the app's Swift code (see `HostedStore`).
@@ -12,12 +13,18 @@ extension Graph {
     }
 
     /// The names of the hosted stores, in creation order.
-    public var hostedStoreNames: [String] { nodes.values.compactMap { node in (node as? StoreNode).flatMap { $0.hosted == nil ? nil : $0.name } } }
+    public var hostedStoreNames: [String] {
+        nodes.values.compactMap { node in
+            guard let store = node as? StoreNode, store.hosted != nil else { return nil }
+            return store.name
+        }
+    }
 
     /// Handles one action of a hosted store now: the app's reducer runs on the state, and the
     /// step records what changed between the state before and after. An action that does not
     /// decode changes nothing and is no step; one a middleware drops is no step either.
-    func dispatchHosted(to store: StoreNode, _ reducer: HostedReducer, _ action: Value, cause: Int?, announce: Bool) throws(GraphError) -> StoreStep? {
+    func dispatchHosted(to store: StoreNode, _ reducer: HostedReducer, _ action: Value, cause: Int?,
+                        announce: Bool) throws(GraphError) -> StoreStep? {
         var state = store.takeState()
         let before = state
         let outcome: HostedOutcome

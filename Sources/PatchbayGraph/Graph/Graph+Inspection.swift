@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// The state of a port (SPEC 4.2 `show`).
 public enum PortState: String, Sendable {
     case empty, value, stale, failed

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Graph {
     /// `probe TARGET [--future]`: reports every value delivered on a port, or on every output of
     /// a node, as `.probe` events. A value port that holds a value reports it at once unless

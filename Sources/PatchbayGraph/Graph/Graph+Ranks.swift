@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// How the graph ranks its nodes (SPEC 4.3 rules 4, 5 and 8), kept up to date as it grows.
 ///
 /// A node's rank is the length of the longest path reaching it over two kinds of edges:

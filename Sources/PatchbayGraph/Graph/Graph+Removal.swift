@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Graph {
     /// `rm NAME`: removes a node with its wires, probes, pipes and bindings. Inputs it drove go
     /// back to their local values; derived nodes that read it keep their value, marked failed.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Graph {
     /// The largest canvas `render` draws.
     static let maxCanvas = (width: 160, height: 60)

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// What a route does when it matches (the router's payload).
 struct RouteSpec {
     var view: String?

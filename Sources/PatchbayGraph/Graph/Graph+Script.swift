@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Graph {
     /// The commands that rebuild the graph's definitions when run in a fresh shell (`save FILE`,
     /// then `load FILE`), in this order:

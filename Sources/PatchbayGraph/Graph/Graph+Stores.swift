@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// What happens to a graph's stores, as the history hears it.
 public enum StoreEvent: Sendable, Equatable {
     /// A store was created with its initial state.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Graph {
     /// What `wire` did.
     public struct WireOutcome: Sendable, Equatable {

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 extension Graph {
     /// `set NAME = VALUE`: a variable's value, or a knot's whole state.
     public func set(_ name: String, to value: Value) throws(GraphError) {

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// An error of a graph command. Nothing in the graph changes when one is thrown.
 public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownNode(String, existing: [String])

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// Something a graph reports while values flow: probe and log output, and errors of nodes.
 public enum GraphEvent: Sendable, Equatable {
     /// A probe saw `value` delivered on `port` in transaction `transaction`.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A named node of a shell graph, with named input and output ports carrying `Value`s.
 class GraphNode: NodeCore {
     let name: String

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// An input port of a graph node. It has a local value (set with `set NODE.PORT = ...`), used
 /// while no wire drives it, and at most one wire (SPEC 4.3 rule 2).
 final class InputPort: PortCore, Receiver {

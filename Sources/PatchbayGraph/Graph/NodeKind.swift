@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// What a node of a graph is.
 public enum NodeKind: Sendable, Equatable, CustomStringConvertible {
     case variable

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A port written `NODE.PORT`.
 public struct PortAddress: Hashable, Sendable, CustomStringConvertible, Comparable {
     public var node: String

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A value written as a literal for a script: on one line when it fits the line limit, otherwise
 /// spread over lines (one element or member per line inside open brackets, a long string as
 /// pieces joined with `+` inside parentheses), so that every line stays under the limit.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A wire from an output to an input, with an optional filter (`when`, over `$`) and transform
 /// (`: EXPR`). A delay wire (`~>`) carries its source's value across only on `tick`.
 final class Wire: Receiver {

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// The built-in patch types, in the order `patch types` lists them.
     static let builtins: [PatchType] = [

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// One run of a patch's behaviour: what arrived, the inputs' values, and what it emits.
 struct PatchActivation {
     unowned let patch: PatchNode

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// `patch NAME TYPE [PARAM=EXPR ...]`: a node of a built-in or user-defined patch type.
 final class PatchNode: GraphNode {
     let type: PatchType

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A kind of patch: its ports, its parameters, and what it does when values arrive (Wolf's
 /// `Patch` subclasses). `patch types` lists them; `patchtype` defines new ones.
 public struct PatchType: Sendable {

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// A type defined with `patchtype NAME (IN, ...) -> (OUT, ...) { STATEMENTS }`: the body runs
     /// once every input has a value and again whenever one arrives; it reads inputs by name,

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension ExpandedPattern {
     /// Whether the expansion matches the request's path: the way the ordered scan (and JLRoutes'
     /// `routeResponseForRequest`) decides, one route after another.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// Percent-decoding over UTF-8 bytes, done once per value and only when a value needs it.
 enum PercentDecoding {
     /// Checks that every `%` in `bytes` starts an escape of two hex digits, and says whether there

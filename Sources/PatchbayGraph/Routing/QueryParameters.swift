@@ -1,4 +1,5 @@
 import PatchbayCore
+
 internal import OrderedCollections
 
 /// Query items, read the way JLRoutes reads them through `NSURLComponents.queryItems`.

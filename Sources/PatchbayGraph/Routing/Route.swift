@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// Identifies a route within its router: routes are numbered in registration order.
 public struct RouteID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The registration number, from 0.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A route that loses URLs to routes tried before it, or can never match at all.
 ///
 /// **Shadowing.** Route E *shadows* route L on a URL when E comes before L in match order (higher

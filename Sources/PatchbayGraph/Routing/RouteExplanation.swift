@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// Why each route matched a URL or did not: the answer to `route explain`.
 public struct RouteExplanation: Sendable, Equatable {
     /// How a route fared.

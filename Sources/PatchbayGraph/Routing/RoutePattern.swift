@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A route pattern in JLRoutes syntax, such as `/user/:id(/edit)` or `/files/*`.
 ///
 /// Segments are separated by `/`:

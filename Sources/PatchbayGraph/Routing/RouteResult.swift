@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A route's match of a URL.
 public struct RouteResult<Payload> {
     /// The route that matched.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension Router {
     /// Every conflict in the table (see `RouteConflict` for what counts), by the route that loses,
     /// in match order, then by the route that wins.

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A table of routes that matches URLs with JLRoutes semantics.
 ///
 /// **Order.** Routes are tried by priority, highest first, and at equal priority in registration

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// An error from routing: a malformed route pattern, a URL whose percent-encoding is broken, or a
 /// URL that no route matches.
 ///

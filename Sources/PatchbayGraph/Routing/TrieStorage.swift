@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// The data a match reads — trie nodes, definitions, and the literal edges' hash table — in plain
 /// buffers of trivial values owned by one object, so that a match reads them through a `View` of
 /// raw pointers without reference counting. `RouteTrie` copies the object before mutating it when

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// The wireframe's navigation stack: the views presented, oldest first (SPEC 5.3).
 public struct NavigationStack: Sendable, Equatable {
     /// One presented view.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// How a routed view is presented (VISPER's routing options).
 public enum RoutingOption: String, Sendable, CaseIterable {
     /// On top of the stack.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// Why a port holds its value (`why`): the command that started the change, then every port the
 /// value passed through. An immutable list shared from port to port, so passing a cause on costs
 /// one small allocation, never a copy of the chain.

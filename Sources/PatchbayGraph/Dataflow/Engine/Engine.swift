@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// The scheduler that every node of one dataflow graph shares: transactions, waves and the queue
 /// of writes made from callbacks (SPEC 4.3).
 ///

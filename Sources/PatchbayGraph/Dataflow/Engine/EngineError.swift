@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// An error of the dataflow engine.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `commit` or `abort` without `begin`.

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// What every node shares: identity, rank, and the marks of SPEC 4.3 rule 10.
 ///
 /// A node's rank is 0 for a source and otherwise more than the rank of every node feeding it

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// What every port shares: its place for ordering notifications.
 @usableFromInline
 class PortCore {

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// The nodes waiting for evaluation in a wave, served lowest rank first and, within a rank, in
 /// creation order (SPEC 4.3 rule 4). A binary heap.
 struct RankQueue {

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// A node with no inputs that the outside writes to: a signal, a variable, a state node.
 ///
 /// `write` and `send` are `@inlinable` for their common case, a write while the engine is idle,

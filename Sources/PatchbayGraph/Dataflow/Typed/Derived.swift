@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A read-only value computed from other values: a variable's `map`, or several values combined.
 ///
 /// It is evaluated once per wave, after everything it depends on, so it never mixes old and new

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A source of events with no memory (GlueKit's `Signal`; an event port).
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A node driven by its state (Knot's `Knotable`): it starts from a default state, which events
 /// reduce through pipes, and publishes every new state.
 ///

@@ -1,4 +1,5 @@
 public import PatchbayCore
+
 /// A value that changes over time (GlueKit's `Variable`; a value port).
 ///
 /// Subscribers get the current value at once, then every change; setting an equal value

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// `knot NAME = EXPR`: a state node (Knot). Its output `state` starts at EXPR; its input `update`
 /// merges an object into the state (Knot's `sink`); pipes reduce it with events.
 final class KnotNode: GraphNode {

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// The wireframe's node, `router`: every `route URL` sends its result on the event port `route`
 /// (`{url, pattern, params, view, option}`), so routes can be wired into stores and patches.
 final class RouterNode: GraphNode {

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// `store NAME = EXPR` (VISPER-Redux, ReSwift): a node whose state changes only by actions.
 /// Input `dispatch` takes actions (a wire into it dispatches after the current transaction,
 /// never nested); outputs `state` (a value port) and `action` (an event port, each action).

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 /// `var NAME = EXPR`: a value (output `value`) that `set` writes, or a wire into its input `set`.
 final class VariableNode: GraphNode {
     private(set) var value: OutputPort<Value>!

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `accumulate`: folds each value of `in` into `out` with `fn` over `acc` and `$`.
     static let accumulate = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `combine`: one object of all inputs, once every input has a value.
     static let combine = PatchType(

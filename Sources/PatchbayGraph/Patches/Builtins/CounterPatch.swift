@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `counter`: every arrival on `inc` adds one, on `dec` takes one away; `reset` sets 0.
     static let counter = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `delay`: each value of `in` reaches `out` after `ms` of virtual time.
     static let delay = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `distinct`: passes a value of `in` only when it differs from the last one passed.
     static let distinct = PatchType(

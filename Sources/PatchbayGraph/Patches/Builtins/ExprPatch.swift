@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `expr`: every free name of the expression is an input; `out` is its value.
     static let expr = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `filter`: passes the values of `in` for which `when` is true.
     static let filter = PatchType(

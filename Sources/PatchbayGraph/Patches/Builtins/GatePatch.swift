@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `gate`: passes the values of `in` while `open` is true.
     static let gate = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `log`: prints every value that arrives on `in`.
     static let log = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `map`: `out` is `fn` applied to each value arriving on `in` (`$`).
     static let map = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `merge`: whichever of `a`, `b`, `c` arrives goes to `out`.
     static let merge = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `sample`: on each arrival on `trigger`, `out` gets the current value of `in`.
     static let sample = PatchType(

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `tap`: fired by `tap VIEW X Y` on the view wired into `view`; emits the point relative to
     /// the view's frame, both outputs together (Wolf's TapPatch, without its half-updated point).

@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `timer`: `tick` counts up every `ms` of virtual time, from the patch's creation.
     static let timer = PatchType(

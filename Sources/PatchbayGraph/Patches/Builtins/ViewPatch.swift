@@ -1,4 +1,5 @@
 import PatchbayCore
+
 extension PatchType {
     /// `view`: a rectangle on the canvas `render` draws (Wolf's ViewPatch).
     static let view = PatchType(
