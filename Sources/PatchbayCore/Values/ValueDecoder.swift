@@ -66,16 +66,19 @@ final class ValueDecoding: Decoder {
     /// (Comparing metatypes costs next to nothing; a dynamic cast would cost far more.)
     @inline(__always)
     private func scalar<T>(_ value: Value, at key: (any CodingKey)?) throws -> T? {
-        if T.self == String.self { return Self.reinterpret(try string(value, at: key)) }
-        if T.self == Int.self { return Self.reinterpret(try integer(value, as: Int.self, at: key)) }
-        if T.self == Bool.self { return Self.reinterpret(try bool(value, at: key)) }
-        if T.self == Double.self { return Self.reinterpret(try double(value, at: key)) }
+        // `as T`: read as `T?`, the value would be read one byte past its end (the optional's tag).
+        if T.self == String.self { return Self.reinterpret(try string(value, at: key)) as T }
+        if T.self == Int.self { return Self.reinterpret(try integer(value, as: Int.self, at: key)) as T }
+        if T.self == Bool.self { return Self.reinterpret(try bool(value, at: key)) as T }
+        if T.self == Double.self { return Self.reinterpret(try double(value, at: key)) as T }
         return nil
     }
 
+    /// `value` read as a `U`, which must be `T` itself (the callers have compared the types).
     @inline(__always)
     private static func reinterpret<T, U>(_ value: T) -> U {
-        withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
+        precondition(MemoryLayout<T>.size == MemoryLayout<U>.size, "reinterpret between types of different sizes")
+        return withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
     }
 
     // MARK: Scalars

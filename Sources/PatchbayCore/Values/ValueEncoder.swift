@@ -162,9 +162,11 @@ final class ValueEncoding: Encoder {
         return nil
     }
 
+    /// `value` read as a `U`, which must be `T` itself (the callers have compared the types).
     @inline(__always)
     private static func reinterpret<T, U>(_ value: T) -> U {
-        withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
+        precondition(MemoryLayout<T>.size == MemoryLayout<U>.size, "reinterpret between types of different sizes")
+        return withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
     }
 
     func decimal(_ double: Double, at path: @autoclosure () -> [any CodingKey]) throws(ValueCodingError) -> Value {
