@@ -11,7 +11,8 @@ extension Value: Equatable {
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)):
-            a.count == b.count && a.allSatisfy { key, value in b[key] == value }
+            // The same storage is equal without a walk (arrays do this themselves).
+            lhs.sharesStorage(with: rhs) || (a.count == b.count && a.allSatisfy { key, value in b[key] == value })
         default: false
         }
     }

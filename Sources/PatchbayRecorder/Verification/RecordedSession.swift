@@ -35,6 +35,9 @@ public struct RecordedSession: Sendable {
         do { reader = try SessionFileReader(path: path) } catch { throw .session(error) }
         var replay: (name: String, expected: Value, actual: Value, state: State, index: Int)?
         var verified = 0
+        // An Equatable state is encoded again only where it changed, and the states verified
+        // equal share their storage from then on: each action costs what it changed.
+        let memory: ValueEncoder.Memory? = State.self is any Equatable.Type ? ValueEncoder.Memory() : nil
         while true {
             let recorded: RecordedEvent
             do {
@@ -66,7 +69,13 @@ public struct RecordedSession: Sendable {
                 } catch {
                     throw .diverged(divergence.with(problem: "the action no longer decodes: \(error)"))
                 }
-                do throws(ValueCodingError) { current.actual = try ValueEncoder().encode(current.state) } catch {
+                do throws(ValueCodingError) {
+                    if let memory {
+                        current.actual = try ValueEncoder().encode(current.state, memory: memory)
+                    } else {
+                        current.actual = try ValueEncoder().encode(current.state)
+                    }
+                } catch {
                     throw .diverged(divergence.with(problem: "the state after it does not encode: \(error)"))
                 }
                 current.index = line.index
@@ -75,6 +84,7 @@ public struct RecordedSession: Sendable {
                                                     expected: current.expected, actual: current.actual))
                 }
                 verified += 1
+                current.expected = current.actual
                 replay = current
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
                 replay?.expected = state
