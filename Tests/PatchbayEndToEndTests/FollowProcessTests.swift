@@ -94,9 +94,12 @@ extension FollowProcessTests {
         }
         try process.run()
         func printed() -> String { collected.withLock { String(decoding: $0, as: UTF8.self) } }
-        let deadline = Date().addingTimeInterval(10)
+        // Each wait has a deadline of its own: on a loaded machine (sanitizers, CI) the first one
+        // may take a while, and the interrupt must come while it follows.
+        var deadline = Date().addingTimeInterval(30)
         while !printed().contains("following \(path)"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         process.interrupt()
+        deadline = Date().addingTimeInterval(30)
         while !printed().contains("stopped following"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         try input.fileHandleForWriting.write(contentsOf: Data("jump 1\nstate\n".utf8))
         try input.fileHandleForWriting.close()
