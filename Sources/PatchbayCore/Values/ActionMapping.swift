@@ -224,26 +224,18 @@ public struct ActionType<Action> {
     /// The action type `type`, named `name` (by default the type's name), made an `Action`
     /// by `wrap`. Encoding takes an action whose dynamic type is `T`.
     public init<T: Codable>(_ type: T.Type, name: String? = nil, as wrap: @escaping (T) -> Action) {
-        let name = name ?? String(describing: T.self)
-        self.name = name
-        identifier = ObjectIdentifier(T.self)
-        encode = { action throws(ValueCodingError) in
-            guard let typed = action as? T else { return nil }
-            return Self.object(try ValueEncoder().encode(typed), name: name)
-        }
-        decode = { members throws(ActionDecodingError) in
-            do throws(ValueCodingError) {
-                return wrap(try ValueDecoder().decode(T.self, from: .object(members)))
-            } catch {
-                throw .invalid(type: name, error)
-            }
-        }
+        self.init(type, name: name, making: wrap)
     }
 
     /// The action type `type`, named `name` (by default the type's name), for an `Action`
     /// that `T` is (an existential such as `any AppAction`); decoding a `T` that is not an
     /// `Action` is an error naming the type.
     public init<T: Codable>(_ type: T.Type, name: String? = nil) {
+        self.init(type, name: name, making: { $0 as? Action })
+    }
+
+    /// The action type `type`, whose decoded values `make` turns into actions (`nil`: it is not one).
+    private init<T: Codable>(_ type: T.Type, name: String?, making make: @escaping (T) -> Action?) {
         let name = name ?? String(describing: T.self)
         self.name = name
         identifier = ObjectIdentifier(T.self)
@@ -258,7 +250,7 @@ public struct ActionType<Action> {
             } catch {
                 throw .invalid(type: name, error)
             }
-            guard let action = decoded as? Action else {
+            guard let action = make(decoded) else {
                 throw .invalid(type: name, ValueCodingError(path: [], message: "\(T.self) is not a \(Action.self)"))
             }
             return action
