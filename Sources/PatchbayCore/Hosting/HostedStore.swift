@@ -87,7 +87,7 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
     private var cache: (value: Value, state: State)?
     /// For an `Equatable` state: the parts of the last state encoded, so that the next
     /// encoding takes over those that did not change (see `ValueEncoder.Memory`).
-    private let memory: ValueEncoder.Memory? = State.self is any Equatable.Type ? ValueEncoder.Memory() : nil
+    private let memory = ValueEncoder.Memory(for: State.self)
 
     package init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>], actions: ActionMapping<Action>) {
         initial = initialState
@@ -138,8 +138,7 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
 
     private func encode(_ state: State) throws(HostedStoreError) -> Value {
         do throws(ValueCodingError) {
-            if let memory { return try ValueEncoder().encode(state, memory: memory) }
-            return try ValueEncoder().encode(state)
+            return try ValueEncoder().encode(state, memory: memory)
         } catch {
             throw .state("the state does not encode: \(error)")
         }

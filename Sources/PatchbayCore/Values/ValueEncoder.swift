@@ -31,12 +31,21 @@ public struct ValueEncoder {
         var root: EncodedPart?
 
         public init() {}
+
+        /// A memory for values of `type` when it is `Equatable`; `nil` otherwise, since nothing
+        /// of a value that is not could be taken over as a whole.
+        public convenience init?(for type: Any.Type) {
+            guard type is any Equatable.Type else { return nil }
+            self.init()
+        }
     }
 
     /// `value` as a `Value`, reusing the encodings of the parts `memory` holds that are equal to
-    /// `value`'s, and keeping `value`'s parts in `memory` for the next time.
+    /// `value`'s, and keeping `value`'s parts in `memory` for the next time; without a memory,
+    /// as `encode(_:)`.
     /// - Throws: as `encode(_:)` does; `memory` is then empty.
-    public func encode<T: Encodable>(_ value: T, memory: Memory) throws(ValueCodingError) -> Value {
+    public func encode<T: Encodable>(_ value: T, memory: Memory?) throws(ValueCodingError) -> Value {
+        guard let memory else { return try encode(value) }
         let encoding = ValueEncoding(codingPath: [])
         encoding.reuse = (memory.root.map { [$0] } ?? [], 0, [])
         memory.root = nil

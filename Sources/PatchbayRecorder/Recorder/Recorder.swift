@@ -109,11 +109,10 @@ public final class Recorder<State, Action>: StoreObserver {
     public convenience init(path: String, storeName: String = "app", initialState: State, actions: ActionMapping<Action>,
                             created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable {
         // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`).
-        let memory: ValueEncoder.Memory? = State.self is any Equatable.Type ? ValueEncoder.Memory() : nil
+        let memory = ValueEncoder.Memory(for: State.self)
         try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: false, created: created,
                       checkpointInterval: checkpointInterval, encodeState: { state throws(ValueCodingError) in
-                          if let memory { return try ValueEncoder().encode(state, memory: memory) }
-                          return try ValueEncoder().encode(state)
+                          try ValueEncoder().encode(state, memory: memory)
                       }, actions: actions)
     }
 

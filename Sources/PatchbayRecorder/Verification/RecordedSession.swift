@@ -37,7 +37,7 @@ public struct RecordedSession: Sendable {
         var verified = 0
         // An Equatable state is encoded again only where it changed, and the states verified
         // equal share their storage from then on: each action costs what it changed.
-        let memory: ValueEncoder.Memory? = State.self is any Equatable.Type ? ValueEncoder.Memory() : nil
+        let memory = ValueEncoder.Memory(for: State.self)
         while true {
             let recorded: RecordedEvent
             do {
@@ -62,27 +62,20 @@ public struct RecordedSession: Sendable {
                 do throws(JSONPatchError) { _ = try JSONPatch.apply(line.patch, to: &current.expected) } catch {
                     throw .cannotVerify(line: recorded.line, "action #\(line.index): \(error.description)")
                 }
-                let divergence = StateDivergence(store: current.name, index: line.index, line: recorded.line, action: line.action,
-                                                 expected: current.expected, actual: current.actual)
+                func diverged(_ problem: String? = nil) -> RecordedSessionError {
+                    .diverged(StateDivergence(store: current.name, index: line.index, line: recorded.line, action: line.action,
+                                              expected: current.expected, actual: current.actual, problem: problem))
+                }
                 do throws(ActionDecodingError) {
                     reducer(&current.state, try mapping.action(from: line.action))
                 } catch {
-                    throw .diverged(divergence.with(problem: "the action no longer decodes: \(error)"))
+                    throw diverged("the action no longer decodes: \(error)")
                 }
-                do throws(ValueCodingError) {
-                    if let memory {
-                        current.actual = try ValueEncoder().encode(current.state, memory: memory)
-                    } else {
-                        current.actual = try ValueEncoder().encode(current.state)
-                    }
-                } catch {
-                    throw .diverged(divergence.with(problem: "the state after it does not encode: \(error)"))
+                do throws(ValueCodingError) { current.actual = try ValueEncoder().encode(current.state, memory: memory) } catch {
+                    throw diverged("the state after it does not encode: \(error)")
                 }
                 current.index = line.index
-                guard current.actual == current.expected else {
-                    throw .diverged(StateDivergence(store: current.name, index: line.index, line: recorded.line, action: line.action,
-                                                    expected: current.expected, actual: current.actual))
-                }
+                guard current.actual == current.expected else { throw diverged() }
                 verified += 1
                 current.expected = current.actual
                 replay = current
@@ -152,11 +145,5 @@ public struct StateDivergence: Sendable, Equatable, CustomStringConvertible {
         if let problem { return "\(head): \(problem)" }
         return (["\(head) leaves a state other than the recording's (recorded → now):"] + differences.map { "  " + $0.summary })
             .joined(separator: "\n")
-    }
-
-    func with(problem: String) -> StateDivergence {
-        var divergence = self
-        divergence.problem = problem
-        return divergence
     }
 }
