@@ -393,10 +393,10 @@ extension Command {
 enum RecordedForm: Equatable {
     /// The command line, then its effects (and its error).
     case itself
-    /// What the command ran: the commands a `load`, `step` or `continue` runs; for a `replay`,
-    /// `inspect` or `import devtools`, the session's stores as they became (see
-    /// `Shell.recordRestart`), then what follows. A command that failed before it ran
-    /// anything is held as itself.
+    /// What the command ran: the commands a `load`, `step` or `continue` runs; for a `replay`
+    /// or `inspect`, the session's stores as they became (see `Shell.recordRestart`), then what
+    /// follows; for an `import devtools`, the store's new start and the `dispatch` commands it
+    /// ran. A command that failed before it ran anything is held as itself.
     case whatItRuns
     /// A comment (`setup` line): the command only wrote a file, which a replay does not.
     case note

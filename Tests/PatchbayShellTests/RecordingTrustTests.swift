@@ -165,6 +165,30 @@ struct SelfContainedRecordingTests {
         #expect(inspected.run("state s") == ["{n: 2}"])
     }
 
+    /// Found by the session oracle: an import dispatches its actions through the reducers, so a
+    /// replay must too (the delayed reducer's timers it schedules included), without the file.
+    @Test func anImportIsRecordedAsTheDispatchesItRan() throws {
+        let directory = TemporaryDirectory()
+        let exported = directory.path + "/devtools.json"
+        let path = directory.path + "/import.jsonl"
+        let live = liveShell()
+        live.run("""
+            store s = {later: 0}
+            record \(path)
+            dispatch s Later
+            reducer s on Later after 4 : state.later += 1
+            export devtools s \(exported)
+            import devtools \(exported) s --force
+            record stop
+            """)
+        try FileManager.default.removeItem(atPath: exported)
+        #expect(live.run("clock") == ["clock 0 ms, 1 timer pending, next at 4 ms"])
+        #expect(inspecting(path).run("history s") == live.run("history s"))
+        let replayed = liveShell()
+        #expect(replayed.run("replay \(path) --verify").last == "verified 3 steps of \(path): every effect matches the recording")
+        #expect(replayed.run("clock\ntick 4\nstate s\nhistory s") == live.run("clock\ntick 4\nstate s\nhistory s"))
+    }
+
     @Test func aResetIsRecordedAndReplayed() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/reset.jsonl"

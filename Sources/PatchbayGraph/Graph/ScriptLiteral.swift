@@ -1,9 +1,9 @@
-import PatchbayCore
+package import PatchbayCore
 
 /// A value written as a literal for a script: on one line when it fits the line limit, otherwise
 /// spread over lines (one element or member per line inside open brackets, a long string as
 /// pieces joined with `+` inside parentheses), so that every line stays under the limit.
-struct ScriptLiteral {
+package struct ScriptLiteral {
     /// The literal's text.
     let text: String
 
@@ -15,7 +15,7 @@ struct ScriptLiteral {
 
     /// Why the literal would not read back as the value, if it would not: a literal nests
     /// deeper than the parser allows (values built by evaluation may nest deeper).
-    static func unreadableReason(_ value: Value) -> String? {
+    package static func unreadableReason(_ value: Value) -> String? {
         // Brackets count one parser level each, and a negative number one more.
         guard value.nestingDepth(upTo: Parser.maxDepth - 2) > Parser.maxDepth - 2 else { return nil }
         do {

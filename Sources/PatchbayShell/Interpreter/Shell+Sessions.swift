@@ -139,11 +139,8 @@ extension Shell {
             do throws(DevToolsError) { devTools = try DevToolsFile(parsing: bytes) } catch {
                 throw ShellError(.session(path: path, detail: error.description), at: range)
             }
-            let recorders = restartingRecorders()
-            let result = try importDevTools(devTools, into: store?.text ?? "app", force: force, path: path, range: store?.range ?? range)
-            hasStartedInnerCommands = true
-            recordRestart(into: recorders, setup: "# " + Self.causeText(text))
-            return result
+            return try importDevTools(devTools, into: store?.text ?? "app", force: force, path: path, range: store?.range ?? range,
+                                      command: text, origin: origin)
         }
     }
 
@@ -196,11 +193,11 @@ extension Shell {
         recordersInCharge.map { ($0, $0.pendingCount) }
     }
 
-    /// After a replay or `inspect` started the session over and rebuilt its stores, or an
-    /// `import devtools` rebuilt one: each recorder forgets what it heard of the rebuild and
-    /// records instead a `setup` line (`setup`: `reset`, or a comment) that a replay runs
-    /// without comparing, and the histories of the stores as they are now, which a replay
-    /// rebuilds after it. So a recording never needs the file that was read.
+    /// After a replay or `inspect` started the session over and rebuilt its stores: each
+    /// recorder forgets what it heard of the rebuild and records instead a `setup` line
+    /// (`setup`: `reset`, or a comment) that a replay runs without comparing, and the histories
+    /// of the stores as they are now, which a replay rebuilds after it. So a recording never
+    /// needs the file that was read.
     private func recordRestart(into recorders: [(recorder: SessionRecorder, mark: Int)], setup: String = "reset") {
         guard !recorders.isEmpty else { return }
         let snapshot = SessionRecorder.snapshot(of: graph, histories: histories)
@@ -481,29 +478,44 @@ extension Shell {
                 inspection)
     }
 
-    private func importDevTools(_ file: DevToolsFile, into store: String, force: Bool, path: String, range: Range<Int>) throws(ShellError) -> CommandResult {
+    /// Imports a DevTools file into `store`: its history starts again from the file's
+    /// preloaded state (or the store's own initial state), then each action is dispatched with
+    /// a `dispatch` command. A recording holds the import as what it ran: a `setup` comment with
+    /// the store's new start, then those commands, so that a replay runs the actions through the
+    /// reducers as the import did (timers they schedule included) and never reads the file.
+    private func importDevTools(_ file: DevToolsFile, into store: String, force: Bool, path: String, range: Range<Int>,
+                                command: String, origin: SourceOrigin) throws(ShellError) -> CommandResult {
         let exists = graph.storeNames.contains(store)
         // The store's own initial state when the file has none: never `{}`.
         var initial = Value.emptyObject
         if let preloaded = file.preloadedState { initial = preloaded } else if exists { initial = try historyOf(store, range).initial }
         var replaced = 0
         if exists {
-            let history = try historyOf(store, range)
-            replaced = history.count
+            replaced = try historyOf(store, range).count
             if replaced > 0, !force {
                 throw ShellError(.session(path: path, detail: "\(store) has \(replaced) action\(replaced == 1 ? "" : "s") in its history, which the import "
                                           + "would replace; 'export devtools \(store) FILE' to keep them, then add --force, or import into a new store"), at: range)
             }
+        }
+        if let (number, reason) = file.actions.enumerated().lazy.compactMap({ index, action in
+            ScriptLiteral.unreadableReason(action).map { (index + 1, $0) }
+        }).first {
+            throw ShellError(.session(path: path, detail: "action \(number) cannot be dispatched: \(reason)"), at: range)
+        }
+        hasStartedInnerCommands = true
+        for recorder in recordersInCharge { recorder.record(.setup("# " + Self.causeText(command))) }
+        if exists {
             histories.replace(store, with: History(initial: initial, store: store))
             try call([], [], range) { () throws(GraphError) in try graph.travel(store, to: initial, index: 0) }
         } else {
             try call([], [], range) { () throws(GraphError) in try graph.createStore(store, state: initial) }
         }
+        _ = graph.takeEvents()
         var failed = 0
         for action in file.actions {
-            do throws(GraphError) { try graph.dispatch(store, action) } catch { failed += 1 }
+            if perform("dispatch \(store) \(action)", at: origin, rendered: false).status == .failure { failed += 1 }
+            try checkInterruption()
         }
-        _ = graph.takeEvents()
         var line = "imported \(file.actions.count) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
         if replaced > 0 { line += "; its \(replaced) earlier action\(replaced == 1 ? " was" : "s were") replaced" }
         return CommandResult(lines: [line], json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed),

@@ -126,6 +126,7 @@ public struct Inspection {
             } else if graph.storeNameSet.contains(name) {
                 // A store no store line created (one a replayed command made) is rebuilt from here.
                 stores[name] = RebuiltStore(name: name, history: history, state: state)
+                order.append(name)
             }
         case .checkout(let name, let branch):
             guard let store = try rebuiltOrNone(name) else { return }

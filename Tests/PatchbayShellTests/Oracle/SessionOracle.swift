@@ -68,11 +68,15 @@ struct SessionOracle {
                 return Failure(step: step, kind: "a recorded command printed something else than unrecorded",
                                detail: "recorded:   \(Self.text(outcome))\nunrecorded: \(Self.text(twin))")
             }
-            // A DevTools export is recorded as a note, and an import as the stores it made:
-            // neither is a step of a replay.
-            // (An import that failed before it read anything is recorded as itself.)
-            let isNote = command.hasPrefix("export devtools") || (command.hasPrefix("import devtools") && outcome.status == .success)
-            if file != nil, !isNote { commandsInFile += 1 }
+            // A DevTools export is recorded as a note, not a step of a replay; an import as the
+            // dispatches it ran (or as itself, when it failed before it ran any).
+            if file != nil, !command.hasPrefix("export devtools") {
+                if command.hasPrefix("import devtools"), case .int(let actions)? = Self.result(outcome)?["actions"] {
+                    commandsInFile += actions
+                } else {
+                    commandsInFile += 1
+                }
+            }
             if let recording = file, checkEveryCommand || step == commands.count,
                let failure = check(recording, commandsInFile: commandsInFile, recorded: recorded, live: live, step: step, directory: directory.path) {
                 return failure
