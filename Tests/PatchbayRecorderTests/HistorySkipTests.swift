@@ -155,12 +155,12 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         let target = Int.random(in: 0...history.count, using: &random)
         live = try history.jump(to: target, current: live)
         let skippedBefore = actions[..<target].filter(\.skipped).count
-        let dropped = history.sweep()
+        let dropped = try history.sweep()
         #expect(dropped == actions.filter(\.skipped).count)
         actions.removeAll(where: \.skipped)
         #expect(history.current == target - skippedBefore)
         try expectMatches(history, actions, live: live)
-        #expect(history.sweep() == 0)
+        #expect(try history.sweep() == 0)
     }
 
     @Test func sweepNumbersCausesAgain() throws {
@@ -179,7 +179,7 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
             for change in entry.changes { try state.apply(change) }
             try history.record(entry, after: state)
         }
-        #expect(history.sweep() == 1)
+        #expect(try history.sweep() == 1)
         #expect(try history.entries(1...4).map(\.type) == ["Push", "Cause", "Effect", "Orphan"])
         #expect(try history.entry(3).cause == 2)
         #expect(try history.entry(4).cause == nil)
@@ -197,15 +197,41 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         entry.changes = CounterReducer.reduce(&live, entry).changes
         try history.record(entry, after: live)
         live = try history.checkout("main", current: live)
-        #expect(history.sweep() == 2)
+        #expect(try history.sweep() == 2)
         actions.removeAll(where: \.skipped)
         try expectMatches(history, actions, live: live)
+        // The branch keeps its steps, skipped ones included: it shares with main only the
+        // steps before the first one the sweep dropped.
         let branch = history.branches[1]
-        #expect(branch.forkIndex == 18)
-        // The branch itself keeps its steps, skipped ones included.
+        #expect(branch.forkIndex == 2)
         live = try history.checkout("b1", current: live)
         #expect(history.count == 21)
         #expect(try history.entry(3).skipped)
+    }
+
+    @Test func sweepingABranchMovesItsForkBeforeTheFirstSharedStepItDropped() throws {
+        let (history, actions) = try counterHistory(count: 10, seed: 74)
+        var live = try history.jump(to: 6, current: CounterReducer.replay(actions).states.last!)
+        live = try history.setSkipped(4, true, current: live, reduce: CounterReducer.reduce).state
+        var entry = HistoryEntry(index: 7, action: ["type": "Push", "value": 1], changes: [])
+        entry.changes = CounterReducer.reduce(&live, entry).changes
+        try history.record(entry, after: live)
+        #expect(history.branch == "b1" && history.branches[1].forkIndex == 6)
+        #expect(try history.sweep() == 1)
+        #expect(history.branches[1].forkIndex == 3)
+        #expect(history.count == 6)
+    }
+
+    @Test func aSweepThatWouldEmptyABranchIsRefusedAndChangesNothing() throws {
+        let (history, actions) = try counterHistory(count: 10, seed: 75)
+        var live = try history.jump(to: 6, current: CounterReducer.replay(actions).states.last!)
+        var entry = HistoryEntry(index: 7, action: ["type": "Push", "value": 1], changes: [])
+        entry.changes = CounterReducer.reduce(&live, entry).changes
+        try history.record(entry, after: live)
+        live = try history.setSkipped(7, true, current: live, reduce: CounterReducer.reduce).state
+        #expect(throws: HistoryError.sweepEmptiesBranch(store: history.store, branch: "b1", parent: "main")) { try history.sweep() }
+        #expect(history.count == 7 && history.current == 7 && history.branches[1].forkIndex == 6)
+        #expect(try history.entry(7).skipped)
     }
 
     @Test func commitMakesTheCurrentStateTheInitialOne() throws {

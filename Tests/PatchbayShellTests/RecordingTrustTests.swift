@@ -92,6 +92,54 @@ struct MidSessionRecordingTests {
     }
 }
 
+extension MidSessionRecordingTests {
+    /// A branch forked after a step that a sweep of its parent dropped shares only the steps
+    /// before it: the recording's opening rebuilds it, and `inspect` shows what the shell shows.
+    @Test func aBranchForkedAfterASweptStepOpensAsItIs() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/swept.jsonl"
+        let live = liveShell()
+        live.run("""
+            store s = {n: 0}
+            reducer s on Add : state.n += action.by
+            dispatch s Add {by: 1}
+            dispatch s Add {by: 10}
+            dispatch s Add {by: 100}
+            dispatch s Add {by: 5}
+            skip 2
+            jump 3
+            dispatch s Add {by: 1000}
+            checkout main
+            history sweep
+            checkout b1
+            """)
+        #expect(live.run("branch s") == ["  main  3 actions", "* b1  4 actions, from main at #1"])
+        live.run("record \(path)\nrecord stop")
+        #expect(view(of: inspecting(path)) == view(of: live))
+        live.run("checkout main")
+        let inspected = inspecting(path)
+        inspected.run("checkout main")
+        #expect(view(of: inspected) == view(of: live))
+    }
+
+    @Test func aSweepThatWouldLeaveABranchWithNothingOfItsOwnIsRefused() {
+        let live = liveShell()
+        live.run("""
+            store s = {n: 0}
+            reducer s on Add : state.n += action.by
+            dispatch s Add {by: 1}
+            dispatch s Add {by: 10}
+            jump 1
+            dispatch s Add {by: 5}
+            skip 2
+            """)
+        let before = view(of: live)
+        #expect(live.error("history sweep") == "error: every action b1 of s added is skipped, so the sweep would leave nothing to tell it "
+                + "from main: unskip one to keep the branch, or 'checkout main' and sweep there")
+        #expect(view(of: live) == before)
+    }
+}
+
 @Suite("Recordings: skips carry their recomputed steps")
 struct RecordedSkipTests {
     private func record(_ commands: String, into path: String) -> DataflowSession {

@@ -19,12 +19,18 @@ extension History {
     /// Redux DevTools' SWEEP: drops the skipped actions of the current timeline and numbers the
     /// others again, their causes included. No state changes, since a skipped action changed
     /// nothing; `current` moves to the same state's new index, and so do the fork indexes of the
-    /// branches forked from this one. Returns how many actions were dropped.
-    public func sweep() -> Int {
+    /// branches forked from this one. A branch shares the steps before its fork index with the
+    /// timeline it was forked from: where the sweep dropped one of those from one side only,
+    /// the two share the steps before it, and the fork index moves there. Returns how many
+    /// actions were dropped.
+    ///
+    /// Throws, and changes nothing, when the sweep would leave the current branch with no action
+    /// of its own: such a branch could not be told from its parent.
+    public func sweep() throws(HistoryError) -> Int {
         let old = timelines[selected]
-        guard old.count > 0 else { return 0 }
+        guard old.count > 0, let firstDropped = (1...old.count).first(where: { old.steps.flags(at: $0).contains(.skipped) }) else { return 0 }
         // newIndex[i]: the index state i has after the sweep.
-        var newIndex = [0]
+        var newIndex = Array(0..<firstDropped)
         newIndex.reserveCapacity(old.count + 1)
         var swept = old
         swept.steps = StepLog()
@@ -43,16 +49,22 @@ extension History {
                 // checkpoint as before.
                 if swept.steps.append({ record.write(to: &$0) }), swept.firstUnresolved == nil { swept.firstUnresolved = swept.steps.count }
             }
-            newIndex.append(index - dropped)
+            if index >= firstDropped { newIndex.append(index - dropped) }
         }
-        guard dropped > 0 else { return 0 }
+        /// A fork at `index` of a timeline from which the steps from `firstDropped` on went
+        /// on one side only: the two share the steps before.
+        func shared(_ index: Int) -> Int { Swift.min(index, firstDropped - 1) }
+        swept.forkIndex = old.forkIndex.map(shared)
+        if let fork = swept.forkIndex, swept.steps.count == fork, let parent = old.forkedFrom {
+            throw .sweepEmptiesBranch(store: store, branch: old.name, parent: parent)
+        }
         for checkpoint in old.checkpoints where swept.checkpoints.last?.index != newIndex[checkpoint.index] {
             swept.checkpoints.append(Checkpoint(index: newIndex[checkpoint.index], state: checkpoint.state))
         }
         timelines[selected] = swept
         rewrites += 1
         for position in timelines.indices where timelines[position].forkedFrom == old.name {
-            timelines[position].forkIndex = timelines[position].forkIndex.map { newIndex[min($0, old.count)] }
+            timelines[position].forkIndex = timelines[position].forkIndex.map(shared)
         }
         current = newIndex[current]
         return dropped

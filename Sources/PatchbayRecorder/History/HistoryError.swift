@@ -18,6 +18,9 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The recorded changes of action `index` do not apply to the state before it, so the states
     /// from it on cannot be rebuilt: the history was given changes that do not match its states.
     case inconsistent(store: String, index: Int, reason: String)
+    /// `history sweep` would leave `branch` with no action of its own: every action it added
+    /// is skipped.
+    case sweepEmptiesBranch(store: String, branch: String, parent: String)
     /// Ctrl-C stopped a recomputation (`skip`, `unskip`); the history is as it was.
     case interrupted
 
@@ -44,6 +47,9 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
             "action \(index) of \(store) is not skipped"
         case .inconsistent(let store, let index, let reason):
             "action \(index) of \(store) does not apply to the state before it: \(reason)"
+        case .sweepEmptiesBranch(let store, let branch, let parent):
+            "every action \(branch) of \(store) added is skipped, so the sweep would leave nothing to tell it from \(parent): "
+                + "unskip one to keep the branch, or 'checkout \(parent)' and sweep there"
         case .interrupted:
             InterruptionError().description
         }

@@ -136,7 +136,8 @@ public struct Inspection {
                 throw InspectionError(message: error.description)
             }
         case .sweep(let name):
-            _ = try history(name).sweep()
+            let swept = try history(name)
+            do throws(HistoryError) { _ = try swept.sweep() } catch { throw InspectionError(message: error.description) }
         case .command, .setup, .publish, .route, .error:
             break
         }

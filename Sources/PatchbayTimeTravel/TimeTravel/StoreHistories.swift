@@ -145,7 +145,7 @@ public final class StoreHistories {
     /// `history sweep`: drops the skipped actions.
     public func sweep(_ store: String?) throws(TimeTravelError) -> Int {
         let (name, history) = try self.history(of: store)
-        let removed = history.sweep()
+        let removed = try historyCall(name) { () throws(HistoryError) in try history.sweep() }
         announce(.sweep(store: name))
         try travel(name, to: liveState(name), history: history)
         return removed
