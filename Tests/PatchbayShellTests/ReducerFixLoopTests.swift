@@ -136,6 +136,68 @@ struct ReplacedReducerPersistenceTests {
     }
 }
 
+@Suite("Shell stores: reducer ids")
+struct ReducerIDTests {
+    private static let afterARemoval = """
+        store s = {n: 0}
+        reducer s on Add : state.n += 1
+        reducer s on Add : state.n += 10
+        reducer s on Sub : state.n -= 1
+        reducer rm r1
+        """
+
+    @Test func aNewReducerTakesTheLowestFreeIdOrTheOneItAsksFor() {
+        let session = DataflowSession()
+        session.run(Self.afterARemoval)
+        #expect(session.run("reducer s on Mul : state.n = state.n * 2").first == "r1: s on Mul : state.n = state.n * 2")
+        #expect(session.run("reducer r7 = s on Div : state.n = state.n / 2").first == "r7: s on Div : state.n = state.n / 2")
+        #expect(session.run("reducer s on Neg : state.n = -state.n").first == "r4: s on Neg : state.n = -state.n")
+    }
+
+    @Test func aBadOrTakenIdIsAnErrorAtTheId() {
+        let session = DataflowSession()
+        session.run(Self.afterARemoval)
+        let before = session.run("reducer list")
+        #expect(session.error("reducer r2 = s on Mul : state.n = state.n * 2") == "error: reducer r2 exists: 'reducer r2 : STATEMENTS' gives it a new body, 'reducer rm r2' removes it")
+        #expect(session.run("reducer x2 = s on Mul : state.n = state.n * 2") == [
+            "error: 'x2' is not a reducer id: ids are r and a number (r1, r2, ...)\n  reducer x2 = s on Mul : state.n = state.n * 2\n          ^~",
+        ])
+        #expect(session.run("reducer list") == before)
+    }
+
+    @Test func aSavedSessionLoadsWithTheSameIds() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/ids.pb"
+        let saved = DataflowSession()
+        saved.run(Self.afterARemoval + "\nsave \(path)")
+        let loaded = DataflowSession()
+        loaded.run("load \(path)")
+        #expect(loaded.run("reducer list") == saved.run("reducer list"))
+        #expect(loaded.run("dispatch s Add\ndispatch s Sub") == saved.run("dispatch s Add\ndispatch s Sub"))
+    }
+
+    @Test func aRecordingThatStartsAfterARemovalReplaysCommandsThatNameReducers() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/ids.jsonl"
+        let live = DataflowSession()
+        live.shell.options.now = { Date(timeIntervalSince1970: 1_795_255_200) }
+        live.run(Self.afterARemoval)
+        live.run("""
+            record \(path)
+            reducer r2 : state.n += 100
+            dispatch s Add
+            reducer rm r3
+            reducer s on Mul : state.n = state.n * 2
+            dispatch s Mul
+            record stop
+            """)
+        let replaying = DataflowSession()
+        let replay = replaying.run("replay \(path) --verify")
+        #expect(replay.last == "verified 5 steps of \(path): every effect matches the recording", "\(replay)")
+        #expect(replaying.run("state s\nreducer list") == live.run("state s\nreducer list"))
+    }
+}
+
 @Suite("Shell stores: what dispatch accepts")
 struct DispatchTypeSafetyTests {
     @Test func aStoreWithoutATypeIsAnErrorNamingTheForms() {

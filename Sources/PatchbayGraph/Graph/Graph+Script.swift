@@ -398,29 +398,23 @@ struct GraphScriptWriter {
         for (name, value) in variables + knots { command("set \(name) = ", value: value, of: name) }
     }
 
-    /// The reducers of every store in registration order, so that they keep their order.
+    /// The reducers of every store, each store's in registration order, which is the order they
+    /// run in. When a fresh shell would number them otherwise (after a `reducer rm`), each is
+    /// written with its id (`reducer r2 = app on ...`), so that the commands that name them
+    /// still do after a load, or in a replay of a recording that starts with this.
     private mutating func writeReducers() {
         let reducers = graph.nodes.values.compactMap { $0 as? StoreNode }
             .flatMap { store in store.reducers.map { (store: store.name, reducer: $0) } }
-            .sorted { Self.number(of: $0.reducer.id) < Self.number(of: $1.reducer.id) }
         guard !reducers.isEmpty else { return }
         note("reducers come last: actions that wires deliver while this runs leave the stores' states as saved")
-        let renumbered = reducers.enumerated().compactMap { index, entry in
-            entry.reducer.id == "r\(index + 1)" ? nil : "\(entry.reducer.id) becomes r\(index + 1)"
-        }
-        if !renumbered.isEmpty {
-            note("reducer ids restart at r1 when this is loaded: \(renumbered.joined(separator: ", "))")
-        }
+        // A fresh shell gives each the lowest free id: r1, r2, ... in the order written.
+        let keepsIDs = reducers.enumerated().allSatisfy { index, entry in entry.reducer.id == "r\(index + 1)" }
         for (store, reducer) in reducers {
-            var text = "reducer \(store) on \(reducer.type)"
+            var text = "reducer " + (keepsIDs ? "" : "\(reducer.id) = ") + "\(store) on \(reducer.type)"
             if let path = reducer.path { text += " at \(ValueChange.pathText(path))" }
             if let delay = reducer.delay { text += " after \(delay)" }
             if let condition = reducer.condition { text += " when \(condition.sourceText)" }
             command(text + " : \(reducer.body.sourceText)")
         }
-    }
-
-    private static func number(of id: String) -> Int {
-        Int(id.dropFirst()) ?? 0
     }
 }

@@ -67,18 +67,35 @@ extension Graph {
         return store
     }
 
-    /// `reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`
-    /// - Returns: the reducer's id (`r1`, `r2`, ...).
+    /// `[ID =] STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`
+    ///
+    /// A reducer gets the id asked for, or the lowest free one (`r1`, `r2`, ...): so the ids
+    /// follow from the reducers that exist, and a script that makes the same reducers (a
+    /// recording's start, a saved session) gives the same ids.
+    /// - Returns: the reducer's id.
     @discardableResult
-    public func addReducer(to storeName: String, on type: String, at path: [ValueChange.PathComponent]? = nil,
+    public func addReducer(_ requested: String? = nil, to storeName: String, on type: String, at path: [ValueChange.PathComponent]? = nil,
                            when condition: Expression? = nil, after delay: Int? = nil, body: StatementBlock) throws(GraphError) -> String {
         let store = try store(storeName)
         if store.hosted != nil { throw .hostedReducer(store: store.name) }
         if let delay, !(0...VirtualClock.maximumDelay).contains(delay) { throw .invalidDelay(delay) }
-        nextReducerID += 1
-        let id = "r\(nextReducerID)"
+        let taken = Set(nodes.values.lazy.compactMap { $0 as? StoreNode }.flatMap { $0.reducers.map(\.id) })
+        let id: String
+        if let requested {
+            guard Self.reducerNumber(requested) != nil else { throw .invalidReducerID(requested) }
+            guard !taken.contains(requested) else { throw .reducerExists(requested) }
+            id = requested
+        } else {
+            id = (1...).lazy.map { "r\($0)" }.first { !taken.contains($0) }!
+        }
         store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))
         return id
+    }
+
+    /// The number of reducer id `id` (`r12`: 12), or `nil` for a text that is not one.
+    package static func reducerNumber(_ id: String) -> Int? {
+        guard id.hasPrefix("r"), let number = Int(id.dropFirst()), number > 0, id == "r\(number)" else { return nil }
+        return number
     }
 
     /// `reducer list [STORE]`

@@ -29,7 +29,6 @@ public final class Graph {
     /// looks a name up in it for every command it parses.
     public internal(set) var storeNameSet: Set<String> = []
     var nextDelayOrder = 0
-    var nextReducerID = 0
     /// Who hears what the stores do (the history).
     var storeObservers: [(StoreEvent) -> Void] = []
     var routeObservers: [(Navigation) -> Void] = []

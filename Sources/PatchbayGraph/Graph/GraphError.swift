@@ -30,6 +30,10 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `reducer` on a hosted store, whose reducer is the app's code.
     case hostedReducer(store: String)
     case unknownReducer(String, existing: [String])
+    /// `reducer ID = ...` with an id that is not `r` and a number.
+    case invalidReducerID(String)
+    /// `reducer ID = ...` with the id of a reducer that exists.
+    case reducerExists(String)
     case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
     case routing(RoutingError, text: String)
     case routeExists(String)
@@ -74,6 +78,9 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .hostedReducer(let store): "\(store) is hosted: its reducer is the app's Swift code, which the shell cannot add to"
         case .unknownReducer(let id, let existing):
             "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Self.list(existing))") + ")"
+        case .invalidReducerID(let id): "'\(id)' is not a reducer id: ids are r and a number (r1, r2, ...)"
+        case .reducerExists(let id):
+            "reducer \(id) exists: 'reducer \(id) : STATEMENTS' gives it a new body, 'reducer rm \(id)' removes it"
         case .routing(let error, _): error.description
         case .routeExists(let pattern): "a route \(pattern) already exists; route rm it first"
         case .unknownRoute(let pattern, let existing):

@@ -4,7 +4,7 @@ import PatchbayGraph
 /// A command of SPEC section 6: stores, reducers, dispatch, state.
 enum StoreCommand: Sendable {
     case store(Name, Expression)
-    case addReducer(store: Name, type: Name, path: [ValueChange.PathComponent]?, condition: Expression?, delay: Int?, body: StatementBlock)
+    case addReducer(id: Name?, store: Name, type: Name, path: [ValueChange.PathComponent]?, condition: Expression?, delay: Int?, body: StatementBlock)
     case listReducers(Name?)
     case removeReducer(Name)
     /// `reducer ID : STATEMENTS`: a new body for a reducer, in place.
@@ -76,12 +76,17 @@ extension CommandParser {
         return scanner.offset < scanner.bytes.count && scanner.bytes[scanner.offset] == UInt8(ascii: "{")
     }
 
-    /// `reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`, or
+    /// `reducer [ID =] STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS`, or
     /// `reducer ID : STATEMENTS` (a name followed by `:` is a reducer's id: a store needs `on`).
     private static func reducer(_ scanner: inout CommandScanner) throws(ShellError) -> StoreCommand {
         let word = "reducer"
-        let store = try scanner.requireName("the store (or the id of the reducer to replace)", command: word)
+        var store = try scanner.requireName("the store (or the id of the reducer to replace)", command: word)
         if scanner.symbol(":") { return .replaceReducer(store, body: try scanner.statements(command: word)) }
+        var id: Name?
+        if scanner.symbol("=") {
+            id = store
+            store = try scanner.requireName("the store", command: word)
+        }
         guard scanner.keyword("on") else { throw scanner.missing("'on' and the action type", command: word) }
         let type: Name
         scanner.skipBlanks()
@@ -105,7 +110,7 @@ extension CommandParser {
             }
         }
         guard scanner.symbol(":") else { throw scanner.missing("':' and the statements (or at, when, after)", command: word) }
-        return .addReducer(store: store, type: type, path: path, condition: condition, delay: delay,
+        return .addReducer(id: id, store: store, type: type, path: path, condition: condition, delay: delay,
                            body: try scanner.statements(command: word))
     }
 

@@ -174,7 +174,8 @@ extension Shell {
                       parameters: [String: Range<Int>] = [:]) -> Range<Int>? {
         switch error {
         case .unknownNode(let node, _), .wrongKind(let node, _, _), .signalClosed(let node), .nameTaken(let node, _),
-            .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _):
+            .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _),
+            .invalidReducerID(let node), .reducerExists(let node):
             return names.first { $0.text == node }?.range
                 ?? targets.first { $0.node.text == node || $0.text == node }?.node.range
         case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address):

@@ -9,9 +9,9 @@ extension Shell {
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.createStore(name.text, state: value) }
             return CommandResult(lines: ["\(name.text) = \(value)"], json: ["store": .string(name.text), "state": value])
-        case .addReducer(let store, let type, let path, let condition, let delay, let body):
-            let id = try call([store], [], store.range) { () throws(GraphError) in
-                try graph.addReducer(to: store.text, on: type.text, at: path, when: condition, after: delay, body: body)
+        case .addReducer(let requested, let store, let type, let path, let condition, let delay, let body):
+            let id = try call([store] + [requested].compactMap { $0 }, [], store.range) { () throws(GraphError) in
+                try graph.addReducer(requested?.text, to: store.text, on: type.text, at: path, when: condition, after: delay, body: body)
             }
             let summary = try call([store], [], store.range) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store.text).first { $0.id == id }!
