@@ -4,7 +4,8 @@ import PatchbayShell
 /// The interactive shell on a terminal: prompts, line editing and history (libedit, or plain
 /// lines on a `dumb` terminal), multi-line commands, and the output of each command.
 ///
-/// Prompts are `patchbay> `, and `...> ` while a bracket or string is open. Ctrl-C abandons
+/// Prompts are the program's name (`patchbay> `, or the app's own inspector's name when it hosts
+/// stores: `todo-inspector> `), and `...> ` while a bracket or string is open. Ctrl-C abandons
 /// the line and any pending multi-line command, and interrupts a running command (see
 /// `InterruptSignal`); Ctrl-D on an empty line ends the session.
 /// A command is remembered as one history entry, its physical lines joined by newlines, unless
@@ -30,7 +31,8 @@ struct InteractiveSession {
         var assembler = InputAssembler()
         var pendingLines: [String] = []
         let color = shell.options.color
-        let primary = Prompt(text: "patchbay> ", color: color ? "1;36" : nil)
+        let program = CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "patchbay"
+        let primary = Prompt(text: "\(program)> ", color: color ? "1;36" : nil)
         let continuation = Prompt(text: "...> ", color: color ? "2" : nil)
 
         while !shell.hasQuit {

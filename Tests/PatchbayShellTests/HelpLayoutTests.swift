@@ -39,7 +39,7 @@ struct HelpLayoutTests {
 
     @Test func aLongSynopsisWrapsWithAHangingIndentAndItsSummaryBelow() {
         let lines = output("help", width: 80)
-        let start = lines.firstIndex { $0.hasPrefix("  reducer STORE on TYPE") }!
+        let start = lines.firstIndex { $0.hasPrefix("  reducer [ID =] STORE on TYPE") }!
         #expect(lines[start].count <= 80)
         #expect(lines[start + 1].hasPrefix("    | "))
         #expect(lines.contains { $0.hasPrefix(String(repeating: " ", count: 20)) && $0.contains("add a reducer for an action type") })

@@ -28,10 +28,11 @@ struct StoreShellReducerTests {
             "r1: app on Inc : state.count += 1",
             "r2: app on Dec : state.count -= 1",
         ])
-        // Ids are counted across stores and never reused.
+        // Ids are shared by all stores; a new reducer takes the lowest free one.
         session.run("store other = {n: 0}")
         #expect(session.run("reducer other on Inc : state.n += 1") == ["r3: other on Inc : state.n += 1"])
-        #expect(session.run("reducer rm r3\nreducer other on Inc : state.n += 2") == ["removed r3", "r4: other on Inc : state.n += 2"])
+        #expect(session.run("reducer rm r1\nreducer other on Inc : state.n += 2") == ["removed r1", "r1: other on Inc : state.n += 2"])
+        #expect(session.run("reducer other on Dec : state.n -= 2") == ["r4: other on Dec : state.n -= 2"])
     }
 
     @Test func aReducerShowsItsScopeGuardAndDelay() {
@@ -598,7 +599,7 @@ struct StoreShellBadInputTests {
                 sourceLocation: sourceLocation)
     }
 
-    private let usage = "usage: reducer STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS | reducer ID : STATEMENTS | reducer list [STORE] | reducer rm ID (see 'help reducer')"
+    private let usage = "usage: reducer [ID =] STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS | reducer ID : STATEMENTS | reducer list [STORE] | reducer rm ID (see 'help reducer')"
 
     @Test func aReducerWithoutOn() {
         let session = session()
