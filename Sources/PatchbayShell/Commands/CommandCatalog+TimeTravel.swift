@@ -1,7 +1,7 @@
 extension CommandCatalog {
     /// The commands of SPEC section 7.
     static let timeTravel: [CommandInfo] = [
-        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--path P] | history commit | revert | sweep [STORE] [--force] | history recompute [STORE] | history router",
+        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--path P] | history [STORE] --chart PATH [--from A] [--to B] [--spark] | history commit | revert | sweep [STORE] [--force] | history recompute [STORE] | history router",
                     summary: "list a store's actions: > current, ~ skipped, ! failed; or squash, drop, sweep or recompute them",
                     details: ["Each line: the action's number, its type and payload, and the paths it changed.",
                               "history commit   the current state becomes the initial state; every action is dropped",
@@ -13,8 +13,14 @@ extension CommandCatalog {
                               "                 many states changed and the first one, with what changed in it as diff",
                               "                 prints it (was → is); skipped actions stay skipped",
                               "history router   every URL opened, with its pattern and parameters",
+                              "history --chart PATH  a chart of the number at PATH over the steps (#A to #B; all by",
+                              "                 default), max and min labelled; a sparkline with --spark or on a narrow",
+                              "                 terminal. A column covering several steps shows their largest value;",
+                              "                 a step where PATH is missing or null is a gap, one where it is not a",
+                              "                 number is an error naming that step.",
                               "The history is unlimited: changes per action, full states only at checkpoints."],
-                    examples: ["history", "history --last 10 --type AddTodo", "history --path user.name", "history commit", "history recompute"]),
+                    examples: ["history", "history --last 10 --type AddTodo", "history --path user.name", "history --chart count --from 10",
+                               "history commit", "history recompute"]),
         CommandInfo(name: "jump", synopsis: "jump [STORE] N | +K | -K | end",
                     summary: "make state N current (0 is the initial state); wired nodes follow",
                     details: ["The store's outputs send the state jumped to. Dispatching while not at the end starts",

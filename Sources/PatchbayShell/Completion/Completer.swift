@@ -78,6 +78,10 @@ struct Completer {
             return ["types"]
         case "patch" where position == 2:
             return context.patchTypes
+        case "set" where position == 1:
+            return context.nodeNames + ShellSettings.names
+        case "set" where position == 2 && ShellSettings.names.contains(earlier[1]):
+            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"]][earlier[1]] ?? []
         case "send", "close", "touch", "rm", "show", "why", "tap", "set":
             return position == 1 ? context.nodeNames : expressionNames
         case "bind" where position <= 2:
@@ -88,10 +92,6 @@ struct Completer {
             return expressionNames
         case "state":
             return (position == 1 ? context.storeNames : []) + ["--tree"]
-        case "set" where position == 1:
-            return context.nodeNames + ShellSettings.names
-        case "set" where position == 2 && ShellSettings.names.contains(earlier[1]):
-            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"]][earlier[1]] ?? []
         case "route":
             if position == 1 { return ["add", "explain", "list", "rm", "check"] + context.routePatterns }
             if position == 2, earlier[1] == "rm" || earlier[1] == "explain" { return context.routePatterns }
