@@ -191,14 +191,17 @@ struct HistoryChartTests {
         #expect(lines[1].hasPrefix("7┤"))
         #expect(lines[8].hasPrefix("0┤"))
         #expect(lines[2...7].allSatisfy { $0.hasPrefix(" │") })
-        #expect(lines[9] == " └─────")
-        #expect(lines[10] == "  #0 #4")
+        // Five steps, drawn three columns wide each.
+        #expect(lines[9] == " └" + String(repeating: "─", count: 15))
+        #expect(lines[10] == "  #0" + String(repeating: " ", count: 11) + "#4")
         #expect(lines.last == "min 0 at #0, max 7 at #4")
-        // The last column is full height, the first (the minimum) a sliver.
-        let columns = lines[1...8].map { Array($0.dropFirst(2)) }
-        #expect(columns.allSatisfy { $0.count == 5 })
-        #expect(columns.allSatisfy { $0[4] == "█" })
-        #expect(columns[7][0] == "▁" && columns[0][0] == " ")
+        // The last step is full height, the first (the minimum) a sliver.
+        let rows = lines[1...8].map { Array($0.dropFirst(2)) }
+        #expect(rows.allSatisfy { $0.count == 15 })
+        #expect(rows.allSatisfy { $0[12...].allSatisfy { $0 == "█" } })
+        #expect(rows[7][0...2] == ["▁", "▁", "▁"] && rows[0][0] == " ")
+        // 3 of 7 is 27 eighths of 64: three full rows and a three-eighths block on the fourth.
+        #expect(rows.map { $0[6] } == [" ", " ", " ", " ", "▃", "█", "█", "█"])
     }
 
     @Test func fromAndToNarrowTheSteps() {

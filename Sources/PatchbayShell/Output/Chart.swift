@@ -53,7 +53,11 @@ struct Chart {
         guard let low = values.min(), let high = values.max() else { return [] }
         let top = label(high), bottom = label(low)
         let margin = Swift.max(top.count, bottom.count)
-        let (columns, perColumn) = columns(Swift.max(1, width - margin - 2))
+        let room = Swift.max(1, width - margin - 2)
+        var (columns, perColumn) = columns(room)
+        // A short history is drawn wider, up to three columns a step, so that it reads.
+        let stretch = perColumn == 1 ? Swift.max(1, Swift.min(3, room / Swift.max(1, columns.count))) : 1
+        columns = columns.flatMap { Array(repeating: $0, count: stretch) }
         let levels = columns.map { $0.map { level($0, rows: rows) } }
         var lines: [String] = []
         for row in (0..<rows).reversed() {
