@@ -68,11 +68,11 @@ struct InteractiveSession {
     /// Runs `command` and prints its output, through the pager when it is long and paging is
     /// on. The terminal's size is read again for each command: the window may have changed.
     private func run(_ command: String) {
-        let pages = pager != nil && shell.options.settings.pager && !shell.options.json
-        shell.options.height = pages ? Terminal.height : nil
+        shell.options.height = pager == nil ? nil : Terminal.height
         shell.options.width = Terminal.width
         let outcome = shell.execute(command)
-        if let pager, pages, outcome.isLong {
+        // `set pager` is read after the command: `set pager off` may be the command.
+        if let pager, shell.options.settings.pager, outcome.isLong {
             pager.show(outcome.lines, through: output)
         } else {
             outcome.lines.forEach(output.write)

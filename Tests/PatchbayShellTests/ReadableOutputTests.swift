@@ -88,6 +88,16 @@ struct ReadableOutputTests {
         #expect(elements == (0..<30).map { "\($0)"[...] })
     }
 
+    @Test func aTreeNeverElidesAContainerToFitItOnOneLine() {
+        // Cut to 20 characters, the whole state would fit a line of 40: the tree breaks it up instead.
+        let lines = text(last(["store app = {count: 19, user: {name: 'Max', tags: ['admin', 'editor']}}", "set truncate 20",
+                               "state app --tree"], options: ShellOptions(width: 40)))
+        #expect(lines == ["{", "  count: 19,", "  user: {", "    name: \"Max\",", "    tags: [\"admin\", \"editor\"]", "  }", "}"])
+        // A string longer than the line still elides.
+        #expect(text(last(["set truncate 10", "store app = {s: '\(String(repeating: "x", count: 100))'}", "state app --tree"]))
+                == ["{", "  s: \"xxxxxxxx\"… (92 more characters)", "}"])
+    }
+
     @Test func stateTreeInJSONIsTheValue() {
         let line = text(last(["store app = {a: [1, 2]}", "state app --tree"], options: ShellOptions(json: true)))[0]
         #expect(line == #"{"ok":true,"command":"state app --tree","result":{"a":[1,2]}}"#)
@@ -108,8 +118,9 @@ struct ReadableOutputTests {
     }
 
     @Test func setListsShowsAndChangesTheSettings() {
-        #expect(text(last(["set"])) == ["width    auto  (80 columns)", "pager    on  (only at a terminal)", "color    on", "truncate 200"])
+        #expect(text(last(["set"])) == ["width    auto  (80 columns)", "pager    on  (no pager here: only an interactive terminal pages, without --no-pager)", "color    on", "truncate 200"])
         #expect(text(last(["set width 100"])) == ["width    100"])
+        #expect(text(last(["set pager off"], options: ShellOptions(height: 24))) == ["pager    off"])
         #expect(text(last(["set truncate 50", "set truncate"])) == ["truncate 50"])
         let json = text(last(["set pager off", "set"], options: ShellOptions(json: true)))[0]
         #expect(json == #"{"ok":true,"command":"set","result":{"width":"auto","pager":false,"color":true,"truncate":200}}"#)

@@ -30,7 +30,7 @@ extension Shell {
     private func settingNote(_ name: String) -> String {
         switch name {
         case "width" where options.settings.width == nil: "  (\(options.width) columns)"
-        case "pager" where options.height == nil: "  (only at a terminal)"
+        case "pager" where options.height == nil: "  (no pager here: only an interactive terminal pages, without --no-pager)"
         default: ""
         }
     }

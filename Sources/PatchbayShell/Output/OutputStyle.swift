@@ -74,8 +74,9 @@ struct OutputStyle {
     }
 
     private func appendTree(_ value: Value, prefix: String, suffix: String, indent: String, to lines: inout [String]) {
-        let inline = self.value(value)
-        let fits = indent.count + prefix.count + inline.count + suffix.count <= width
+        // A container stays on one line only when all of it fits: the tree never elides one.
+        let inline = Self.whole(value, within: width - indent.count - prefix.count - suffix.count)
+        let fits = inline != nil
         switch value {
         case .array(let elements) where !fits && !elements.isEmpty && elements.allSatisfy(\.isScalar):
             // Numbers, strings and the like fill each line, as many as fit.
@@ -106,8 +107,16 @@ struct OutputStyle {
             }
             lines.append(indent + "}" + suffix)
         default:
-            lines.append(indent + prefix + inline + suffix)
+            lines.append(indent + prefix + (inline ?? self.value(value)) + suffix)
         }
+    }
+
+    /// The whole literal of `value` when it takes at most `room` characters; `nil` when it is
+    /// longer (found without writing more than about `room` characters of it).
+    private static func whole(_ value: Value, within room: Int) -> String? {
+        var writer = ElidingWriter(limit: Swift.max(1, room) + 1)
+        writer.write(value)
+        return writer.hasElided || writer.text.count > room ? nil : writer.text
     }
 
     /// `text` in the ANSI colour `code`, when colour is on.
@@ -135,6 +144,8 @@ extension Value {
 private struct ElidingWriter {
     let limit: Int
     private(set) var text = ""
+    /// Whether anything was left out.
+    private(set) var hasElided = false
     /// Characters written so far.
     private var count = 0
 
@@ -170,12 +181,14 @@ private struct ElidingWriter {
             var quoted = ""
             Value.writeQuoted(String(string.prefix(room)), to: &quoted)
             append(quoted + "… (\(total - room) more characters)")
+            hasElided = true
         case .array(let elements):
             append("[")
             for (index, element) in elements.enumerated() {
                 if index > 0 {
                     if isFull {
                         append(", … \(elements.count - index) more")
+                        hasElided = true
                         break
                     }
                     append(", ")
@@ -190,6 +203,7 @@ private struct ElidingWriter {
                     if isFull {
                         let left = members.count - index
                         append(", … \(left) more \(left == 1 ? "key" : "keys")")
+                        hasElided = true
                         break
                     }
                     append(", ")
