@@ -151,6 +151,8 @@ struct ContextCompletionTests {
         #expect(candidates(shell, "history app --path user.n") == ["user.name"])
         #expect(candidates(shell, "history other --chart c") == ["counter"])
         #expect(candidates(shell, "history app --c") == ["--chart"])
+        #expect(candidates(shell, "diff app 0 1 --path user.n") == ["user.name"])
+        #expect(candidates(shell, "diff app --p") == ["--path"])
     }
 
     @Test func routeExplainAndRmCompletePatterns() {

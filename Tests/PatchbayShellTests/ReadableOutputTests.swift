@@ -117,6 +117,19 @@ struct ReadableOutputTests {
         #expect(!text(last(setup + ["set color off", "dispatch app Go"], options: ShellOptions(color: true)))[0].contains("\u{1B}"))
     }
 
+    @Test func diffPathKeepsTheChangesAtAPath() {
+        let setup = ["store app = {count: 0, user: {name: 'x', age: 1}}", "reducer app on A : state.count += 1; state.user.name = 'y'",
+                     "dispatch app A"]
+        #expect(text(last(setup + ["diff 0 1 --path user"])) == [#"user.name: "x" → "y""#])
+        #expect(text(last(setup + ["diff --path count"])) == ["count: 0 → 1"])
+        #expect(text(last(setup + ["diff app 1 --path user.age"])) == ["#0 → #1: no differences at user.age"])
+        let json = text(last(setup + ["diff --path user"], options: ShellOptions(json: true)))[0]
+        #expect(json.contains(#""result":[{"path":"user.name","op":"replace","old":"x","new":"y"}]"#), "\(json)")
+        let outcome = last(setup + ["diff 0 1 user"])
+        #expect(outcome.status == .failure)
+        #expect(outcome.lines.first { $0.stream == .error }?.text.contains("unexpected 'user' (after the steps: --path P)") == true)
+    }
+
     @Test func setListsShowsAndChangesTheSettings() {
         #expect(text(last(["set"])) == ["width    auto  (80 columns)", "pager    on  (no pager here: only an interactive terminal pages, without --no-pager)", "color    on", "truncate 200"])
         #expect(text(last(["set width 100"])) == ["width    100"])

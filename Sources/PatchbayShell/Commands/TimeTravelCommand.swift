@@ -15,8 +15,8 @@ enum TimeTravelCommand: Sendable {
     case recompute(store: Name?)
     /// `jump [STORE] N | +K | -K | end`
     case jump(store: Name?, to: JumpTarget, range: Range<Int>)
-    /// `diff [STORE] [A [B]]`
-    case diff(store: Name?, from: (Int, Range<Int>)?, to: (Int, Range<Int>)?)
+    /// `diff [STORE] [A [B]] [--path P]`
+    case diff(store: Name?, from: (Int, Range<Int>)?, to: (Int, Range<Int>)?, path: [ValueChange.PathComponent]?)
     /// `skip [STORE] N` / `unskip [STORE] N`
     case skip(store: Name?, index: Int, range: Range<Int>, skipped: Bool)
     /// `blame [STORE] PATH`
@@ -80,11 +80,18 @@ extension CommandParser {
         case "diff":
             let store = storeName(&scanner, context: context)
             var from: (Int, Range<Int>)?, to: (Int, Range<Int>)?
-            if scanner.atInteger {
+            if scanner.atInteger && !scanner.startsFlag {
                 from = try scanner.integer("a step number", command: word)
-                if scanner.atInteger { to = try scanner.integer("a step number", command: word) }
+                if scanner.atInteger && !scanner.startsFlag { to = try scanner.integer("a step number", command: word) }
             }
-            command = .diff(store: store, from: from, to: to)
+            var path: [ValueChange.PathComponent]?
+            if let (option, range) = scanner.word() {
+                guard option == "--path" else {
+                    throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (after the steps: --path P)", at: range)
+                }
+                path = try self.path(&scanner, command: word)
+            }
+            command = .diff(store: store, from: from, to: to, path: path)
         case "skip", "unskip":
             let store = storeName(&scanner, context: context)
             let (index, range) = try scanner.integer("the action's number (see 'history')", command: word)

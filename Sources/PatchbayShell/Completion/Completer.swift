@@ -15,7 +15,7 @@ struct Completer {
         let bytes = Array(line.utf8.prefix(cursor))
         // Paths, URLs and patterns are whole words; elsewhere operators and brackets end words too.
         let command = String(decoding: bytes.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self)
-        let wholeWords = ["load", "save", "route", "graph", "record", "replay", "inspect", "export", "import", "history", "state", "blame"]
+        let wholeWords = ["load", "save", "route", "graph", "record", "replay", "inspect", "export", "import", "history", "state", "blame", "diff"]
             .contains(command)
         var wordStart = bytes.count
         while wordStart > 0, !(wholeWords ? Self.isBlank(bytes[wordStart - 1]) : Self.isWordBoundary(bytes[wordStart - 1])) {
@@ -69,7 +69,9 @@ struct Completer {
             return ["--last", "--type", "--path", "--chart", "--from", "--to", "--spark"] + (["commit", "revert", "sweep", "recompute"].contains(earlier[1]) ? context.storeNames : [])
         case "jump":
             return position == 1 ? ["end"] + context.storeNames : ["end"]
-        case "diff", "skip", "unskip", "blame", "branch", "find", "break":
+        case "diff":
+            return (position == 1 ? context.storeNames : []) + ["--path"]
+        case "skip", "unskip", "blame", "branch", "find", "break":
             return position == 1 ? context.storeNames + (command == "break" ? ["when"] : command == "find" ? expressionNames : [])
                 : command == "break" && position == 2 ? ["when"] : expressionNames
         case "checkout":
@@ -152,7 +154,7 @@ struct Completer {
             guard position == 1 else { return [] }
             let own = onlyStore.flatMap { context.storeStates[$0] }.map { Self.paths(word, in: $0, prefix: "") } ?? []
             return context.storeNames + own
-        case "history" where earlier.last == "--path" || earlier.last == "--chart":
+        case "history" where earlier.last == "--path" || earlier.last == "--chart", "diff" where earlier.last == "--path":
             guard let store = named ?? onlyStore, let state = context.storeStates[store] else { return [] }
             return Self.paths(word, in: state, prefix: "")
         case "find" where word.hasPrefix("state."), "break" where word.hasPrefix("state."):

@@ -39,7 +39,7 @@ extension Shell {
             let state = try travel(store, range) { () throws(TimeTravelError) in try histories.jump(name, to: index) }
             return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(style.value(state))"],
                                  json: ["store": .string(name), "index": .int(index), "count": .int(history.count), "state": state])
-        case .diff(let store, let from, let to):
+        case .diff(let store, let from, let to, let path):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             let (a, b): (Int, Int)
             switch (from, to) {
@@ -55,8 +55,11 @@ extension Shell {
                     throw .history(store: name, error)
                 }
             }
-            let lines = changes.isEmpty ? ["#\(a) → #\(b): no differences"] : changes.map(style.change)
-            return CommandResult(lines: lines, json: Self.json(changes))
+            // `--path P`: what changed at P, inside it, or around it (a parent replaced whole).
+            let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
+            let place = path.map { " at \(ValueChange.pathText($0))" } ?? ""
+            let lines = shown.isEmpty ? ["#\(a) → #\(b): no differences\(place)"] : shown.map(style.change)
+            return CommandResult(lines: lines, json: Self.json(shown))
         case .recompute(let store):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // What each action did before, to show how the first changed state differs.
