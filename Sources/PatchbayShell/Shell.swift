@@ -440,6 +440,7 @@ public struct CommandOutcome: Sendable, Equatable {
     /// the prompt): the terminal side pages it. Never for JSON or where there is no terminal.
     public var isLong = false
 
+    /// An outcome with `status` that prints `lines`.
     public init(status: Status, lines: [OutputLine], isLong: Bool = false) {
         self.status = status
         self.lines = lines

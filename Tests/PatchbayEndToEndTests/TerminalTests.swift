@@ -162,6 +162,22 @@ struct TerminalTests {
         #expect(await second.exitStatus() == 0)
     }
 
+    @Test func tabCompletesAPathIntoAStoresState() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt))
+        shell.send("store app = {user: {name: 'Max'}}\r")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("state app.user.na")
+        #expect(await shell.expect("na"))
+        shell.send("\t\r")
+        // The result proves the completion: `app.user.na` would be an error.
+        #expect(await shell.expect("\"Max\""), "Tab did not complete the path: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
     /// A pager that marks every line it shows, so the test sees what went through it.
     static let markingPager = ["PAGER": "sed 's/^/paged: /'", "LINES": "10", "COLUMNS": "80"]
 

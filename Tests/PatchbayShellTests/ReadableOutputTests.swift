@@ -159,6 +159,12 @@ struct ReadableOutputTests {
         #expect(shell.options.settings == ShellSettings())
     }
 
+    @Test func setColorOnSaysWhenTheOutputCannotTakeColour() {
+        #expect(text(last(["set color on"])) == ["color    on",
+                                                 "note: the output is not a terminal that takes colour (or NO_COLOR is set): it stays plain"])
+        #expect(text(last(["set color on"], options: ShellOptions(color: true))) == ["color    on"])
+    }
+
     @Test func setOfAVariableStillSetsIt() {
         #expect(text(last(["var width = 1", "set width = 5", "= width"])) == ["5"])
     }
