@@ -150,6 +150,7 @@ struct ReadableOutputTests {
         for (command, message) in [("set truncate 5", "truncate takes a number of characters from 10 up, or off (never cut), not '5'"),
                                    ("set width wide", "width takes a number of columns from 20 to 1000, or auto (the terminal's), not 'wide'"),
                                    ("set pager maybe", "pager takes on or off, not 'maybe'"),
+                                   ("set colour grey", "color takes on or off, not 'grey'"),
                                    ("set widht 100", "no setting 'widht': did you mean 'width'?")] {
             let outcome = shell.execute(command)
             #expect(outcome.status == .failure)

@@ -74,7 +74,7 @@ enum CommandParser {
         if probe.offset < probe.bytes.count, probe.bytes[probe.offset] == UInt8(ascii: ".") { return false }
         guard !probe.symbol("=") else { return false }
         // A misspelt setting (`set widht 100`) is said to be one, rather than a `set` missing its `=`.
-        return ShellSettings.names.contains(name) || name == "colour" || Spelling.closest(to: name, among: ShellSettings.names) != nil
+        return ShellSettings.setting(named: name) != nil || Spelling.closest(to: name, among: ShellSettings.names) != nil
     }
 
     /// Parses an expression that must run to the end of the command.

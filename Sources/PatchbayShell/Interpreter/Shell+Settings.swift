@@ -8,15 +8,14 @@ extension Shell {
                 throw ShellError(.usage(command: "set", detail: error.message, synopsis: Self.settingSynopsis),
                                  at: error.value == nil ? name.range : value.range)
             }
-        } else if let name, !ShellSettings.names.contains(name.text), name.text != "colour" {
+        } else if let name, ShellSettings.setting(named: name.text) == nil {
             throw ShellError(.usage(command: "set", detail: SettingError(name: name.text, value: nil).message, synopsis: Self.settingSynopsis),
                              at: name.range)
         }
-        let shown = name.map { name in ShellSettings.names.filter { $0 == name.text || ($0 == "color" && name.text == "colour") } }
-            ?? ShellSettings.names
+        let shown = name.map { [ShellSettings.setting(named: $0.text) ?? $0.text] } ?? ShellSettings.names
         let values = options.settings.values.filter { shown.contains($0.name) }
         var lines = values.map { "\($0.name.padding(to: 9))\($0.value)\(settingNote($0.name))" }
-        if value != nil, name?.text.hasPrefix("colo") == true, options.settings.color, !options.usesColor, !options.json {
+        if value != nil, shown == ["color"], options.settings.color, !options.usesColor, !options.json {
             lines.append("note: the output is not a terminal that takes colour (or NO_COLOR is set): it stays plain")
         }
         return CommandResult(lines: lines, json: .object(Value.Members(uniqueKeysWithValues: values.map { name, _ in

@@ -29,6 +29,12 @@ public struct ShellSettings: Sendable, Equatable {
     /// The settings' names, in the order `set` lists them.
     public static let names = ["width", "pager", "color", "truncate"]
 
+    /// The setting `name` stands for (`colour` is `color`), if it is one.
+    public static func setting(named name: String) -> String? {
+        let canonical = name == "colour" ? "color" : name
+        return names.contains(canonical) ? canonical : nil
+    }
+
     /// What each setting takes, for errors and `help set`.
     static let forms: [String: String] = [
         "width": "a number of columns from 20 to 1000, or auto (the terminal's)",
@@ -40,6 +46,7 @@ public struct ShellSettings: Sendable, Equatable {
     /// Sets `name` to `value` as typed (`set width 100`, `set pager off`).
     /// - Throws: a message saying what the setting takes, for an unknown name or a bad value.
     public mutating func set(_ name: String, to value: String) throws(SettingError) {
+        let name = Self.setting(named: name) ?? name
         switch name {
         case "width":
             if value == "auto" { width = nil; return }
@@ -47,8 +54,8 @@ public struct ShellSettings: Sendable, Equatable {
             width = columns
         case "pager":
             pager = try Self.switchValue(name, value)
-        case "color", "colour":
-            color = try Self.switchValue("color", value)
+        case "color":
+            color = try Self.switchValue(name, value)
         case "truncate":
             if value == "off" || value == "none" { truncate = nil; return }
             guard let characters = Int(value), characters >= 10 else { throw SettingError(name: name, value: value) }
