@@ -16,6 +16,8 @@ struct InteractiveSession {
     let output: OutputWriter
     /// SIGINT, handled for the whole run of the executable.
     let interrupts: InterruptSignal
+    /// Where long output goes, when paging is on (`nil`: `--no-pager`, or `PAGER` empty).
+    let pager: Pager?
 
     func run() {
         let history = CommandHistory(path: historyFile)
@@ -56,14 +58,28 @@ struct InteractiveSession {
                     pendingLines.removeAll()
                     // A Ctrl-C typed before the command started does not stop it.
                     interrupts.clear()
-                    shell.execute(command).lines.forEach(output.write)
-                    output.flush()
+                    run(command)
                     interrupts.clear()
                     if shell.hasQuit { break }
                 }
             }
         }
         output.flush()
+    }
+
+    /// Runs `command` and prints its output, through the pager when it is long and paging is
+    /// on. The terminal's size is read again for each command: the window may have changed.
+    private func run(_ command: String) {
+        shell.options.height = pager == nil ? nil : Terminal.height
+        shell.options.width = Terminal.width
+        let outcome = shell.execute(command)
+        // `set pager` is read after the command: `set pager off` may be the command.
+        if let pager, shell.options.settings.pager, outcome.isLong {
+            pager.show(outcome.lines, through: output)
+        } else {
+            outcome.lines.forEach(output.write)
+            output.flush()
+        }
     }
 
     /// While a recording is followed (`inspect --follow`): reads what arrives while the user is

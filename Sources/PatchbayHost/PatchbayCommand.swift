@@ -169,6 +169,9 @@ struct SessionOptions: ParsableArguments {
     @Option(help: "Colour output: auto (a terminal without NO_COLOR), always or never.")
     var color: ColorChoice = .auto
 
+    @Flag(help: "Never page long output (at a terminal it goes through PAGER, else less -FRX).")
+    var noPager = false
+
     @Option(help: ArgumentHelp(
         "The steps of work one evaluation may take (see 'help values').", valueName: "steps"))
     var workBudget: Int = EvaluationBudget.standard.work
@@ -224,8 +227,10 @@ struct SessionOptions: ParsableArguments {
         if (standalone || interactive) && !shell.hasQuit {
             if isatty(STDIN_FILENO) != 0 {
                 interrupts.clear()
+                if isatty(STDOUT_FILENO) != 0 && !json { ConfigFile.apply(to: shell, output: output) }
                 let session = InteractiveSession(
-                    shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output, interrupts: interrupts)
+                    shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output, interrupts: interrupts,
+                    pager: noPager || isatty(STDOUT_FILENO) == 0 ? nil : Pager.fromEnvironment())
                 session.run()
                 return
             }

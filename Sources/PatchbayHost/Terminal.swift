@@ -31,6 +31,16 @@ enum Terminal {
         return 80
     }
 
+    /// The height in rows of the terminal on standard output (else `LINES`); `nil` when
+    /// standard output is not a terminal.
+    static var height: Int? {
+        guard isatty(STDOUT_FILENO) != 0 else { return nil }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        if let lines = ProcessInfo.processInfo.environment["LINES"].flatMap({ Int($0) }), lines > 0 { return lines }
+        return 24
+    }
+
     /// Why `path` cannot be read, in a few words.
     static func fileProblem(_ path: String) -> String {
         var isDirectory: ObjCBool = false

@@ -104,11 +104,19 @@ public final class Shell {
 
     var renderer: Renderer { Renderer(options: options) }
 
+    /// How human output shows values, with the settings of the moment.
+    var style: OutputStyle { OutputStyle(options: options) }
+
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         var outcome = perform(text, at: origin, rendered: true)
-        if executeDepth == 0 { outcome.lines += writeRecording(command: text, origin: origin) }
+        if executeDepth == 0 {
+            outcome.lines += writeRecording(command: text, origin: origin)
+            if let height = options.height, !options.json {
+                outcome.isLong = OutputLine.rows(of: outcome.lines, width: options.width, moreThan: Swift.max(1, height - 1))
+            }
+        }
         return outcome
     }
 
@@ -244,6 +252,8 @@ public final class Shell {
     /// recording; those of the command that runs it, when that one is recorded as what it runs
     /// (see `Command.recordedForm`); a verifying replay's for the commands it runs.
     private func recorders(for command: Command?) -> [SessionRecorder] {
+        // Settings change how output reads, not what the session does: a replay never sees them.
+        if case .setting? = command { return [] }
         if executeDepth == 0 {
             guard let recording, command?.isRecordingControl != true else { return [] }
             return [recording.recorder]
@@ -272,6 +282,7 @@ public final class Shell {
         let context = CompletionContext(
             nodeNames: graph.nodeNames, ports: graph.portAddresses.map(\.description),
             patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets, storeNames: graph.storeNames,
+            storeStates: Dictionary(uniqueKeysWithValues: graph.storeNames.compactMap { name in (try? graph.storeState(name)).map { (name, $0) } }),
             actionTypes: graph.actionTypes(),
             actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),
             reducerIDs: ((try? graph.reducerSummaries()) ?? []).map(\.id),
@@ -285,11 +296,11 @@ public final class Shell {
     ) throws(ShellError) -> CommandResult {
         switch command {
         case .evaluate(let expression):
-            return .value(try evaluate(expression, in: text))
+            return .value(try evaluate(expression, in: text), style: style)
         case .help(let topic, let subcommand, let range):
-            return try Help.result(for: topic, subcommand: subcommand.map { ($0.text, $0.range) }, at: range, width: options.width)
+            return try Help.result(for: topic, subcommand: subcommand.map { ($0.text, $0.range) }, at: range, width: options.lineWidth)
         case .apropos(let word):
-            return Help.apropos(word.text, width: options.width)
+            return Help.apropos(word.text, width: options.lineWidth)
         case .helpPatchType(let name):
             guard let type = graph.allPatchTypes.first(where: { $0.name == name.text }) else {
                 throw ShellError(.graph(.unknownPatchType(name.text, suggestion: Spelling.closest(to: name.text, among: graph.patchTypeNames))),
@@ -304,6 +315,8 @@ public final class Shell {
             startOver()
             let hosted = hostedStores.isEmpty ? "" : "; the app's stores are back in their initial states"
             return CommandResult(lines: ["reset: everything defined in this session is gone" + hosted])
+        case .setting(let name, let value):
+            return try setting(name, value)
         case .dataflow(let command):
             return try run(command, text: text)
         case .store(let command):
@@ -423,4 +436,14 @@ public struct CommandOutcome: Sendable, Equatable {
 
     public var status: Status
     public var lines: [OutputLine]
+    /// Whether the output is taller than the terminal (`ShellOptions.height`, less a row for
+    /// the prompt): the terminal side pages it. Never for JSON or where there is no terminal.
+    public var isLong = false
+
+    /// An outcome with `status` that prints `lines`.
+    public init(status: Status, lines: [OutputLine], isLong: Bool = false) {
+        self.status = status
+        self.lines = lines
+        self.isLong = isLong
+    }
 }

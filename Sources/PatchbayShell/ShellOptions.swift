@@ -20,16 +20,33 @@ public struct ShellOptions: Sendable {
     public var directory: String?
 
     /// The terminal's width in columns, which `help` wraps its lines to (80 when the output is
-    /// not a terminal).
+    /// not a terminal); `set width` overrides it (see `lineWidth`).
     public var width: Int
 
+    /// The terminal's height in rows, when the output is a terminal: output taller than this
+    /// is long (`CommandOutcome.isLong`), which the terminal side pages. `nil` never pages.
+    public var height: Int?
+
+    /// The user's settings (`set`, and the rc file): never part of a recorded session.
+    public var settings: ShellSettings
+
     public init(json: Bool = false, color: Bool = false, echo: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
-                directory: String? = nil, width: Int = 80) {
+                directory: String? = nil, width: Int = 80, height: Int? = nil, settings: ShellSettings = ShellSettings()) {
         self.width = Swift.max(20, width)
+        self.height = height
+        self.settings = settings
         self.json = json
         self.color = color
         self.echo = echo
         self.now = now
         self.directory = directory
     }
+}
+
+extension ShellOptions {
+    /// The columns human output fits to: `set width`, else the terminal's.
+    public var lineWidth: Int { settings.width ?? width }
+
+    /// Whether human output is coloured: at a terminal that takes colour, unless `set color off`.
+    public var usesColor: Bool { color && settings.color && !json }
 }

@@ -30,8 +30,8 @@ final class TerminalHarness {
     private var consumed = 0
 
     /// Starts `patchbay --history-file HISTORYFILE ARGUMENTS...` in `directory` (which also
-    /// serves as `HOME`).
-    init(directory: String, historyFile: String, arguments: [String] = []) throws {
+    /// serves as `HOME`); `environment` adds to the pinned variables, or replaces them.
+    init(directory: String, historyFile: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
         self.historyFile = historyFile
         let editrc = directory + "/editrc"
         _ = FileManager.default.createFile(atPath: editrc, contents: Data())
@@ -51,6 +51,7 @@ final class TerminalHarness {
             "HOME": directory,
             "NO_COLOR": "1",
         ].merging(inherited.filter { $0.key.hasSuffix("SAN_OPTIONS") }) { pinned, _ in pinned }  // a sanitized run's settings
+            .merging(environment) { _, given in given }
         let stdout = Pipe()
         process.standardInput = input
         process.standardOutput = stdout

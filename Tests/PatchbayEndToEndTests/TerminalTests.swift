@@ -20,8 +20,8 @@ struct TerminalTests {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
 
-        func start(_ arguments: [String] = []) throws -> TerminalHarness {
-            try TerminalHarness(directory: path, historyFile: historyFile, arguments: arguments)
+        func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> TerminalHarness {
+            try TerminalHarness(directory: path, historyFile: historyFile, arguments: arguments, environment: environment)
         }
 
         deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -160,5 +160,107 @@ struct TerminalTests {
         #expect(await second.expect(Self.prompt))
         second.send(Self.ctrlD)
         #expect(await second.exitStatus() == 0)
+    }
+
+    @Test func tabCompletesAPathIntoAStoresState() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt))
+        shell.send("store app = {user: {name: 'Max'}}\r")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("state app.user.na")
+        #expect(await shell.expect("na"))
+        shell.send("\t\r")
+        // The result proves the completion: `app.user.na` would be an error.
+        #expect(await shell.expect("\"Max\""), "Tab did not complete the path: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    /// A pager that marks every line it shows, so the test sees what went through it.
+    static let markingPager = ["PAGER": "sed 's/^/paged: /'", "LINES": "10", "COLUMNS": "80"]
+
+    @Test func longOutputGoesThroughThePagerAndShortOutputDoesNot() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start(environment: Self.markingPager)
+        #expect(await shell.expect(Self.prompt))
+        shell.send("help\r")
+        #expect(await shell.expect("paged: "), "long output was not paged: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("= 1 + 2\r")
+        #expect(await shell.expect("\n3\r\n"), "short output went through the pager: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func noPagerAndSetPagerOffPrintLongOutputAsItIs() async throws {
+        let scratch = try Scratch()
+        let flagged = try scratch.start(["--no-pager"], environment: Self.markingPager)
+        #expect(await flagged.expect(Self.prompt))
+        flagged.send("help\r")
+        #expect(await flagged.expect("apropos"))
+        #expect(await flagged.expect(Self.prompt))
+        #expect(!flagged.transcript.contains("paged: "), "--no-pager paged: \(flagged.transcript)")
+        flagged.send(Self.ctrlD)
+        #expect(await flagged.exitStatus() == 0)
+
+        let set = try scratch.start(environment: Self.markingPager)
+        #expect(await set.expect(Self.prompt))
+        set.send("set pager off\r")
+        #expect(await set.expect(Self.prompt))
+        set.send("help\r")
+        #expect(await set.expect("apropos"))
+        #expect(await set.expect(Self.prompt))
+        #expect(!set.transcript.contains("paged: "), "set pager off paged: \(set.transcript)")
+        set.send(Self.ctrlD)
+        #expect(await set.exitStatus() == 0)
+    }
+
+    @Test func theRCFileSetsThePagerAndTruncation() async throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/config/patchbay", withIntermediateDirectories: true)
+        try "# the interactive shell's settings\npager off\ntruncate 20\nwidth nope\n"
+            .write(toFile: scratch.path + "/config/patchbay/config", atomically: true, encoding: .utf8)
+        let shell = try scratch.start(environment: Self.markingPager.merging(["XDG_CONFIG_HOME": scratch.path + "/config"]) { $1 })
+        #expect(await shell.expect("config:4: width takes"), "no warning for the bad line: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("= range(100)\r")
+        #expect(await shell.expect("more]"), "truncate 20 did not apply: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("help\r")
+        #expect(await shell.expect("apropos"))
+        #expect(await shell.expect(Self.prompt))
+        #expect(!shell.transcript.contains("paged: "), "pager off did not apply: \(shell.transcript)")
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func aPagerThatCannotRunLeavesTheOutputAndSaysSo() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start(environment: ["PAGER": "no-such-pager-here", "LINES": "10"])
+        #expect(await shell.expect(Self.prompt))
+        shell.send("help\r")
+        #expect(await shell.expect("apropos"), "the output was lost: \(shell.transcript)")
+        #expect(await shell.expect("error: the pager 'no-such-pager-here' did not run"), "no error: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    @Test func changesAreColouredWithoutNoColor() async throws {
+        let scratch = try Scratch()
+        // With colour, the prompt is painted: its text and the space after it are apart.
+        let shell = try scratch.start(environment: ["NO_COLOR": ""])
+        #expect(await shell.expect("patchbay>"))
+        shell.send("store app = {n: 1}\r")
+        #expect(await shell.expect("patchbay>"))
+        shell.send("reducer app on Inc : state.n += 1\r")
+        #expect(await shell.expect("patchbay>"))
+        shell.send("dispatch app Inc\r")
+        #expect(await shell.expect("\u{1B}[33mn: 1 → 2\u{1B}[0m"), "the change was not yellow: \(shell.transcript)")
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
     }
 }

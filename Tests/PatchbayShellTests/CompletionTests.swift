@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayShell
 import Testing
 
@@ -112,5 +113,79 @@ struct TimeTravelCompletionTests {
         #expect(shell.complete("inspect x.jsonl --follow --idle ", cursor: 32).candidates.isEmpty)
         #expect(shell.complete("export d", cursor: 8).candidates == ["devtools"])
         #expect(shell.complete("export devtools c", cursor: 17).candidates == ["cart"])
+    }
+}
+
+@Suite("Tab completion in context: state paths, route patterns, file names, nothing")
+struct ContextCompletionTests {
+    private func shell(_ commands: [String] = ["store app = {count: 0, user: {name: 'Max', nick: 'M'}, items: [{title: 'a'}, {title: 'b'}]}"])
+        -> Shell
+    {
+        let shell = Shell()
+        for command in commands { #expect(shell.execute(command).status == .success, "\(command)") }
+        return shell
+    }
+
+    private func candidates(_ shell: Shell, _ line: String) -> [String] {
+        shell.complete(line, cursor: line.utf8.count).candidates
+    }
+
+    @Test func stateCompletesPathsOfTheStore() {
+        let shell = shell()
+        #expect(candidates(shell, "state app.user.n") == ["app.user.name", "app.user.nick"])
+        #expect(candidates(shell, "state app.us") == ["app.user"])
+        #expect(candidates(shell, "state app user.na") == ["user.name"])
+        #expect(candidates(shell, "state app.items[") == ["app.items[0]", "app.items[1]"])
+        #expect(candidates(shell, "state app.items[1].t") == ["app.items[1].title"])
+        // With one store, its paths come without its name, and after a leading dot.
+        #expect(candidates(shell, "state us") == ["user"])
+        #expect(candidates(shell, "state .user.na") == [".user.name"])
+        #expect(candidates(shell, "state app --t") == ["--tree"])
+    }
+
+    @Test func blameFindAndHistoryCompletePaths() {
+        let shell = shell(["store app = {count: 0, user: {name: 'Max'}}", "store other = {counter: 1}"])
+        #expect(candidates(shell, "blame app user.n") == ["user.name"])
+        #expect(candidates(shell, "blame other cou") == ["counter"])
+        #expect(candidates(shell, "find app state.user.n") == ["state.user.name"])
+        #expect(candidates(shell, "history app --path user.n") == ["user.name"])
+        #expect(candidates(shell, "history other --chart c") == ["counter"])
+        #expect(candidates(shell, "history app --c") == ["--chart"])
+        #expect(candidates(shell, "diff app 0 1 --path user.n") == ["user.name"])
+        #expect(candidates(shell, "diff app --p") == ["--path"])
+    }
+
+    @Test func routeExplainAndRmCompletePatterns() {
+        let shell = shell(["route add /message/:username view=Message", "route add /about view=About"])
+        #expect(candidates(shell, "route explain /m") == ["/message/:username"])
+        #expect(candidates(shell, "route rm /a") == ["/about"])
+        #expect(candidates(shell, "route list ").isEmpty)
+    }
+
+    @Test func fileNamesCompletePastADot() {
+        let directory = TemporaryDirectory()
+        try? FileManager.default.createDirectory(atPath: directory.path + "/sessions", withIntermediateDirectories: true)
+        _ = directory.write("sessions/todos.jsonl", "")
+        _ = directory.write("sessions/todos.pb", "")
+        let shell = Shell(fileNames: FileNameLister(baseDirectory: directory.path))
+        #expect(candidates(shell, "load sessions/todos.j") == ["sessions/todos.jsonl"])
+        #expect(candidates(shell, "load sessions/todos.") == ["sessions/todos.jsonl", "sessions/todos.pb"])
+        #expect(candidates(shell, "replay sessions/todos.j") == ["sessions/todos.jsonl"])
+        #expect(candidates(shell, "inspect sessions/todos.j") == ["sessions/todos.jsonl"])
+    }
+
+    @Test func commandsThatTakeNothingCompleteNothing() {
+        let shell = shell()
+        for command in ["reset ", "quit ", "nodes ", "clock ", "begin ", "commit ", "render ", "stack "] {
+            #expect(candidates(shell, command).isEmpty, "\(command)")
+        }
+        // Ones that take something still complete.
+        #expect(candidates(shell, "jump ").contains("end"))
+    }
+
+    @Test func setCompletesSettingsAndTheirValues() {
+        let shell = shell(["var wide = 1"])
+        #expect(candidates(shell, "set w") == ["wide", "width"])
+        #expect(candidates(shell, "set pager o") == ["off", "on"])
     }
 }

@@ -381,6 +381,16 @@ struct ReplayRecordedLinesTests {
             == "error: \(path): replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): the state after action #1 of app differs from the recording (recorded → now, above)")
     }
 
+    @Test func aDivergenceElidesALongValueAsEveryCommandDoes() throws {
+        let directory = TemporaryDirectory()
+        let long = String(repeating: "x", count: 300)
+        let path = try counter(directory) { body in
+            body[4] = body[4].replacingOccurrences(of: #""value":2}"#, with: #""value":"\#(long)"}"#)
+        }
+        let printed = DataflowSession().shell.execute("replay \(path) --verify").lines.map(\.text)
+        #expect(printed.dropLast() == ["  count: \"\(long.prefix(198))\"… (102 more characters) → 2"])
+    }
+
     @Test func aMissingEffectDivergesAtItsStep() throws {
         let directory = TemporaryDirectory()
         let path = try counter(directory) { body in body.remove(at: 4) }

@@ -203,13 +203,14 @@ struct StoreShellDispatchTests {
     }
 
     @Test func removalsReplacementsAndLongValuesPrintShort() {
-        // A value longer than 60 characters is cut to its first 57, then "...".
+        // A value longer than the truncation (200 characters) keeps its start and counts the rest.
         let session = DataflowSession()
+        let long = String(repeating: "0123456789", count: 25)
         session.run(#"store app = {items: ["a", "b"], name: "x"}"#)
         session.run("reducer app on Drop : state.items = [state.items[1]]")
-        session.run(#"reducer app on Long : state.name = "0123456789012345678901234567890123456789012345678901234567890123456789""#)
+        session.run(#"reducer app on Long : state.name = "\#(long)""#)
         #expect(session.run("dispatch app Drop") == [#"#1 Drop  items[0]: - "a""#])
-        #expect(session.run("dispatch app Long") == [#"#2 Long  name: "x" → "01234567890123456789012345678901234567890123456789012345..."#])
+        #expect(session.run("dispatch app Long") == [#"#2 Long  name: "x" → "\#(long.prefix(198))"… (52 more characters)"#])
     }
 
     @Test func thePayloadsFieldsJoinTheTypeWhichTheyCannotOverride() {

@@ -15,6 +15,7 @@ let groups: [any BenchmarkGroup] = [
     SessionBenchmarks(),
     CodableBenchmarks(),
     HostingBenchmarks(),
+    OutputBenchmarks(),
 ]
 
 // The child run of the R-INS-MEM row: `inspect FILE` alone in a fresh process, whose peak

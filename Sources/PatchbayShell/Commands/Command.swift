@@ -15,6 +15,8 @@ enum Command: Sendable {
     /// `save FILE [--force]`
     case save(path: String, range: Range<Int>, force: Bool)
     case reset
+    /// `set`, `set NAME` or `set NAME VALUE`: the settings of human output (not `set NAME = EXPR`).
+    case setting(name: Name?, value: Name?)
     case quit
     case dataflow(DataflowCommand)
     case store(StoreCommand)

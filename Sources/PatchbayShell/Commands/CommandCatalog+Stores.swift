@@ -29,7 +29,10 @@ extension CommandCatalog {
                               "the closest type one does handle (a store with a * reducer, or a hosted one, never warns)."],
                     examples: ["dispatch app AddTodo {item: {title: 'milk', done: false}}", "dispatch Increment {by: 2}",
                                "dispatch app {type: 'Increment', by: 2}"]),
-        CommandInfo(name: "state", synopsis: "state [STORE][.PATH]", summary: "print a store's state, or one path of it",
-                    details: [], examples: ["state", "state app.items[0]", "state .user.name"]),
+        CommandInfo(name: "state", synopsis: "state [STORE][.PATH] [--tree]", summary: "print a store's state, or one path of it",
+                    details: ["The path may follow the store after a dot or a space: state app.user.name, state app user.name.",
+                              "--tree (or --pretty) prints the value over indented lines, a member a line where it does",
+                              "not fit the width. A long value elides past 'set truncate' characters."],
+                    examples: ["state", "state app.items[0]", "state .user.name", "state app --tree"]),
     ]
 }

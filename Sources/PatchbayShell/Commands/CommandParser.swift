@@ -48,6 +48,11 @@ enum CommandParser {
         case "reset":
             try expectEnd(&scanner, command: "reset")
             return .reset
+        case "set" where isSetting(scanner):
+            let name = scanner.name().map { Name(text: $0.0, range: $0.1) }
+            let value = scanner.word().map { Name(text: $0.0, range: $0.1) }
+            try expectEnd(&scanner, command: "set")
+            return .setting(name: name, value: value)
         case "quit", "exit":
             try expectEnd(&scanner, command: "quit")
             return .quit
@@ -58,6 +63,18 @@ enum CommandParser {
             if let command = try session(word, &scanner, context: context) { return .session(command) }
             throw unknownCommand(word, at: wordRange)
         }
+    }
+
+    /// Whether `set` goes on as a setting (`set`, `set width 100`) rather than as a write to a
+    /// node (`set NAME = EXPR`): nothing follows, or a setting's name not followed by `=` or `.`.
+    private static func isSetting(_ scanner: CommandScanner) -> Bool {
+        var probe = scanner
+        guard !probe.isAtEnd else { return true }
+        guard let (name, _) = probe.name() else { return false }
+        if probe.offset < probe.bytes.count, probe.bytes[probe.offset] == UInt8(ascii: ".") { return false }
+        guard !probe.symbol("=") else { return false }
+        // A misspelt setting (`set widht 100`) is said to be one, rather than a `set` missing its `=`.
+        return ShellSettings.setting(named: name) != nil || Spelling.closest(to: name, among: ShellSettings.names) != nil
     }
 
     /// Parses an expression that must run to the end of the command.

@@ -12,9 +12,10 @@ enum StoreCommand: Sendable {
     /// `dispatch [STORE] TYPE [EXPR]`, or `dispatch [STORE] {type: TYPE, ...}` (`type` is then
     /// `nil` and `payload` is the whole action).
     case dispatch(store: Name?, type: Name?, payload: Expression?)
-    /// `state [STORE][.PATH]`: the store, and the path as an expression over `state` with the
-    /// offset where the path starts in the command (carets of its errors go no further left).
-    case state(store: Name?, path: Expression?, pathStart: Int)
+    /// `state [STORE][.PATH] [--tree]`: the store, and the path as an expression over `state`
+    /// with the offset where the path starts in the command (carets of its errors go no further
+    /// left); `tree` prints the value over indented lines.
+    case state(store: Name?, path: Expression?, pathStart: Int, tree: Bool)
 }
 
 /// What the parser needs to know about the session: which names are stores.
@@ -68,6 +69,14 @@ extension CommandParser {
         }
         return .dispatch(store: first, type: Name(text: second, range: range),
                          payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+    }
+
+    /// Consumes `flag` if it comes next as a whole word.
+    private static func leadingFlag(_ flag: String, _ scanner: inout CommandScanner) -> Bool {
+        var probe = scanner
+        guard let (word, _) = probe.word(), word == flag else { return false }
+        scanner = probe
+        return true
     }
 
     /// Whether the next argument is an object literal (a whole action), after blanks.
@@ -136,27 +145,46 @@ extension CommandParser {
         return components
     }
 
-    /// `state [STORE][.PATH]`
+    /// `state [STORE][.PATH] [--tree]` (`--tree` may also come first; `--pretty` is the same).
     private static func state(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> StoreCommand {
+        let flags = ["--tree", "--pretty"]
+        var tree = flags.contains { leadingFlag($0, &scanner) }
+        // Where the path ends: before a `--tree` at the end.
+        var end = scanner.bytes.count
+        while end > scanner.offset, [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(scanner.bytes[end - 1]) { end -= 1 }
+        for flag in flags.map({ Array($0.utf8) }) where end - flag.count > scanner.offset {
+            let start = end - flag.count
+            if scanner.bytes[start..<end].elementsEqual(flag), [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(scanner.bytes[start - 1]) {
+                tree = true
+                end = start
+                break
+            }
+        }
+        func atEnd(_ scanner: CommandScanner) -> Bool {
+            var probe = scanner
+            probe.skipBlanks()
+            return probe.offset >= end
+        }
+        defer { if atEnd(scanner) { scanner.offset = scanner.bytes.count } }
         scanner.skipBlanks()
-        guard !scanner.isAtEnd else { return .state(store: nil, path: nil, pathStart: scanner.offset) }
+        guard !atEnd(scanner) else { return .state(store: nil, path: nil, pathStart: scanner.offset, tree: tree) }
         var store: Name?
         var probe = scanner
         if let (name, range) = probe.name(), context.storeNames.contains(name) {
             store = Name(text: name, range: range)
             scanner = probe
         }
-        guard !scanner.isAtEnd else { return .state(store: store, path: nil, pathStart: scanner.offset) }
+        guard !atEnd(scanner) else { return .state(store: store, path: nil, pathStart: scanner.offset, tree: tree) }
         // The rest reads as a path of `state`: `.items[0]` or, without a store, `items[0]`.
         let start = scanner.offset
-        let rest = String(decoding: scanner.bytes[start...], as: UTF8.self)
+        let rest = String(decoding: scanner.bytes[start..<end], as: UTF8.self)
         let prefix = rest.hasPrefix(".") || rest.hasPrefix("[") ? "state" : "state."
         let source = String(repeating: " ", count: Swift.max(0, start - prefix.utf8.count)) + prefix + rest
         let shift = source.utf8.count - scanner.bytes.count
         do throws(ExpressionError) {
             let expression = try Expression(source)
             scanner.offset = scanner.bytes.count
-            return .state(store: store, path: expression, pathStart: start)
+            return .state(store: store, path: expression, pathStart: start, tree: tree)
         } catch {
             let range = Swift.max(0, error.range.lowerBound - shift)..<Swift.max(0, error.range.upperBound - shift)
             throw ShellError(ExpressionError(error.reason, at: range), in: scanner.text)

@@ -5,6 +5,8 @@ import PatchbayGraph
 enum TimeTravelCommand: Sendable {
     /// `history [STORE] [--last N] [--type T] [--path P]`
     case history(store: Name?, filter: HistoryFilter)
+    /// `history [STORE] --chart PATH [--from A] [--to B] [--spark]`
+    case chart(store: Name?, request: ChartRequest)
     /// `history router`
     case routerHistory
     /// `history commit | revert | sweep [STORE] [--force]`
@@ -13,8 +15,8 @@ enum TimeTravelCommand: Sendable {
     case recompute(store: Name?)
     /// `jump [STORE] N | +K | -K | end`
     case jump(store: Name?, to: JumpTarget, range: Range<Int>)
-    /// `diff [STORE] [A [B]]`
-    case diff(store: Name?, from: (Int, Range<Int>)?, to: (Int, Range<Int>)?)
+    /// `diff [STORE] [A [B]] [--path P]`
+    case diff(store: Name?, from: (Int, Range<Int>)?, to: (Int, Range<Int>)?, path: [ValueChange.PathComponent]?)
     /// `skip [STORE] N` / `unskip [STORE] N`
     case skip(store: Name?, index: Int, range: Range<Int>, skipped: Bool)
     /// `blame [STORE] PATH`
@@ -35,6 +37,16 @@ struct HistoryFilter: Sendable {
     var type: String?
     /// Only actions that changed this path (or inside it).
     var path: [ValueChange.PathComponent]?
+}
+
+/// What `history --chart` plots: a numeric path over the steps `from` to `to`.
+struct ChartRequest: Sendable {
+    var path: [ValueChange.PathComponent]
+    var pathRange: Range<Int>
+    var from: (Int, Range<Int>)?
+    var to: (Int, Range<Int>)?
+    /// One line of blocks instead of the chart with axes.
+    var sparkline = false
 }
 
 /// Redux DevTools' history operations.
@@ -68,11 +80,18 @@ extension CommandParser {
         case "diff":
             let store = storeName(&scanner, context: context)
             var from: (Int, Range<Int>)?, to: (Int, Range<Int>)?
-            if scanner.atInteger {
+            if scanner.atInteger && !scanner.startsFlag {
                 from = try scanner.integer("a step number", command: word)
-                if scanner.atInteger { to = try scanner.integer("a step number", command: word) }
+                if scanner.atInteger && !scanner.startsFlag { to = try scanner.integer("a step number", command: word) }
             }
-            command = .diff(store: store, from: from, to: to)
+            var path: [ValueChange.PathComponent]?
+            if let (option, range) = scanner.word() {
+                guard option == "--path" else {
+                    throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (after the steps: --path P)", at: range)
+                }
+                path = try self.path(&scanner, command: word)
+            }
+            command = .diff(store: store, from: from, to: to, path: path)
         case "skip", "unskip":
             let store = storeName(&scanner, context: context)
             let (index, range) = try scanner.integer("the action's number (see 'history')", command: word)
@@ -123,6 +142,10 @@ extension CommandParser {
         }
         let store = storeName(&scanner, context: context)
         var filter = HistoryFilter()
+        var chart: ChartRequest?
+        var from: (Int, Range<Int>)?, to: (Int, Range<Int>)?
+        var sparkline: Range<Int>?
+        var listOption: Range<Int>?
         while !scanner.isAtEnd {
             guard let (option, range) = scanner.word() else { break }
             switch option {
@@ -130,15 +153,43 @@ extension CommandParser {
                 let (count, countRange) = try scanner.integer("how many actions, after --last", command: word)
                 guard count >= 0 else { throw usage(word, "--last takes a count that is not negative", at: countRange) }
                 filter.last = count
+                listOption = listOption ?? range
             case "--type" where filter.type == nil:
                 filter.type = try scanner.requireName("an action type, after --type", command: word).text
+                listOption = listOption ?? range
             case "--path" where filter.path == nil:
                 filter.path = try path(&scanner, command: word)
+                listOption = listOption ?? range
+            case "--chart" where chart == nil:
+                scanner.skipBlanks()
+                let start = scanner.offset
+                let path = try path(&scanner, command: word)
+                chart = ChartRequest(path: path, pathRange: start..<scanner.offset)
+            case "--from" where from == nil, "--to" where to == nil:
+                let (step, stepRange) = try scanner.integer("a step number, after \(option)", command: word)
+                guard step >= 0 else { throw usage(word, "\(option) takes a step number that is not negative", at: stepRange) }
+                if option == "--from" { from = (step, stepRange) } else { to = (step, stepRange) }
+            case "--spark" where sparkline == nil:
+                sparkline = range
             default:
-                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --last N, --type T, --path P)", at: range)
+                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --last N, --type T, --path P, "
+                            + "--chart PATH [--from A] [--to B] [--spark])", at: range)
             }
         }
-        return .history(store: store, filter: filter)
+        guard var chart else {
+            if let range = from?.1 ?? to?.1 ?? sparkline {
+                throw usage(word, "--from, --to and --spark go with --chart PATH", at: range)
+            }
+            return .history(store: store, filter: filter)
+        }
+        if let listOption { throw usage(word, "--chart goes without --last, --type and --path", at: listOption) }
+        if let from, let to, from.0 > to.0 {
+            throw usage(word, "--from must not come after --to (#\(from.0) > #\(to.0))", at: from.1.lowerBound..<to.1.upperBound)
+        }
+        chart.from = from
+        chart.to = to
+        chart.sparkline = sparkline != nil
+        return .chart(store: store, request: chart)
     }
 
     private static func jump(_ scanner: inout CommandScanner, store: Name?) throws(ShellError) -> TimeTravelCommand {

@@ -15,7 +15,8 @@ struct Completer {
         let bytes = Array(line.utf8.prefix(cursor))
         // Paths, URLs and patterns are whole words; elsewhere operators and brackets end words too.
         let command = String(decoding: bytes.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }, as: UTF8.self)
-        let wholeWords = ["load", "save", "route", "graph", "record", "replay", "inspect", "export", "import", "history"].contains(command)
+        let wholeWords = ["load", "save", "route", "graph", "record", "replay", "inspect", "export", "import", "history", "state", "blame", "diff"]
+            .contains(command)
         var wordStart = bytes.count
         while wordStart > 0, !(wholeWords ? Self.isBlank(bytes[wordStart - 1]) : Self.isWordBoundary(bytes[wordStart - 1])) {
             wordStart -= 1
@@ -31,8 +32,12 @@ struct Completer {
         guard let command = earlier.first else {
             return CommandCatalog.words.filter { $0 != "=" }
         }
-        if word.contains(".") { return context.ports }
         let position = earlier.count
+        // A command that takes nothing completes nothing after it.
+        if let info = CommandCatalog.info(for: command),
+           info.synopsis.components(separatedBy: " | ").allSatisfy({ !$0.contains(" ") }) { return [] }
+        if let paths = statePaths(for: word, after: earlier) { return paths }
+        if word.contains("."), !Self.fileCommands.contains(command) { return context.ports }
         switch command {
         case "help" where position == 1:
             return CommandCatalog.words.filter { $0 != "=" } + Help.topics
@@ -56,12 +61,17 @@ struct Completer {
             if command == "export", position == 2 { return context.storeNames }
             return position == (command == "export" ? 3 : 2) ? fileNames.names(matching: word) : context.storeNames
         case "history":
-            if position == 1 { return ["commit", "revert", "sweep", "recompute", "router", "--last", "--type", "--path"] + context.storeNames }
+            if position == 1 {
+                return ["commit", "revert", "sweep", "recompute", "router", "--last", "--type", "--path", "--chart"] + context.storeNames
+            }
             if earlier.last == "--type" { return context.actionTypes }
-            return ["--last", "--type", "--path"] + (["commit", "revert", "sweep", "recompute"].contains(earlier[1]) ? context.storeNames : [])
+            if earlier.last == "--last" || earlier.last == "--from" || earlier.last == "--to" { return [] }
+            return ["--last", "--type", "--path", "--chart", "--from", "--to", "--spark"] + (["commit", "revert", "sweep", "recompute"].contains(earlier[1]) ? context.storeNames : [])
         case "jump":
             return position == 1 ? ["end"] + context.storeNames : ["end"]
-        case "diff", "skip", "unskip", "blame", "branch", "find", "break":
+        case "diff":
+            return (position == 1 ? context.storeNames : []) + ["--path"]
+        case "skip", "unskip", "blame", "branch", "find", "break":
             return position == 1 ? context.storeNames + (command == "break" ? ["when"] : command == "find" ? expressionNames : [])
                 : command == "break" && position == 2 ? ["when"] : expressionNames
         case "checkout":
@@ -70,6 +80,10 @@ struct Completer {
             return ["types"]
         case "patch" where position == 2:
             return context.patchTypes
+        case "set" where position == 1:
+            return context.nodeNames + ShellSettings.names
+        case "set" where position == 2 && ShellSettings.names.contains(earlier[1]):
+            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"]][earlier[1]] ?? []
         case "send", "close", "touch", "rm", "show", "why", "tap", "set":
             return position == 1 ? context.nodeNames : expressionNames
         case "bind" where position <= 2:
@@ -78,11 +92,12 @@ struct Completer {
             if position == 1 { return context.storeNames + context.actionTypes }
             if position == 2, context.storeNames.contains(earlier[1]) { return context.actionTypesByStore[earlier[1]] ?? [] }
             return expressionNames
-        case "state" where position == 1:
-            return context.storeNames
+        case "state":
+            return (position == 1 ? context.storeNames : []) + ["--tree"]
         case "route":
             if position == 1 { return ["add", "explain", "list", "rm", "check"] + context.routePatterns }
-            if position == 2, earlier[1] == "rm" { return context.routePatterns }
+            if position == 2, earlier[1] == "rm" || earlier[1] == "explain" { return context.routePatterns }
+            if earlier[1] == "list" || earlier[1] == "check" || earlier[1] == "rm" { return [] }
             if earlier[1] == "add" { return ["view=", "option=", "priority=", "when"] }
             return ["option="] + expressionNames
         case "presenter" where position == 1:
@@ -108,6 +123,92 @@ struct Completer {
         default:
             return expressionNames
         }
+    }
+
+    /// The commands whose words are file names, where a dot is part of the name.
+    private static let fileCommands: Set<String> = ["load", "save", "graph", "record", "replay", "inspect", "export", "import"]
+
+    /// Paths into a store's state, where the command takes one: `state app.user.na`,
+    /// `state app user.na`, `blame user.na`, `history --path user.na` (also `--chart`), and
+    /// `state.user.na` in `find` and `break` expressions. `nil` where no path goes.
+    private func statePaths(for word: String, after earlier: [String]) -> [String]? {
+        let command = earlier[0]
+        let position = earlier.count
+        let named = position >= 2 && context.storeStates[earlier[1]] != nil ? earlier[1] : nil
+        let onlyStore = context.storeNames.count == 1 ? context.storeNames[0] : nil
+        switch command {
+        case "state" where position == 1:
+            // `app.user.na`: a store, then its path; `.user.na` or `user.na`: the only store's.
+            if let dot = word.firstIndex(of: "."), context.storeStates[String(word[..<dot])] != nil {
+                let store = String(word[..<dot])
+                return Self.paths(String(word[word.index(after: dot)...]), in: context.storeStates[store]!, prefix: store + ".")
+            }
+            guard let onlyStore, let state = context.storeStates[onlyStore] else { return nil }
+            if word.hasPrefix(".") { return Self.paths(String(word.dropFirst()), in: state, prefix: ".") }
+            return context.storeNames + ["--tree"] + Self.paths(word, in: state, prefix: "")
+        case "state" where position == 2 && named != nil && !word.hasPrefix("-"):
+            return Self.paths(word.hasPrefix(".") ? String(word.dropFirst()) : word, in: context.storeStates[named!]!,
+                              prefix: word.hasPrefix(".") ? "." : "")
+        case "blame":
+            if position == 2, let named { return Self.paths(word, in: context.storeStates[named]!, prefix: "") }
+            guard position == 1 else { return [] }
+            let own = onlyStore.flatMap { context.storeStates[$0] }.map { Self.paths(word, in: $0, prefix: "") } ?? []
+            return context.storeNames + own
+        case "history" where earlier.last == "--path" || earlier.last == "--chart", "diff" where earlier.last == "--path":
+            guard let store = named ?? onlyStore, let state = context.storeStates[store] else { return [] }
+            return Self.paths(word, in: state, prefix: "")
+        case "find" where word.hasPrefix("state."), "break" where word.hasPrefix("state."):
+            guard let store = named ?? onlyStore, let state = context.storeStates[store] else { return nil }
+            return Self.paths(String(word.dropFirst("state.".count)), in: state, prefix: "state.")
+        default:
+            return nil
+        }
+    }
+
+    /// The paths of `state` that complete `partial` (`user.na` → `user.name`, `items[` →
+    /// `items[0]` ...), each after `prefix`.
+    static func paths(_ partial: String, in state: Value, prefix: String) -> [String] {
+        let separator = partial.lastIndex { $0 == "." || $0 == "[" }
+        let base = separator.map { String(partial[..<$0]) } ?? ""
+        let rest = separator.map { String(partial[partial.index(after: $0)...]) } ?? partial
+        guard let components = pathComponents(base), let node = state.value(at: components) else { return [] }
+        switch node {
+        case .object(let members) where separator == nil || partial[separator!] == ".":
+            return members.keys.filter { $0.hasPrefix(rest) }.map { key in
+                var step = ""
+                if Value.isBareKey(key) { step = (base.isEmpty ? "" : ".") + key } else {
+                    Value.writeQuoted(key, to: &step)
+                    step = "[\(step)]"
+                }
+                return prefix + base + step
+            }
+        case .array(let elements) where separator.map({ partial[$0] == "[" }) ?? false:
+            return (0..<Swift.min(elements.count, 100)).map { "\($0)" }.filter { $0.hasPrefix(rest) }.map { prefix + base + "[\($0)]" }
+        default:
+            return []
+        }
+    }
+
+    /// `user.items[2].title` as path components; `nil` for what is not a plain path.
+    private static func pathComponents(_ text: String) -> [ValueChange.PathComponent]? {
+        var components: [ValueChange.PathComponent] = []
+        var scanner = Substring(text)
+        while !scanner.isEmpty {
+            if scanner.first == "." { scanner = scanner.dropFirst() }
+            if scanner.first == "[" {
+                guard let close = scanner.firstIndex(of: "]"), let index = Int(scanner[scanner.index(after: scanner.startIndex)..<close]) else {
+                    return nil
+                }
+                components.append(.index(index))
+                scanner = scanner[scanner.index(after: close)...]
+                continue
+            }
+            let key = scanner.prefix { $0 != "." && $0 != "[" }
+            guard !key.isEmpty else { return nil }
+            components.append(.key(String(key)))
+            scanner = scanner[key.endIndex...]
+        }
+        return components
     }
 
     /// Names an expression can use: nodes and functions.
@@ -140,6 +241,8 @@ struct CompletionContext {
     var patchTypes: [String] = []
     var probeTargets: [String] = []
     var storeNames: [String] = []
+    /// Each store's current state, for paths after `state`, `blame` and the like.
+    var storeStates: [String: Value] = [:]
     /// The action types reducers handle, across stores and per store.
     var actionTypes: [String] = []
     var actionTypesByStore: [String: [String]] = [:]

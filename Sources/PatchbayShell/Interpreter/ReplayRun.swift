@@ -107,16 +107,16 @@ struct ReplayDivergence {
         return "\(place): expected \(Self.describe(expected)), got \(Self.describe(actual))"
     }
 
-    /// Expected against actual, path by path.
-    var diffLines: [String] {
-        if let states { return states.expected.changes(to: states.actual).map { "  " + $0.summary } }
+    /// Expected against actual, path by path, as `style` prints changes.
+    func diffLines(style: OutputStyle) -> [String] {
+        if let states { return states.expected.changes(to: states.actual).map { "  " + style.change($0) } }
         guard let expected, let actual, expected.kind == actual.kind else {
             return ["  expected: \(expected.map { $0.line(seq: 0) } ?? "nothing")",
                     "  actual:   \(actual.map { $0.line(seq: 0) } ?? "nothing")"]
         }
         let want = (try? JSONReader.parse(expected.line(seq: 0))) ?? .null
         let got = (try? JSONReader.parse(actual.line(seq: 0))) ?? .null
-        return want.changes(to: got).map { "  " + $0.summary }
+        return want.changes(to: got).map { "  " + style.change($0) }
     }
 
     static func describe(_ event: SessionEvent?) -> String {

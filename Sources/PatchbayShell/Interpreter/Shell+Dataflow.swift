@@ -5,20 +5,21 @@ import PatchbayGraph
 extension Shell {
     func run(_ command: DataflowCommand, text: String) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
+        let style = style
         switch command {
         case .variable(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.createVariable(name.text, value: value) }
-            return CommandResult(lines: ["\(name.text) = \(value)"], json: ["node": .string(name.text), "value": value])
+            return CommandResult(lines: ["\(name.text) = \(style.value(value))"], json: ["node": .string(name.text), "value": value])
         case .derive(let name, let expression):
             try call([name], [], expression.range) { () throws(GraphError) in try graph.createDerived(name.text, expression: expression) }
             let value = readValue(name.text)
-            return CommandResult(lines: ["\(name.text) = \(value.map { "\($0)" } ?? "(empty)")"],
+            return CommandResult(lines: ["\(name.text) = \(value.map(style.value) ?? "(empty)")"],
                                  json: ["node": .string(name.text), "value": value ?? .null])
         case .knot(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.createKnot(name.text, state: value) }
-            return CommandResult(lines: ["\(name.text) = \(value)"], json: ["node": .string(name.text), "state": value])
+            return CommandResult(lines: ["\(name.text) = \(style.value(value))"], json: ["node": .string(name.text), "state": value])
         case .signal(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.createSignal(name.text) }
             return CommandResult(lines: ["\(name.text): signal (out)"], json: ["node": .string(name.text)])
@@ -50,7 +51,7 @@ extension Shell {
                 throw ShellError(.graph(error), at: Self.range(of: error, names: [name], targets: [], typeName: type, parameters: ranges) ?? whole)
             }
             let summary = graph.summaries().first { $0.name == name.text }!
-            return CommandResult(lines: ["\(name.text): \(Self.describe(summary))"], json: Self.json(summary))
+            return CommandResult(lines: ["\(name.text): \(Self.describe(summary, style: style))"], json: Self.json(summary))
         case .patchTypes:
             return patchTypesResult()
         case .patchType(let name, let inputs, let outputs, let body):
@@ -119,14 +120,14 @@ extension Shell {
             let summaries = graph.summaries()
             let width = summaries.map(\.name.count).max() ?? 0
             let lines = summaries.isEmpty ? ["no nodes yet (create one with var, derive, signal, knot or patch)"]
-                : summaries.map { "\($0.name.padding(to: width))  \(Self.describe($0))" }
+                : summaries.map { "\($0.name.padding(to: width))  \(Self.describe($0, style: style))" }
             return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
         case .show(let target):
             let reports: [PortReport] = try call([], [target], whole) { () throws(GraphError) in
                 if let address = target.address { return [try graph.show(address)] }
                 return try graph.show(target.node.text)
             }
-            return CommandResult(lines: reports.flatMap(Self.describe), json: .array(reports.map(Self.json)))
+            return CommandResult(lines: reports.flatMap { Self.describe($0, style: style) }, json: .array(reports.map(Self.json)))
         case .remove(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.remove(name.text) }
             return CommandResult(lines: ["removed \(name.text)"], json: ["removed": .string(name.text)])

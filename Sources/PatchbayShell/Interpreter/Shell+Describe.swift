@@ -4,12 +4,12 @@ import PatchbayGraph
 
 extension Shell {
     /// `var = 1`, `patch map (in) -> (out)  out = 2`, with the node's marks.
-    static func describe(_ summary: NodeSummary) -> String {
+    static func describe(_ summary: NodeSummary, style: OutputStyle) -> String {
         var text = "\(summary.kind)"
         if case .patch = summary.kind {
             text += " (\(summary.inputs.joined(separator: ", "))) -> (\(summary.outputs.joined(separator: ", ")))"
         }
-        if let value = summary.value { text += "  = \(value)" }
+        if let value = summary.value { text += "  = \(style.value(value))" }
         switch summary.state {
         case .failed: text += "  [failed: \(summary.failure ?? "")]"
         case .stale: text += "  [stale: an upstream node failed]"
@@ -27,9 +27,9 @@ extension Shell {
         ]
     }
 
-    static func describe(_ report: PortReport) -> [String] {
+    static func describe(_ report: PortReport, style: OutputStyle) -> [String] {
         var lines = ["\(report.address)  \(report.isInput ? "input" : report.isValuePort ? "value port" : "event port"), "
-            + "\(report.state.rawValue)" + (report.value.map { ": \($0)" } ?? "")]
+            + "\(report.state.rawValue)" + (report.value.map { ": \(style.value($0))" } ?? "")]
         if let failure = report.failure, report.state == .failed { lines.append("  failed: \(failure)") }
         if let driver = report.driver { lines.append("  driven by \(driver)") } else if report.isInput {
             lines.append("  driven by nothing (no wire, no local value)")
@@ -81,7 +81,7 @@ extension Shell {
         let summaries = graph.summaries()
         var lines: [String] = []
         for summary in summaries {
-            lines.append("\(summary.name)  \(Self.describe(summary))")
+            lines.append("\(summary.name)  \(Self.describe(summary, style: style))")
             for edge in edges where edge.from == summary.name || edge.from.hasPrefix(summary.name + ".") {
                 let arrow = switch edge.kind {
                 case .wire: "->"

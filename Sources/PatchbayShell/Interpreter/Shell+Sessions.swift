@@ -334,7 +334,7 @@ extension Shell {
                        recorded.store == replayed.store, recorded.index == replayed.index {
                         divergence.states = statesAfter(recorded)
                     }
-                    output += divergence.diffLines.map { OutputLine($0) }
+                    output += divergence.diffLines(style: style).map { OutputLine($0) }
                     throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
                 }
             }

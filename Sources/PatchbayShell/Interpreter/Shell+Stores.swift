@@ -4,11 +4,12 @@ import PatchbayGraph
 extension Shell {
     func run(_ command: StoreCommand, text: String) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
+        let style = style
         switch command {
         case .store(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.createStore(name.text, state: value) }
-            return CommandResult(lines: ["\(name.text) = \(value)"], json: ["store": .string(name.text), "state": value])
+            return CommandResult(lines: ["\(name.text) = \(style.value(value))"], json: ["store": .string(name.text), "state": value])
         case .addReducer(let requested, let store, let type, let path, let condition, let delay, let body):
             let id = try call([store] + [requested].compactMap { $0 }, [], store.range) { () throws(GraphError) in
                 try graph.addReducer(requested?.text, to: store.text, on: type.text, at: path, when: condition, after: delay, body: body)
@@ -56,14 +57,17 @@ extension Shell {
                 return CommandResult(lines: warnings + ["\(typeText) was dropped by a middleware: nothing changed"],
                                      json: Self.withWarning(warning, ["dropped": true]))
             }
-            return CommandResult(lines: warnings + [Self.describe(step)], json: Self.withWarning(warning, Self.json(step)))
-        case .state(let store, let path, let pathStart):
+            return CommandResult(lines: warnings + [Self.describe(step, style: style)], json: Self.withWarning(warning, Self.json(step)))
+        case .state(let store, let path, let pathStart, let tree):
             let node = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.storeState(store?.text)
             }
-            guard let path else { return .value(node) }
+            func result(_ value: Value) -> CommandResult {
+                tree ? CommandResult(lines: style.tree(value), json: value) : .value(value, style: style)
+            }
+            guard let path else { return result(node) }
             do {
-                return .value(try path.evaluate(Bindings(state: node), in: graph))
+                return result(try path.evaluate(Bindings(state: node), in: graph))
             } catch {
                 // The path is read as `state.PATH` written over the command; the caret stays
                 // under what the user wrote, not under the `state` put in front of it.
@@ -129,19 +133,13 @@ extension Shell {
         return .object(members)
     }
 
-    /// `#3 AddTodo  items[2]: + {title: "milk"}`
-    static func describe(_ step: StoreStep) -> String {
+    /// `#3 AddTodo  items[2]: + {title: "milk"}`, the changes coloured as `style` says.
+    static func describe(_ step: StoreStep, style: OutputStyle) -> String {
         let type: String = if case .string(let t)? = step.action["type"] { t } else { "?" }
         var head = "#\(step.index) \(type)"
         if let from = step.delayedFrom { head += " (after, from #\(from))" }
         if let failure = step.failure { return head + "  failed: \(failure)" }
-        return head + "  " + describe(step.changes)
-    }
-
-    /// `user.name: "unknown" → "Max"; items[2]: + {...}`
-    static func describe(_ changes: [ValueChange]) -> String {
-        guard !changes.isEmpty else { return "(no changes)" }
-        return changes.map(\.summary).joined(separator: "; ")
+        return head + "  " + style.changes(step.changes)
     }
 
     static func json(_ changes: [ValueChange]) -> Value {

@@ -9,10 +9,14 @@ extension Shell {
 
     func run(_ command: TimeTravelCommand, text: String) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
+        let style = style
         switch command {
         case .history(let store, let filter):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             return try listHistory(history, of: name, filter: filter, at: whole)
+        case .chart(let store, let request):
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            return try chart(request, of: name, history: history, text: text)
         case .routerHistory:
             return routerHistoryResult()
         case .rewrite(let rewrite, let store, let force):
@@ -33,9 +37,9 @@ extension Shell {
                 throw ShellError(.session(path: "jump", detail: "it would go \(side) of \(name), which is at #\(history.current)"), at: range)
             }
             let state = try travel(store, range) { () throws(TimeTravelError) in try histories.jump(name, to: index) }
-            return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(Value.brief(state))"],
+            return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(style.value(state))"],
                                  json: ["store": .string(name), "index": .int(index), "count": .int(history.count), "state": state])
-        case .diff(let store, let from, let to):
+        case .diff(let store, let from, let to, let path):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             let (a, b): (Int, Int)
             switch (from, to) {
@@ -51,8 +55,11 @@ extension Shell {
                     throw .history(store: name, error)
                 }
             }
-            let lines = changes.isEmpty ? ["#\(a) → #\(b): no differences"] : changes.map(\.summary)
-            return CommandResult(lines: lines, json: Self.json(changes))
+            // `--path P`: what changed at P, inside it, or around it (a parent replaced whole).
+            let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
+            let place = path.map { " at \(ValueChange.pathText($0))" } ?? ""
+            let lines = shown.isEmpty ? ["#\(a) → #\(b): no differences\(place)"] : shown.map(style.change)
+            return CommandResult(lines: lines, json: Self.json(shown))
         case .recompute(let store):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // What each action did before, to show how the first changed state differs.
@@ -64,7 +71,7 @@ extension Shell {
             let changes = recomputation.firstChanged.map { firstChangedDiff(history, at: $0, before: before, store: name) } ?? []
             let head = "recomputed \(count) action\(count == 1 ? "" : "s") of \(name) with its reducers as they are now: \(states)\(first)"
             // The first changed state as `diff` prints it, from what it was to what it is.
-            return CommandResult(lines: [head + (changes.isEmpty ? "" : ":")] + changes.map(\.summary),
+            return CommandResult(lines: [head + (changes.isEmpty ? "" : ":")] + changes.map(style.change),
                                  json: ["store": .string(name), "actions": .int(count), "changed": .int(recomputation.changedStates),
                                         "firstChanged": recomputation.firstChanged.map(Value.int) ?? .null,
                                         "firstChanges": Self.json(changes)])
@@ -80,7 +87,7 @@ extension Shell {
             let blames = history.blame(path)
             let pathText = ValueChange.pathText(path)
             let lines = blames.isEmpty ? ["no action changed \(pathText)"] : blames.map { blame in
-                "#\(blame.index) \(blame.action.actionSummary)  \(Value.brief(blame.old)) → \(Value.brief(blame.new))"
+                "#\(blame.index) \(style.action(blame.action))  \(style.transition(blame.old, blame.new))"
             }
             return CommandResult(lines: lines, json: .array(blames.map { blame in
                 ["index": .int(blame.index), "action": blame.action, "old": blame.old ?? .null, "new": blame.new ?? .null]
@@ -104,7 +111,7 @@ extension Shell {
                 try histories.checkout(store?.text, branch: branch.text)
             }
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            return CommandResult(lines: ["\(name) on \(branch.text) at #\(history.current): \(Value.brief(state))"],
+            return CommandResult(lines: ["\(name) on \(branch.text) at #\(history.current): \(style.value(state))"],
                                  json: ["store": .string(name), "branch": .string(branch.text), "index": .int(history.current), "state": state])
         }
     }
@@ -141,6 +148,7 @@ extension Shell {
             upper = lower - 1
         }
         picked.reverse()
+        let style = style
         var lines: [String] = []
         if history.branches.count > 1, let branch = history.branches.first(where: \.isCurrent) {
             var line = "on branch \(branch.name)"
@@ -157,7 +165,7 @@ extension Shell {
         for entry in picked {
             let mark = (entry.index == history.current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
             let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
-            lines.append("\(mark) #\(entry.index) \(entry.action.actionSummary)  \(Self.effect(of: entry))" + cause)
+            lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
         }
         if filtered, picked.isEmpty { lines.append("no action matches") }
         return CommandResult(lines: lines, json: .array(picked.map { entry in
@@ -201,6 +209,52 @@ extension Shell {
         }
     }
 
+    /// `history --chart PATH`: the number at PATH over the steps, as a chart (JSON: the points).
+    private func chart(_ request: ChartRequest, of store: String, history: History, text: String) throws(ShellError) -> CommandResult {
+        let from = request.from?.0 ?? 0
+        let to = request.to?.0 ?? history.count
+        for (step, range) in [request.from, request.to].compactMap({ $0 }) where step > history.count {
+            throw ShellError(.usage(command: "history", detail: "\(store) has steps #0 to #\(history.count), not #\(step)",
+                                    synopsis: CommandCatalog.info(for: "history")?.synopsis ?? "history"), at: range)
+        }
+        let pathText = ValueChange.pathText(request.path)
+        var points: [(index: Int, value: Double?)] = []
+        var raw: [Value] = []
+        var found: (index: Int, value: Value)?
+        history.walk { index, _, state in
+            guard index <= to else { return false }
+            guard index >= from else { return true }
+            let value = state.value(at: request.path) ?? .null
+            switch value {
+            case .int(let number): points.append((index, Double(number)))
+            case .decimal(let number): points.append((index, number))
+            case .null: points.append((index, nil))
+            default:
+                found = (index, value)
+                return false
+            }
+            raw.append(value)
+            return true
+        }
+        if let found {
+            throw ShellError(.usage(command: "history", detail: "\(store).\(pathText) is \(["array", "int", "object"].contains(found.value.typeName) ? "an" : "a") \(found.value.typeName) at #\(found.index) "
+                                    + "(\(style.value(found.value))), not a number: --chart plots a path that holds numbers",
+                                    synopsis: "history [STORE] --chart PATH [--from A] [--to B] [--spark]"), at: request.pathRange)
+        }
+        guard points.contains(where: { $0.value != nil }) else {
+            throw ShellError(.usage(command: "history", detail: "\(store) has no number at \(pathText) from #\(from) to #\(to)",
+                                    synopsis: "history [STORE] --chart PATH [--from A] [--to B] [--spark]"), at: request.pathRange)
+        }
+        let integers = raw.allSatisfy { if case .decimal = $0 { false } else { true } }
+        let chart = Chart(points: points) { Chart.label($0, integers: integers) }
+        let width = options.lineWidth
+        let title = "\(store).\(pathText) from #\(from) to #\(to)"
+        let sparkline = request.sparkline || width < Chart.minimumWidth
+        let json: Value = ["store": .string(store), "path": .string(pathText), "from": .int(from), "to": .int(to),
+                           "points": .array(zip(points, raw).map { point, value in ["index": .int(point.index), "value": value] })]
+        return CommandResult(lines: [title] + (sparkline ? chart.sparkline(width: width) : chart.plot(width: width)), json: json)
+    }
+
     /// `history router`: every URL routed in this session.
     private func routerHistoryResult() -> CommandResult {
         let routes = graph.routeHistory
@@ -214,6 +268,7 @@ extension Shell {
     /// `find EXPR`: the states where EXPR holds. A step where it fails to evaluate does not
     /// match; when it fails everywhere, the first error is the answer.
     private func find(_ condition: Expression, in history: History, text: String) throws(ShellError) -> CommandResult {
+        let style = style
         var found: [(Int, HistoryEntry?)] = []
         var firstError: ExpressionError?
         var evaluated = 0
@@ -229,7 +284,7 @@ extension Shell {
         }
         if evaluated == 0, let firstError { throw ShellError(firstError, in: text) }
         let lines = found.isEmpty ? ["no state matches"] : found.map { index, entry in
-            entry.map { "#\(index) \($0.action.actionSummary)" } ?? "#0 (initial state)"
+            entry.map { "#\(index) \(style.action($0.action))" } ?? "#0 (initial state)"
         }
         return CommandResult(lines: lines, json: .array(found.map { .int($0.0) }))
     }

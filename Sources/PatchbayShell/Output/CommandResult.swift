@@ -25,8 +25,9 @@ struct CommandResult {
     /// The result as a value, for `--json`.
     var json: Value { makeJSON() }
 
-    /// A result that prints a value (literal form for people, JSON for machines).
-    static func value(_ value: Value) -> CommandResult {
-        CommandResult(lines: [value.description], json: value)
+    /// A result that prints a value (literal form for people, elided as `style` says; JSON
+    /// for machines).
+    static func value(_ value: Value, style: OutputStyle) -> CommandResult {
+        CommandResult(lines: [style.value(value)], json: value)
     }
 }

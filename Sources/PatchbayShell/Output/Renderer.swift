@@ -5,6 +5,8 @@ import PatchbayGraph
 struct Renderer {
     var options: ShellOptions
 
+    private var style: OutputStyle { OutputStyle(options: options) }
+
     func success(_ result: CommandResult, command: String) -> [OutputLine] {
         if options.json {
             let line: Value = ["ok": true, "command": .string(command), "result": result.json]
@@ -22,13 +24,13 @@ struct Renderer {
                     let line: Value = ["event": "probe", "port": .string(port), "value": value, "txn": .int(transaction)]
                     return OutputLine(line.jsonText)
                 }
-                return OutputLine("\(port) = \(value)  (txn \(transaction))")
+                return OutputLine("\(port) = \(style.value(value))  (txn \(transaction))")
             case .log(let node, let value, let transaction):
                 if options.json {
                     let line: Value = ["event": "log", "node": .string(node), "value": value, "txn": .int(transaction)]
                     return OutputLine(line.jsonText)
                 }
-                return OutputLine("\(node): \(value)")
+                return OutputLine("\(node): \(style.value(value))")
             case .dispatched(let step):
                 if options.json {
                     var line = Shell.json(step)
@@ -38,7 +40,7 @@ struct Renderer {
                     }
                     return OutputLine(line.jsonText)
                 }
-                return OutputLine(Shell.describe(step))
+                return OutputLine(Shell.describe(step, style: style))
             case .error(let error):
                 if case .runaway = error { return nil }
                 if options.json {
@@ -79,6 +81,6 @@ struct Renderer {
     }
 
     private func paint(_ text: String, _ code: String) -> String {
-        options.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        style.paint(text, code)
     }
 }
