@@ -42,6 +42,7 @@ extension Graph {
         for restore in saved.nodes { restore() }
         routeHistory = saved.routeHistory
         stack = saved.stack
+        bindLivePresenters()
         engine.transactionID = saved.transactionID
         engine.clock.putBack(saved.clock, isAlive: { engine.nodes[$0] != nil },
                              isNewer: { (engine.nodes[$0]?.id ?? 0) > saved.lastNodeID })

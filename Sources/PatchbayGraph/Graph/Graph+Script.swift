@@ -343,17 +343,22 @@ struct GraphScriptWriter {
     /// The routes in registration order (with their priorities, they are tried in the same
     /// order), the presenters, and a note about the navigation stack.
     private mutating func writeRouting() {
-        for route in graph.router.routes.sorted(by: { $0.id < $1.id }) {
-            var text = "route add \(Self.word(route.pattern.text))"
-            if let view = route.payload.view { text += " view=\(view)" }
-            if route.payload.option != .push { text += " option=\(route.payload.option.rawValue)" }
-            if route.priority != 0 { text += " priority=\(route.priority)" }
-            if let condition = route.payload.condition { text += " when \(condition.sourceText)" }
+        for (pattern, registration) in graph.routeDefinitions {
+            var text = "route add \(Self.word(pattern))"
+            if let view = registration.view { text += " view=\(view)" }
+            if registration.option != .push { text += " option=\(registration.option.rawValue)" }
+            if registration.priority != 0 { text += " priority=\(registration.priority)" }
+            if let condition = registration.condition { text += " when \(condition.sourceText)" }
             command(text)
         }
-        for view in graph.presenters.keys.sorted() {
-            for expression in graph.presenters[view] ?? [] { command("presenter \(view) : \(expression.sourceText)") }
+        let presenters = graph.presenterSummaries()
+        let renumbered = presenters.enumerated().compactMap { index, presenter in
+            presenter.id == "p\(index + 1)" ? nil : "\(presenter.id) becomes p\(index + 1)"
         }
+        if !renumbered.isEmpty {
+            note("presenter ids restart at p1 when this is loaded: \(renumbered.joined(separator: ", "))")
+        }
+        for presenter in presenters { command(presenter.definition) }
         if graph.router.routes.isEmpty, graph.nodes[RouterNode.name] != nil {
             note("router has no routes: it comes back with the first route added or wire from router.route")
         }

@@ -32,8 +32,14 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownReducer(String, existing: [String])
     case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
     case routing(RoutingError, text: String)
-    case routeExists(String)
     case unknownRoute(String, existing: [String])
+    /// `route rm PATTERN` of a pattern registered more than once, without saying which.
+    case ambiguousRouteRemoval(String, registrations: [String])
+    /// `route rm PATTERN view=NAME` (or `handler`) that names no registration of the pattern.
+    case unknownRouteRegistration(String, wanted: String, registrations: [String])
+    case unknownPresenter(String, existing: [String])
+    /// A value on `router.open` that is not a URL or `{url, option, ...params}`.
+    case invalidRouteRequest(String)
     case emptyStack
     case noModal
     /// A command that cannot run between `begin` and `commit` (`tick`).
@@ -75,7 +81,14 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownReducer(let id, let existing):
             "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Self.list(existing))") + ")"
         case .routing(let error, _): error.description
-        case .routeExists(let pattern): "a route \(pattern) already exists; route rm it first"
+        case .ambiguousRouteRemoval(let pattern, let registrations):
+            "\(pattern) is registered \(registrations.count) times (\(Self.list(registrations))); "
+                + "say which: route rm \(pattern) view=NAME, or route rm \(pattern) handler"
+        case .unknownRouteRegistration(let pattern, let wanted, let registrations):
+            "\(pattern) has no registration with \(wanted) (it has \(Self.list(registrations)))"
+        case .invalidRouteRequest(let detail): detail
+        case .unknownPresenter(let id, let existing):
+            "no presenter '\(id)' (" + (existing.isEmpty ? "no presenters yet" : "presenters: \(Self.list(existing))") + ")"
         case .unknownRoute(let pattern, let existing):
             "no route \(pattern) (" + (existing.isEmpty ? "no routes yet" : "routes: \(Self.list(existing))") + ")"
         case .emptyStack: "the navigation stack is empty"

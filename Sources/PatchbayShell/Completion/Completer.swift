@@ -83,10 +83,16 @@ struct Completer {
         case "route":
             if position == 1 { return ["add", "explain", "list", "rm", "check"] + context.routePatterns }
             if position == 2, earlier[1] == "rm" { return context.routePatterns }
+            if position == 3, earlier[1] == "rm" { return ["view=", "handler"] }
             if earlier[1] == "add" { return ["view=", "option=", "priority=", "when"] }
             return ["option="] + expressionNames
-        case "presenter" where position == 1:
-            return context.viewNames
+        case "presenter":
+            switch position {
+            case 1: return ["list", "rm"] + context.viewNames
+            case 2 where earlier[1] == "list": return context.viewNames
+            case 2 where earlier[1] == "rm": return context.presenterIDs
+            default: return ["--live", "when"]
+            }
         case "reducer":
             switch position {
             case 1: return ["list", "rm"] + context.storeNames + context.reducerIDs  // an id: `reducer r1 : ...`
@@ -146,6 +152,7 @@ struct CompletionContext {
     var reducerIDs: [String] = []
     var routePatterns: [String] = []
     var viewNames: [String] = []
+    var presenterIDs: [String] = []
     /// The branches of every store's history.
     var branchNames: [String] = []
 }

@@ -1,13 +1,27 @@
 import PatchbayCore
 
-/// The wireframe's node, `router`: every `route URL` sends its result on the event port `route`
-/// (`{url, pattern, params, view, option}`), so routes can be wired into stores and patches.
+/// The wireframe's node, `router`: every URL routed is sent on the event port `route`
+/// (`{url, pattern, params, view, option}`), so routes can be wired into stores and patches; a
+/// URL or `{url, option, ...params}` arriving on the input `open` is routed as `route URL` routes
+/// it, after the transaction that delivered it (never nested), so that the graph can navigate.
 final class RouterNode: GraphNode {
     static let name = "router"
     private(set) var route: OutputPort<Value>!
+    private(set) var open: InputPort!
 
     init(graph: Graph) {
         super.init(graph: graph, name: Self.name, kind: .router)
         route = addOutput("route", remembers: false)
+        open = addInput("open")
+        open.isQueued = true
+    }
+
+    override func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
+        input.consumeArrival()
+        guard let value = input.value else { return }
+        let wire = input.wire?.text
+        engine.enqueue("router.open") { [unowned self] in
+            graph.open(value, via: wire)
+        }
     }
 }
