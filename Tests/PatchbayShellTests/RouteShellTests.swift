@@ -520,7 +520,7 @@ struct RouteShellCompletionTests {
         let text = lines.joined(separator: "\n")
         // The synopsis, wrapped to 80 columns between its forms.
         #expect(lines.prefix(3).joined(separator: " ").split(separator: " ").joined(separator: " ") == "route add PATTERN [view=NAME] [option=push|modal|replace|root|back] [priority=N] [when EXPR] "
-            + "| route URL [NAME=EXPR ...] [option=...] | route explain URL | route list | route rm PATTERN | route check")
+            + "| route URL [NAME=EXPR ...] [option=...] | route explain URL | route list | route rm PATTERN [view=NAME | handler] | route check")
         #expect(text.contains("a route without view= only sends"))
         #expect(text.contains("Example:\n  route add /start view=Start\n  route add /message/:username view=Message option=modal"))
     }
