@@ -383,9 +383,9 @@ struct ModalLayeringShellTests {
 
     @Test func backToWithAModalUpReplacesTheTopOfTheStackAndClosesTheModal() {
         let session = ParitySession()
-        session.run("route add /a view=A\nroute add /b view=B\nroute add /m view=M option=modal\nroute /a\nroute /b\nroute /m")
-        session.run("route /a option=back")
-        #expect(session.stack == ["1  A  /a", "2  A  /a"])
+        session.run("route add /a view=A\nroute add /b view=B\nroute add /m/:n view=M option=modal")
+        session.run("route /a\nroute /b\nroute /m/1\nroute /m/2\nroute /a option=back")
+        #expect(session.stack == ["1  A  /a", "2  A  /a", #"3  M (modal)  /m/1  params {n: "1"}"#])
     }
 }
 

@@ -171,6 +171,7 @@ extension Graph {
     }
 
     /// Ranks the router's route of a pattern by its registrations; returns whether that changed.
+    @discardableResult
     private func updateRank(of route: Route<RouteSpec>) -> Bool {
         let spec = route.payload
         guard spec.priority != route.priority || spec.canDecline != route.hasGuard else { return false }
