@@ -142,6 +142,16 @@ struct RouterOpenShellTests {
         #expect(session.stack == ["the stack is empty"])
     }
 
+    @Test func insideATransactionTheUrlIsRoutedAfterTheCommitAndAbortDropsIt() {
+        let session = ParitySession()
+        session.run(tutorial + "\nsignal go\nwire go.out -> router.open\nbegin\nsend go \"/start\"")
+        #expect(session.stack == ["the stack is empty"])
+        session.run("commit")
+        #expect(session.stack == ["1  Start  /start"])
+        session.run("begin\nsend go \"/message/Ada\"\nabort")
+        #expect(session.stack == ["1  Start  /start"])
+    }
+
     @Test func routingTheRouteBackIntoRouterOpenStopsAsARunawayLoop() {
         let session = ParitySession()
         session.run("route add /a view=A\nwire router.route -> router.open : $.url")
@@ -350,6 +360,38 @@ struct PresenterShellTests {
         #expect(session.stack == ["1  P  /p"])
         session.run("set n = 2")
         #expect(session.stack == ["1  P  /p  content {inverse: 0.5}"])
+    }
+
+    @Test func aLivePresenterFollowsAStoreThroughTimeTravel() {
+        let session = ParitySession()
+        session.run("""
+            store app = {n: 0}
+            reducer app on Add : state.n += 1
+            route add /count view=Count
+            presenter Count --live : {n: app.n}
+            route /count
+            dispatch app Add
+            dispatch app Add
+            """)
+        #expect(session.stack == ["1  Count  /count  content {n: 2}"])
+        session.run("jump app 1")
+        #expect(session.stack == ["1  Count  /count  content {n: 1}"])
+    }
+
+    @Test func jsonGivesPresentersWithTheirIds() {
+        let session = ParitySession(json: true)
+        #expect(session.run("presenter Message --live when url != \"/\" : {n: 1}") == [
+            #"{"ok":true,"command":"presenter Message --live when url != \"/\" : {n: 1}","result":{"id":"p1","view":"Message","#
+                + #""live":true,"when":"url != \"/\""}}"#,
+        ])
+        #expect(session.run("presenter list") == [
+            #"{"ok":true,"command":"presenter list","result":[{"id":"p1","view":"Message","live":true,"when":"url != \"/\"","#
+                + #""content":"{n: 1}"}]}"#,
+        ])
+        #expect(session.run("presenter rm p1") == [
+            #"{"ok":true,"command":"presenter rm p1","result":{"id":"p1","view":"Message","live":true,"when":"url != \"/\"","#
+                + #""content":"{n: 1}"}}"#,
+        ])
     }
 
     @Test func aPresenterMisspelledAfterItsViewIsAnError() {
