@@ -484,3 +484,107 @@ struct RouteSeedParitySessionTests {
         #expect(replayed.lines.last?.text.hasPrefix("verified ") == true)
     }
 }
+
+@Suite("feature: VISPER's features")
+struct FeatureShellTests {
+    static let chat = """
+        store app = {screens: []}
+        feature Chat begin
+        route add /chat/:who view=Chat option=modal
+        presenter Chat : {title: "Chat with \\(params.who)"}
+        reducer app on Opened : state.screens = append(state.screens, action.view)
+        patch card view text="Ada"
+        wire router.route -> app.dispatch when $.view != null : {type: "Opened", view: $.view}
+        feature end
+        """
+
+    @Test func aFeatureGroupsWhatItDefinesAndShowsIt() {
+        let session = ParitySession()
+        let printed = session.run(Self.chat)
+        #expect(printed.last == "feature Chat: route /chat/:who view=Chat, presenter p1 (Chat), reducer r1 (app), patch card (view), "
+            + "wire router.route -> app.dispatch")
+        #expect(session.run("feature list") == ["Chat  5 definitions"])
+        #expect(session.run("feature show Chat") == [
+            "feature Chat", "  route /chat/:who view=Chat", "  presenter p1 (Chat)", "  reducer r1 (app)", "  patch card (view)",
+            "  wire router.route -> app.dispatch",
+        ])
+        session.run("route /chat/Ada")
+        #expect(session.run("state app") == [#"{screens: ["Chat"]}"#])
+    }
+
+    @Test func featureRmRemovesEverythingItAddedAsAUnitAndSaysWhat() {
+        let session = ParitySession()
+        session.run("route add /start view=Start\n" + Self.chat)
+        #expect(session.run("feature rm Chat") == [
+            "removed feature Chat: route /chat/:who view=Chat, presenter p1 (Chat), reducer r1 (app), patch card (view), "
+                + "wire router.route -> app.dispatch",
+        ])
+        #expect(session.run("route list") == ["/start  view=Start option=push"])
+        #expect(session.run("presenter list\nreducer list") == ["no presenters yet", "no reducers yet"])
+        #expect(session.run("nodes").map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["router", "app"])
+        #expect(session.run("feature list") == ["no features yet"])
+        #expect(session.fail("feature show Chat") == "error: no feature 'Chat' (no features yet)")
+    }
+
+    @Test func featureRmLeavesWhatWasRemovedOrReplacedSince() {
+        let session = ParitySession()
+        session.run(Self.chat + "\nrm card\nroute add /chat/:who view=Other")
+        #expect(session.run("feature rm Chat") == [
+            "removed feature Chat: route /chat/:who view=Chat, presenter p1 (Chat), reducer r1 (app), "
+                + "wire router.route -> app.dispatch",
+        ])
+        #expect(session.run("route list") == ["/chat/:who  view=Other option=push"])
+    }
+
+    @Test func routerFeatureAnnouncesAddedChangedAndRemovedFeatures() {
+        let session = ParitySession()
+        session.run("probe router.feature --future")
+        #expect(session.run("feature Badge begin\nvar unread = 0\nfeature end").contains(
+            #"router.feature = {feature: "Badge", event: "added", items: ["var unread"]}  (txn 1)"#))
+        #expect(session.run("feature Badge begin") == ["feature Badge reopened: what follows adds to it"])
+        #expect(session.run("signal ping\nfeature end").contains(
+            #"router.feature = {feature: "Badge", event: "changed", items: ["var unread", "signal ping"]}  (txn 2)"#))
+        #expect(session.run("feature rm Badge").first
+            == #"router.feature = {feature: "Badge", event: "removed", items: ["var unread", "signal ping"]}  (txn 3)"#)
+    }
+
+    @Test func featureErrorsChangeNothing() {
+        let session = ParitySession()
+        #expect(session.fail("feature end") == "error: no feature is open; start one with 'feature NAME begin'")
+        session.run("feature A begin")
+        #expect(session.fail("feature B begin") == "error: feature A is open; close it with 'feature end' first")
+        #expect(session.fail("feature rm A") == "error: feature A is open; close it with 'feature end' first")
+        #expect(session.fail("feature A").hasPrefix("error: missing 'begin' after the feature's name (feature A begin)"))
+        #expect(session.run("feature list") == ["A (open)  0 definitions"])
+        #expect(session.complete("feature ") == ["A", "end", "list", "rm", "show"])
+        #expect(session.complete("feature rm ") == ["A"])
+    }
+
+    @Test func aSavedSessionLoadsBackWithItsFeatures() throws {
+        let directory = TemporaryDirectory()
+        let session = ParitySession()
+        session.run(Self.chat + "\nvar plain = 1\nfeature Empty begin\nfeature end")
+        session.run("save \(directory.path)/features.pb")
+        let saved = try String(contentsOfFile: directory.path + "/features.pb", encoding: .utf8)
+        #expect(saved.contains("feature Chat begin\nroute add /chat/:who view=Chat option=modal\n"))
+        #expect(saved.contains("feature Empty begin\nfeature end"))
+        let loaded = ParitySession()
+        loaded.run("load \(directory.path)/features.pb")
+        #expect(loaded.run("feature list") == session.run("feature list"))
+        // The same definitions, in the order the saved script makes them.
+        #expect(loaded.run("feature show Chat").sorted() == session.run("feature show Chat").sorted())
+        loaded.run("feature rm Chat")
+        session.run("feature rm Chat")
+        #expect(loaded.run("nodes") == session.run("nodes"))
+    }
+
+    @Test func aRecordingWithFeaturesReplaysAndVerifies() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/features.jsonl"
+        let session = ParitySession()
+        session.run("record \(path)\n" + Self.chat + "\nroute /chat/Ada\nfeature rm Chat\nrecord stop")
+        let replayed = Shell().execute("replay \"\(path)\" --verify")
+        #expect(replayed.status == .success, "\(replayed.lines.map(\.text))")
+        #expect(replayed.lines.last?.text.hasPrefix("verified ") == true)
+    }
+}

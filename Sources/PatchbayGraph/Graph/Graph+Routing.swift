@@ -152,7 +152,10 @@ extension Graph {
         let registration = RouteRegistration(
             number: nextRouteRegistration, view: view, option: option, priority: priority, condition: condition)
         nextRouteRegistration += 1
-        defer { routerNode() }
+        defer {
+            routerNode()
+            defined(.route(pattern: pattern.text, registration))
+        }
         guard let route = router.route(withPattern: pattern.text) else {
             let spec = RouteSpec(registration)
             let id = router.add(pattern, priority: priority, payload: spec, guard: condition == nil ? nil : guardOf(spec))
@@ -236,8 +239,22 @@ extension Graph {
             }
             registration = registrations[0]
         }
-        let removed = summary(of: registration, pattern: pattern, in: spec)
-        if registrations.count == 1 {
+        return remove(registration, of: route)
+    }
+
+    /// Removes one registration of the route's pattern (the route, when it is the last).
+    func removeRoute(_ pattern: String, registration: RouteRegistration) throws(GraphError) {
+        guard let route = router.route(withPattern: pattern) else {
+            throw .unknownRoute(pattern, existing: router.routes.map(\.pattern.text))
+        }
+        remove(registration, of: route)
+    }
+
+    @discardableResult
+    private func remove(_ registration: RouteRegistration, of route: Route<RouteSpec>) -> RouteSummary {
+        let spec = route.payload
+        let removed = summary(of: registration, pattern: route.pattern.text, in: spec)
+        if spec.registrations.count == 1 {
             router.remove(route.id)
         } else {
             spec.remove(registration)
@@ -412,6 +429,7 @@ extension Graph {
         nextPresenterID += 1
         let id = "p\(nextPresenterID)"
         presenters.append(PresenterDefinition(id: id, view: view, condition: condition, expression: expression, isLive: live))
+        defined(.presenter(id: id, view: view))
         if live { bindLivePresenters() }
         return id
     }

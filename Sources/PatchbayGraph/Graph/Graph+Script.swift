@@ -41,6 +41,10 @@ struct GraphScriptWriter {
     private(set) var commandCount = 0
     /// The nodes that cannot be rebuilt, with why.
     private var unbuilt: [String: String] = [:]
+    /// The feature the definition being written belongs to, and the one whose
+    /// `feature NAME begin` block is open in the script (Graph+Features.swift).
+    private var feature: String?
+    private var openBlock: String?
 
     /// One command (or group of commands) of the part of the script that follows the graph's
     /// history.
@@ -76,12 +80,15 @@ struct GraphScriptWriter {
             case .wire(let wire): write(wire)
             case .pipe(let pipe): write(pipe)
             case .binding(let binding):
+                feature = nil
                 connection("bind \(binding.left.name) \(binding.right.name)", between: [binding.left.name, binding.right.name])
             }
         }
         if !wroteRouting { writeRouting() }
+        feature = nil
         writeRestoredValues()
         writeReducers()
+        writeFeatures()
         for target in graph.probes.keys {
             let node = String(target.prefix { $0 != "." })
             if let reason = unbuilt[node] {
@@ -95,8 +102,36 @@ struct GraphScriptWriter {
     // MARK: Lines
 
     private mutating func command(_ text: String) {
-        lines.append(text)
+        if feature != openBlock {
+            if openBlock != nil { append("feature end") }
+            if let feature { append("feature \(feature) begin") }
+            openBlock = feature
+        }
+        append(text)
+    }
+
+    private mutating func append(_ command: String) {
+        lines.append(command)
         commandCount += 1
+    }
+
+    /// Closes the open feature block, and writes an empty block for each feature that has no
+    /// definition left, so that it exists after loading.
+    private mutating func writeFeatures() {
+        feature = nil
+        if openBlock != nil { append("feature end") }
+        openBlock = nil
+        var written = Set(lines.compactMap { line -> Substring? in
+            guard line.hasPrefix("feature "), line.hasSuffix(" begin") else { return nil }
+            return line.dropFirst("feature ".count).dropLast(" begin".count)
+        }.map(String.init))
+        for name in graph.featureNames where written.insert(name).inserted {
+            append("feature \(name) begin")
+            append("feature end")
+        }
+        if let open = graph.openFeatureName {
+            note("saved while feature \(open) was open: it is closed here; 'feature \(open) begin' adds to it again")
+        }
     }
 
     /// A comment; each of its lines starts with `#`.
@@ -199,6 +234,7 @@ struct GraphScriptWriter {
 
     private mutating func write(_ node: GraphNode) {
         let name = node.name
+        feature = graph.feature(of: .object(ObjectIdentifier(node)))
         switch node {
         case let variable as VariableNode:
             command("var \(name) = ", value: variable.value.value ?? .null, of: name)
@@ -325,6 +361,7 @@ struct GraphScriptWriter {
     }
 
     private mutating func write(_ wire: Wire) {
+        feature = graph.feature(of: .object(ObjectIdentifier(wire)))
         var text = "wire \(wire.text)"
         if let condition = wire.condition { text += " when \(condition.sourceText)" }
         if let transform = wire.transform { text += " : \(transform.sourceText)" }
@@ -332,6 +369,7 @@ struct GraphScriptWriter {
     }
 
     private mutating func write(_ pipe: KnotPipe) {
+        feature = nil
         var text = "pipe \(pipe.source.address) -> \(pipe.knot.name)"
         if let condition = pipe.condition { text += " when \(condition.sourceText)" }
         text += " : \(pipe.body.sourceText)"
@@ -344,6 +382,7 @@ struct GraphScriptWriter {
     /// order), the presenters, and a note about the navigation stack.
     private mutating func writeRouting() {
         for (pattern, registration) in graph.routeDefinitions {
+            feature = graph.feature(of: .object(ObjectIdentifier(registration)))
             var text = "route add \(Self.word(pattern))"
             if let view = registration.view { text += " view=\(view)" }
             if registration.option != .push { text += " option=\(registration.option.rawValue)" }
@@ -358,7 +397,11 @@ struct GraphScriptWriter {
         if !renumbered.isEmpty {
             note("presenter ids restart at p1 when this is loaded: \(renumbered.joined(separator: ", "))")
         }
-        for presenter in presenters { command(presenter.definition) }
+        for presenter in presenters {
+            feature = graph.feature(of: .id(presenter.id))
+            command(presenter.definition)
+        }
+        feature = nil
         if graph.router.routes.isEmpty, graph.nodes[RouterNode.name] != nil {
             note("router has no routes: it comes back with the first route added or wire from router.route")
         }
@@ -417,6 +460,7 @@ struct GraphScriptWriter {
             note("reducer ids restart at r1 when this is loaded: \(renumbered.joined(separator: ", "))")
         }
         for (store, reducer) in reducers {
+            feature = graph.feature(of: .id(reducer.id))
             var text = "reducer \(store) on \(reducer.type)"
             if let path = reducer.path { text += " at \(ValueChange.pathText(path))" }
             if let delay = reducer.delay { text += " after \(delay)" }

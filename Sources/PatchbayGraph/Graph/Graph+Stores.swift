@@ -78,6 +78,7 @@ extension Graph {
         nextReducerID += 1
         let id = "r\(nextReducerID)"
         store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))
+        defined(.reducer(id: id, store: store.name))
         return id
     }
 

@@ -45,6 +45,12 @@ public final class Graph {
     /// refreshed them (Graph+Routing.swift).
     var liveConnections: [Connection] = []
     var lastLiveRefresh = -1
+    /// The features, in the order they were begun; the one open, if any; those announced as
+    /// added; and which feature defined each object or id (Graph+Features.swift).
+    var features: OrderedDictionary<String, Feature> = [:]
+    var openFeature: Feature?
+    var announcedFeatures: Set<String> = []
+    var featureOf: [FeatureKey: String] = [:]
     public internal(set) var stack = NavigationStack()
     /// The graph as it was before the first tick after each open mark (Graph+Marks.swift).
     var savesBeforeTicks: [SavedGraph] = []

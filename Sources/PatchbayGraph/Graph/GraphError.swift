@@ -38,6 +38,10 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `route rm PATTERN view=NAME` (or `handler`) that names no registration of the pattern.
     case unknownRouteRegistration(String, wanted: String, registrations: [String])
     case unknownPresenter(String, existing: [String])
+    /// `feature NAME begin` while another feature is open, or `feature rm` of the open one.
+    case featureOpen(String)
+    case noOpenFeature
+    case unknownFeature(String, existing: [String])
     /// A value on `router.open` that is not a URL or `{url, option, ...params}`.
     case invalidRouteRequest(String)
     case emptyStack
@@ -87,6 +91,10 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownRouteRegistration(let pattern, let wanted, let registrations):
             "\(pattern) has no registration with \(wanted) (it has \(Self.list(registrations)))"
         case .invalidRouteRequest(let detail): detail
+        case .featureOpen(let name): "feature \(name) is open; close it with 'feature end' first"
+        case .noOpenFeature: "no feature is open; start one with 'feature NAME begin'"
+        case .unknownFeature(let name, let existing):
+            "no feature '\(name)' (" + (existing.isEmpty ? "no features yet" : "features: \(Self.list(existing))") + ")"
         case .unknownPresenter(let id, let existing):
             "no presenter '\(id)' (" + (existing.isEmpty ? "no presenters yet" : "presenters: \(Self.list(existing))") + ")"
         case .unknownRoute(let pattern, let existing):

@@ -16,6 +16,11 @@ enum RouteCommand: Sendable {
     case stack
     case back
     case dismiss
+    case beginFeature(Name)
+    case endFeature
+    case listFeatures
+    case showFeature(Name)
+    case removeFeature(Name)
 }
 
 extension CommandParser {
@@ -27,6 +32,8 @@ extension CommandParser {
             command = try routeCommand(&scanner)
         case "presenter":
             command = try presenterCommand(&scanner)
+        case "feature":
+            command = try featureCommand(&scanner)
         case "stack": command = .stack
         case "back": command = .back
         case "dismiss": command = .dismiss
@@ -97,6 +104,26 @@ extension CommandParser {
             }
         }
         return .navigate(url: Name(text: url, range: range), extra: extra, option: option)
+    }
+
+    /// `feature NAME begin`, `feature end`, `feature list`, `feature show NAME`, `feature rm NAME`.
+    private static func featureCommand(_ scanner: inout CommandScanner) throws(ShellError) -> RouteCommand {
+        let word = "feature"
+        // A feature may be named like a subcommand: `feature list begin` begins one.
+        var probe = scanner
+        if probe.name() != nil, probe.keyword("begin") {
+            let name = try scanner.requireName("the feature's name", command: word)
+            _ = scanner.keyword("begin")
+            return .beginFeature(name)
+        }
+        if scanner.keyword("end") { return .endFeature }
+        if scanner.keyword("list") { return .listFeatures }
+        if scanner.keyword("show") { return .showFeature(try scanner.requireName("the feature's name", command: word)) }
+        if scanner.keyword("rm") { return .removeFeature(try scanner.requireName("the feature's name", command: word)) }
+        if let (name, _) = scanner.name() {
+            throw scanner.missing("'begin' after the feature's name (feature \(name) begin)", command: word)
+        }
+        throw scanner.missing("NAME begin, end, list, show NAME or rm NAME", command: word)
     }
 
     /// `presenter VIEW [--live] [when EXPR] : EXPR`, `presenter list [VIEW]`, `presenter rm ID`.

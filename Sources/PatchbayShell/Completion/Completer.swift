@@ -86,6 +86,10 @@ struct Completer {
             if position == 3, earlier[1] == "rm" { return ["view=", "handler"] }
             if earlier[1] == "add" { return ["view=", "option=", "priority=", "when"] }
             return ["option="] + expressionNames
+        case "feature":
+            if position == 1 { return ["end", "list", "show", "rm"] + context.featureNames }
+            if position == 2, ["show", "rm"].contains(earlier[1]) { return context.featureNames }
+            return position == 2 ? ["begin"] : []
         case "presenter":
             switch position {
             case 1: return ["list", "rm"] + context.viewNames
@@ -153,6 +157,7 @@ struct CompletionContext {
     var routePatterns: [String] = []
     var viewNames: [String] = []
     var presenterIDs: [String] = []
+    var featureNames: [String] = []
     /// The branches of every store's history.
     var branchNames: [String] = []
 }

@@ -196,7 +196,7 @@ extension Shell {
         case .unknownRoute(let pattern, _), .ambiguousRouteRemoval(let pattern, _), .unknownRouteRegistration(let pattern, _, _):
             return names.first { $0.text == pattern }?.range
         case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
-            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .unknownPresenter, .invalidRouteRequest:
+            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .unknownPresenter, .invalidRouteRequest, .featureOpen, .noOpenFeature, .unknownFeature:
             return nil
         }
     }

@@ -96,6 +96,28 @@ extension Shell {
         case .removePresenter(let id):
             let removed = try call([], [], id.range) { () throws(GraphError) in try graph.removePresenter(id.text) }
             return CommandResult(lines: ["removed presenter \(removed.id) (\(removed.definition))"], json: Self.json(removed))
+        case .beginFeature(let name):
+            let isNew = try call([name], [], name.range) { () throws(GraphError) in try graph.beginFeature(name.text) }
+            return CommandResult(lines: ["feature \(name.text) " + (isNew ? "begun" : "reopened: what follows adds to it")],
+                                 json: ["feature": .string(name.text), "new": .bool(isNew)])
+        case .endFeature:
+            let feature = try call([], [], whole) { () throws(GraphError) in try graph.endFeature() }
+            return CommandResult(lines: ["feature \(feature.name): " + Self.itemsText(feature.items)], json: Self.json(feature))
+        case .listFeatures:
+            let features = graph.featureSummaries
+            let lines = features.isEmpty ? ["no features yet"] : features.map { feature in
+                "\(feature.name)\(feature.isOpen ? " (open)" : "")  \(feature.items.count) definition\(feature.items.count == 1 ? "" : "s")"
+            }
+            return CommandResult(lines: lines, json: .array(features.map(Self.json)))
+        case .showFeature(let name):
+            let feature = try call([name], [], name.range) { () throws(GraphError) in try graph.featureSummary(name.text) }
+            let lines = ["feature \(feature.name)\(feature.isOpen ? " (open)" : "")"]
+                + (feature.items.isEmpty ? ["  defines nothing"] : feature.items.map { "  " + $0 })
+            return CommandResult(lines: lines, json: Self.json(feature))
+        case .removeFeature(let name):
+            let removed = try call([name], [], name.range) { () throws(GraphError) in try graph.removeFeature(name.text) }
+            return CommandResult(lines: ["removed feature \(name.text): " + Self.itemsText(removed)],
+                                 json: ["feature": .string(name.text), "removed": .array(removed.map(Value.string))])
         case .stack:
             return stackResult()
         case .back:
@@ -140,6 +162,15 @@ extension Shell {
     static func describe(_ navigation: Navigation) -> String {
         let target = navigation.view.map { "→ \($0) (\(navigation.option.rawValue))" } ?? "(handler: no view)"
         return "\(navigation.pattern)  \(navigation.params)  \(target)"
+    }
+
+    static func json(_ feature: FeatureSummary) -> Value {
+        ["feature": .string(feature.name), "open": .bool(feature.isOpen), "items": .array(feature.items.map(Value.string))]
+    }
+
+    /// `route /chat view=Chat, patch card (view)`, or `nothing`.
+    private static func itemsText(_ items: [String]) -> String {
+        items.isEmpty ? "nothing" : items.joined(separator: ", ")
     }
 
     static func json(_ presenter: PresenterSummary) -> Value {

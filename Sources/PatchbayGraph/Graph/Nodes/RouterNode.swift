@@ -4,14 +4,18 @@ import PatchbayCore
 /// (`{url, pattern, params, view, option}`), so routes can be wired into stores and patches; a
 /// URL or `{url, option, ...params}` arriving on the input `open` is routed as `route URL` routes
 /// it, after the transaction that delivered it (never nested), so that the graph can navigate.
+/// The event port `feature` announces the features added, changed and removed.
 final class RouterNode: GraphNode {
     static let name = "router"
     private(set) var route: OutputPort<Value>!
     private(set) var open: InputPort!
+    /// Announces features added, changed and removed (`{feature, event, items}`).
+    private(set) var feature: OutputPort<Value>!
 
     init(graph: Graph) {
         super.init(graph: graph, name: Self.name, kind: .router)
         route = addOutput("route", remembers: false)
+        feature = addOutput("feature", remembers: false)
         open = addInput("open")
         open.isQueued = true
     }
