@@ -578,6 +578,17 @@ struct FeatureShellTests {
         #expect(loaded.run("nodes") == session.run("nodes"))
     }
 
+    @Test func aRecordingStartedInsideAFeatureKeepsItOpen() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/open.jsonl"
+        let session = ParitySession()
+        session.run("feature Chat begin\nvar a = 1\nrecord \(path)\nvar b = 2\nfeature end\nrecord stop")
+        let replay = Shell()
+        let replayed = replay.execute("replay \"\(path)\" --verify")
+        #expect(replayed.status == .success, "\(replayed.lines.map(\.text))")
+        #expect(replay.execute("feature show Chat").lines.map(\.text) == ["feature Chat", "  var a", "  var b"])
+    }
+
     @Test func aRecordingWithFeaturesReplaysAndVerifies() {
         let directory = TemporaryDirectory()
         let path = directory.path + "/features.jsonl"

@@ -8,13 +8,18 @@ extension Graph {
     /// - the nodes in creation order, with their current values (variables, knots and stores keep
     ///   their current states, derived nodes are computed again, patches get their parameters
     ///   and inputs their local values); each wire, delay edge, pipe and binding as soon as its
-    ///   nodes exist, in the order it was attached to its port; the routes in registration order
-    ///   and the presenters where the `router` node was created;
+    ///   nodes exist, in the order it was attached to its port; the route patterns in
+    ///   registration order, each with all its registrations in the order they were made, and
+    ///   the presenters, where the `router` node was created;
     /// - `set` for the variables and knots that wires, pipes or bindings feed, so that they hold
     ///   their saved values whatever arrived while the script ran;
     /// - the reducers in registration order, after everything else, so that actions wires deliver
     ///   while the script runs leave the stores' states as saved;
     /// - the probes.
+    ///
+    /// What a feature defined is written inside `feature NAME begin` ... `feature end` (a feature
+    /// may have several blocks: `begin` adds to it), features with nothing left as empty blocks,
+    /// and a feature open now is begun again at the end.
     ///
     /// What a script cannot rebuild exactly is said in `#` comment lines: the virtual clock and
     /// pending timers, the navigation stack, store histories, patches' outputs and internal
@@ -130,7 +135,8 @@ struct GraphScriptWriter {
             append("feature end")
         }
         if let open = graph.openFeatureName {
-            note("saved while feature \(open) was open: it is closed here; 'feature \(open) begin' adds to it again")
+            note("feature \(open) was open: it is open again, so that what follows joins it until 'feature end'")
+            append("feature \(open) begin")
         }
     }
 
