@@ -158,7 +158,7 @@ extension Graph {
         }
         guard let route = router.route(withPattern: pattern.text) else {
             let spec = RouteSpec(registration)
-            let id = router.add(pattern, priority: priority, payload: spec, guard: condition == nil ? nil : guardOf(spec))
+            let id = router.add(pattern, priority: priority, payload: spec, guard: condition == nil ? nil : patternGuard)
             return RouteAddition(conflicts: router.conflicts(involving: id), overrides: nil, wins: true)
         }
         let spec = route.payload
@@ -166,9 +166,10 @@ extension Graph {
         spec.insert(registration)
         let conflicts = updateRank(of: route) ? router.conflicts(involving: route.id) : []
         let position = spec.registrations.firstIndex { $0 === registration }!
-        // The registration that matters to the user: the one that now comes after the new one, or
-        // the last one before it that it cannot pass URLs to.
-        let other = position == 0 ? before.first : spec.registrations[..<position].last { $0.condition == nil } ?? spec.registrations[position - 1]
+        // The registration that matters to the user: the one the new one now comes before, or the
+        // last one before it that takes every URL it gets first (without a guard).
+        let earlier = spec.registrations[..<position]
+        let other = position == 0 ? before.first : earlier.last { $0.condition == nil } ?? earlier.last
         return RouteAddition(conflicts: conflicts, overrides: other.map { summary(of: $0, pattern: pattern.text, in: spec) },
                              wins: position == 0)
     }
@@ -178,12 +179,12 @@ extension Graph {
     private func updateRank(of route: Route<RouteSpec>) -> Bool {
         let spec = route.payload
         guard spec.priority != route.priority || spec.canDecline != route.hasGuard else { return false }
-        router.update(route.id, priority: spec.priority, guard: spec.canDecline ? guardOf(spec) : nil)
+        router.update(route.id, priority: spec.priority, guard: spec.canDecline ? patternGuard : nil)
         return true
     }
 
     /// The router's guard for a pattern whose registrations all have guards: whether one accepts.
-    private func guardOf(_ spec: RouteSpec) -> Router<RouteSpec>.Guard {
+    private var patternGuard: Router<RouteSpec>.Guard {
         { [unowned self] result in choose(result) != nil }
     }
 
