@@ -27,3 +27,24 @@ dismiss
 route /start option=root
 stack
 state .screens
+
+# The graph routes too (VISPER's presenter routing on a tap): a tap on a view patch sends
+# /message/:username into router.open, which routes it as `route` does.
+patch card view text="Ada" width=12 height=3
+patch tapper tap
+wire card.frame -> tapper.view
+wire tapper.x -> router.open : "/message/" + card.text
+tap card 2 1
+stack
+
+# A pattern added again with a higher priority takes its URLs (VISPER's feature priorities);
+# its presenter sees the whole route result and follows the node it reads (--live). With the
+# modals up, the push goes under them (VISPER's modal layering); dismiss reveals it.
+var greeting = "Welcome"
+route add /start view=Home priority=1
+presenter Home --live : {title: greeting, from: route.pattern}
+route /start
+set greeting = "Welcome back"
+route list
+stack
+dismiss

@@ -286,7 +286,8 @@ public final class Shell {
             actionTypes: graph.actionTypes(),
             actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),
             reducerIDs: ((try? graph.reducerSummaries()) ?? []).map(\.id),
-            routePatterns: graph.routePatterns, viewNames: graph.viewNames,
+            routePatterns: graph.routePatterns, viewNames: graph.viewNames, presenterIDs: graph.presenterIDs,
+            featureNames: graph.featureNames,
             branchNames: graph.storeNames.flatMap { store in ((try? histories.history(of: store))?.history.branches ?? []).map(\.name) })
         return Completer(fileNames: fileNames, context: context).complete(line, cursor: cursor)
     }

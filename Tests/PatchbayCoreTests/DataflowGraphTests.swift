@@ -51,6 +51,7 @@ extension Graph {
             case .log(let node, let value, _): "\(node): \(value)"
             case .error(let error): "error: \(error)"
             case .dispatched(let step): "#\(step.index) \(step.action)"
+            case .routed(let navigation): "routed \(navigation.url)"
             }
         }
     }

@@ -24,7 +24,7 @@ struct CompletionTests {
     }
 
     @Test func helpCompletesCommandsAndTopics() {
-        #expect(Shell().complete("help f", cursor: 6).candidates == ["find", "functions"])
+        #expect(Shell().complete("help f", cursor: 6).candidates == ["feature", "find", "functions"])
         #expect(Shell().complete("help lo", cursor: 7).candidates == ["load"])
     }
 

@@ -212,6 +212,9 @@ struct Evaluator {
             return try special(bindings.params, "params", "it holds a route's parameters, in routes and presenters")
         case .url:
             return try special(bindings.url, "url", "it is the routed URL, in routes and presenters")
+        case .route:
+            return try special(
+                bindings.route, "route", "it is the route result {url, pattern, params, view, option}, in routes and presenters")
         case .global(let name):
             switch environment.lookup(name: name) {
             case .value(let value):

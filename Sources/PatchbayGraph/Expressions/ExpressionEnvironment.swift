@@ -41,13 +41,17 @@ public struct Bindings: Sendable {
     public var action: Value?
     public var params: Value?
     public var url: Value?
+    /// The route result, `{url, pattern, params, view, option}`, in presenters and route guards.
+    public var route: Value?
 
-    public init(input: Value? = nil, state: Value? = nil, action: Value? = nil, params: Value? = nil, url: Value? = nil) {
+    public init(input: Value? = nil, state: Value? = nil, action: Value? = nil, params: Value? = nil, url: Value? = nil,
+                route: Value? = nil) {
         self.input = input
         self.state = state
         self.action = action
         self.params = params
         self.url = url
+        self.route = route
     }
 }
 
@@ -64,6 +68,7 @@ extension Bindings {
         case .action: action?[key]
         case .params: params?[key]
         case .url: url?[key]
+        case .route: route?[key]
         case .local, .global: nil
         }
     }

@@ -66,6 +66,8 @@ enum VariableReference: Sendable, Equatable {
     case action
     case params
     case url
+    /// `route`, the whole route result in presenters and route guards.
+    case route
     /// A lambda parameter, by its slot in the evaluator's locals.
     case local(Int)
     /// Any other name: a node, looked up in the environment when evaluated.

@@ -308,6 +308,7 @@ struct Parser {
         case "action": return .variable(.action, range)
         case "params": return .variable(.params, range)
         case "url": return .variable(.url, range)
+        case "route": return .variable(.route, range)
         default: return .variable(.global(name), range)
         }
     }

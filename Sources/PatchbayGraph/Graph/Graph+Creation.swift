@@ -108,5 +108,8 @@ extension Graph {
     func add(_ node: GraphNode) {
         nodes[node.name] = node
         rankNewNode(node)
+        if !(node is RouterNode) { defined(.node(node)) }
+        // A live presenter may read a node made after its entry was presented.
+        if presenters.contains(where: \.isLive) { bindLivePresenters() }
     }
 }

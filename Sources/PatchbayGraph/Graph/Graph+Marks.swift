@@ -8,6 +8,10 @@ extension Graph {
         /// How many saves were kept when the mark was made: the next one is the graph as it was
         /// before the first tick after the mark.
         fileprivate let saves: Int
+        /// The navigation stack and how many URLs had been routed: a command that routes from
+        /// the graph and then fails as a whole takes its navigation back too.
+        fileprivate let stack: NavigationStack
+        fileprivate let routeCount: Int
     }
 
     /// Marks where the graph stands now. Until the mark is released (`release(_:)`), the first
@@ -16,7 +20,7 @@ extension Graph {
     /// Marks nest: each is released before the one made before it.
     public func mark() -> Mark {
         openMarks.append(savesBeforeTicks.count)
-        return Mark(saves: savesBeforeTicks.count)
+        return Mark(saves: savesBeforeTicks.count, stack: stack, routeCount: routeHistory.count)
     }
 
     /// Ends `mark` (and any mark made after it that is still open), dropping what was saved for
@@ -33,9 +37,17 @@ extension Graph {
     /// nodes made since, which go on, and of nodes removed since, which stay gone), and the
     /// values, causes and marks of the nodes the first tick could reach, without sending
     /// anything.
+    /// The navigation stack and the URLs routed go back to what they were at the mark.
     /// What else changed since the mark (nodes made, stores' histories) is the caller's to take
-    /// back. Does nothing when no tick ran since.
+    /// back.
     public func rollBack(to mark: Mark) {
+        defer {
+            if stack != mark.stack {
+                stack = mark.stack
+                bindLivePresenters()
+            }
+            if routeHistory.count > mark.routeCount { routeHistory.removeSubrange(mark.routeCount...) }
+        }
         guard mark.saves < savesBeforeTicks.count else { return }
         let saved = savesBeforeTicks[mark.saves]
         savesBeforeTicks.removeSubrange(mark.saves...)

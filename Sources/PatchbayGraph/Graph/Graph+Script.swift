@@ -8,13 +8,18 @@ extension Graph {
     /// - the nodes in creation order, with their current values (variables, knots and stores keep
     ///   their current states, derived nodes are computed again, patches get their parameters
     ///   and inputs their local values); each wire, delay edge, pipe and binding as soon as its
-    ///   nodes exist, in the order it was attached to its port; the routes in registration order
-    ///   and the presenters where the `router` node was created;
+    ///   nodes exist, in the order it was attached to its port; the route patterns in
+    ///   registration order, each with all its registrations in the order they were made, and
+    ///   the presenters, where the `router` node was created;
     /// - `set` for the variables and knots that wires, pipes or bindings feed, so that they hold
     ///   their saved values whatever arrived while the script ran;
     /// - the reducers in registration order, after everything else, so that actions wires deliver
     ///   while the script runs leave the stores' states as saved;
     /// - the probes.
+    ///
+    /// What a feature defined is written inside `feature NAME begin` ... `feature end` (a feature
+    /// may have several blocks: `begin` adds to it), features with nothing left as empty blocks,
+    /// and a feature open now is begun again at the end.
     ///
     /// What a script cannot rebuild exactly is said in `#` comment lines: the virtual clock and
     /// pending timers, the navigation stack, store histories, patches' outputs and internal
@@ -41,6 +46,10 @@ struct GraphScriptWriter {
     private(set) var commandCount = 0
     /// The nodes that cannot be rebuilt, with why.
     private var unbuilt: [String: String] = [:]
+    /// The feature the definition being written belongs to, and the one whose
+    /// `feature NAME begin` block is open in the script (Graph+Features.swift).
+    private var feature: String?
+    private var openBlock: String?
 
     /// One command (or group of commands) of the part of the script that follows the graph's
     /// history.
@@ -76,12 +85,15 @@ struct GraphScriptWriter {
             case .wire(let wire): write(wire)
             case .pipe(let pipe): write(pipe)
             case .binding(let binding):
+                feature = nil
                 connection("bind \(binding.left.name) \(binding.right.name)", between: [binding.left.name, binding.right.name])
             }
         }
         if !wroteRouting { writeRouting() }
+        feature = nil
         writeRestoredValues()
         writeReducers()
+        writeFeatures()
         for target in graph.probes.keys {
             let node = String(target.prefix { $0 != "." })
             if let reason = unbuilt[node] {
@@ -95,8 +107,37 @@ struct GraphScriptWriter {
     // MARK: Lines
 
     private mutating func command(_ text: String) {
-        lines.append(text)
+        if feature != openBlock {
+            if openBlock != nil { append("feature end") }
+            if let feature { append("feature \(feature) begin") }
+            openBlock = feature
+        }
+        append(text)
+    }
+
+    private mutating func append(_ command: String) {
+        lines.append(command)
         commandCount += 1
+    }
+
+    /// Closes the open feature block, and writes an empty block for each feature that has no
+    /// definition left, so that it exists after loading.
+    private mutating func writeFeatures() {
+        feature = nil
+        if openBlock != nil { append("feature end") }
+        openBlock = nil
+        var written = Set(lines.compactMap { line -> Substring? in
+            guard line.hasPrefix("feature "), line.hasSuffix(" begin") else { return nil }
+            return line.dropFirst("feature ".count).dropLast(" begin".count)
+        }.map(String.init))
+        for name in graph.featureNames where written.insert(name).inserted {
+            append("feature \(name) begin")
+            append("feature end")
+        }
+        if let open = graph.openFeatureName {
+            note("feature \(open) was open: it is open again, so that what follows joins it until 'feature end'")
+            append("feature \(open) begin")
+        }
     }
 
     /// A comment; each of its lines starts with `#`.
@@ -199,6 +240,7 @@ struct GraphScriptWriter {
 
     private mutating func write(_ node: GraphNode) {
         let name = node.name
+        feature = graph.feature(of: .object(ObjectIdentifier(node)))
         switch node {
         case let variable as VariableNode:
             command("var \(name) = ", value: variable.value.value ?? .null, of: name)
@@ -325,6 +367,7 @@ struct GraphScriptWriter {
     }
 
     private mutating func write(_ wire: Wire) {
+        feature = graph.feature(of: .object(ObjectIdentifier(wire)))
         var text = "wire \(wire.text)"
         if let condition = wire.condition { text += " when \(condition.sourceText)" }
         if let transform = wire.transform { text += " : \(transform.sourceText)" }
@@ -332,6 +375,7 @@ struct GraphScriptWriter {
     }
 
     private mutating func write(_ pipe: KnotPipe) {
+        feature = nil
         var text = "pipe \(pipe.source.address) -> \(pipe.knot.name)"
         if let condition = pipe.condition { text += " when \(condition.sourceText)" }
         text += " : \(pipe.body.sourceText)"
@@ -343,17 +387,27 @@ struct GraphScriptWriter {
     /// The routes in registration order (with their priorities, they are tried in the same
     /// order), the presenters, and a note about the navigation stack.
     private mutating func writeRouting() {
-        for route in graph.router.routes.sorted(by: { $0.id < $1.id }) {
-            var text = "route add \(Self.word(route.pattern.text))"
-            if let view = route.payload.view { text += " view=\(view)" }
-            if route.payload.option != .push { text += " option=\(route.payload.option.rawValue)" }
-            if route.priority != 0 { text += " priority=\(route.priority)" }
-            if let condition = route.payload.condition { text += " when \(condition.sourceText)" }
+        for (pattern, registration) in graph.routeDefinitions {
+            feature = graph.feature(of: .object(ObjectIdentifier(registration)))
+            var text = "route add \(Self.word(pattern))"
+            if let view = registration.view { text += " view=\(view)" }
+            if registration.option != .push { text += " option=\(registration.option.rawValue)" }
+            if registration.priority != 0 { text += " priority=\(registration.priority)" }
+            if let condition = registration.condition { text += " when \(condition.sourceText)" }
             command(text)
         }
-        for view in graph.presenters.keys.sorted() {
-            for expression in graph.presenters[view] ?? [] { command("presenter \(view) : \(expression.sourceText)") }
+        let presenters = graph.presenterSummaries()
+        let renumbered = presenters.enumerated().compactMap { index, presenter in
+            presenter.id == "p\(index + 1)" ? nil : "\(presenter.id) becomes p\(index + 1)"
         }
+        if !renumbered.isEmpty {
+            note("presenter ids restart at p1 when this is loaded: \(renumbered.joined(separator: ", "))")
+        }
+        for presenter in presenters {
+            feature = graph.feature(of: .id(presenter.id))
+            command(presenter.definition)
+        }
+        feature = nil
         if graph.router.routes.isEmpty, graph.nodes[RouterNode.name] != nil {
             note("router has no routes: it comes back with the first route added or wire from router.route")
         }
@@ -410,6 +464,7 @@ struct GraphScriptWriter {
         // A fresh shell gives each the lowest free id: r1, r2, ... in the order written.
         let keepsIDs = reducers.enumerated().allSatisfy { index, entry in entry.reducer.id == "r\(index + 1)" }
         for (store, reducer) in reducers {
+            feature = graph.feature(of: .id(reducer.id))
             var text = "reducer " + (keepsIDs ? "" : "\(reducer.id) = ") + "\(store) on \(reducer.type)"
             if let path = reducer.path { text += " at \(ValueChange.pathText(path))" }
             if let delay = reducer.delay { text += " after \(delay)" }

@@ -89,6 +89,7 @@ extension Graph {
             id = (1...).lazy.map { "r\($0)" }.first { !taken.contains($0) }!
         }
         store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))
+        defined(.reducer(id: id, store: store.name))
         return id
     }
 

@@ -27,6 +27,7 @@ extension Graph {
         let wire = Wire(graph: self, from: source, to: target, condition: condition, transform: transform, isDelay: isDelay)
         target.wire = wire
         wires[targetAddress] = wire
+        defined(.wire(wire))
         if isDelay {
             nextDelayOrder += 1
             engine.tickHandlers[ObjectIdentifier(wire)] = TickHandler(order: nextDelayOrder) { [unowned wire] in

@@ -36,7 +36,20 @@ public final class Graph {
     public internal(set) var routeHistory: [Navigation] = []
     /// The routes, the presenters and the navigation stack of the wireframe.
     var router = Router<RouteSpec>()
-    var presenters: [String: [Expression]] = [:]
+    /// How many route registrations were made: the next one's number.
+    var nextRouteRegistration = 0
+    var presenters: [PresenterDefinition] = []
+    var nextPresenterID = 0
+    /// What the entries presented by live presenters listen to, and the transaction that last
+    /// refreshed them (Graph+Routing.swift).
+    var liveConnections: [Connection] = []
+    var lastLiveRefresh = -1
+    /// The features, in the order they were begun; the one open, if any; those announced as
+    /// added; and which feature defined each object or id (Graph+Features.swift).
+    var features: OrderedDictionary<String, Feature> = [:]
+    var openFeature: Feature?
+    var announcedFeatures: Set<String> = []
+    var featureOf: [FeatureKey: String] = [:]
     public internal(set) var stack = NavigationStack()
     /// The graph as it was before the first tick after each open mark (Graph+Marks.swift).
     var savesBeforeTicks: [SavedGraph] = []
@@ -44,7 +57,7 @@ public final class Graph {
     var openMarks: [Int] = []
 
     /// Names that expressions reserve, which nodes cannot take.
-    public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url"]
+    public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url", "route"]
 
     public init(engine: Engine = Engine()) {
         self.engine = engine

@@ -36,8 +36,18 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case reducerExists(String)
     case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
     case routing(RoutingError, text: String)
-    case routeExists(String)
     case unknownRoute(String, existing: [String])
+    /// `route rm PATTERN` of a pattern registered more than once, without saying which.
+    case ambiguousRouteRemoval(String, registrations: [String])
+    /// `route rm PATTERN view=NAME` (or `handler`) that names no registration of the pattern.
+    case unknownRouteRegistration(String, wanted: String, registrations: [String])
+    case unknownPresenter(String, existing: [String])
+    /// `feature NAME begin` while another feature is open, or `feature rm` of the open one.
+    case featureOpen(String)
+    case noOpenFeature
+    case unknownFeature(String, existing: [String])
+    /// A value on `router.open` that is not a URL or `{url, option, ...params}`.
+    case invalidRouteRequest(String)
     case emptyStack
     case noModal
     /// A command that cannot run between `begin` and `commit` (`tick`).
@@ -82,7 +92,18 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .reducerExists(let id):
             "reducer \(id) exists: 'reducer \(id) : STATEMENTS' gives it a new body, 'reducer rm \(id)' removes it"
         case .routing(let error, _): error.description
-        case .routeExists(let pattern): "a route \(pattern) already exists; route rm it first"
+        case .ambiguousRouteRemoval(let pattern, let registrations):
+            "\(pattern) is registered \(registrations.count) times (\(Self.list(registrations))); "
+                + "say which: route rm \(pattern) view=NAME, or route rm \(pattern) handler"
+        case .unknownRouteRegistration(let pattern, let wanted, let registrations):
+            "\(pattern) has no registration with \(wanted) (it has \(Self.list(registrations)))"
+        case .invalidRouteRequest(let detail): detail
+        case .featureOpen(let name): "feature \(name) is open; close it with 'feature end' first"
+        case .noOpenFeature: "no feature is open; start one with 'feature NAME begin'"
+        case .unknownFeature(let name, let existing):
+            "no feature '\(name)' (" + (existing.isEmpty ? "no features yet" : "features: \(Self.list(existing))") + ")"
+        case .unknownPresenter(let id, let existing):
+            "no presenter '\(id)' (" + (existing.isEmpty ? "no presenters yet" : "presenters: \(Self.list(existing))") + ")"
         case .unknownRoute(let pattern, let existing):
             "no route \(pattern) (" + (existing.isEmpty ? "no routes yet" : "routes: \(Self.list(existing))") + ")"
         case .emptyStack: "the navigation stack is empty"

@@ -12,4 +12,6 @@ public enum GraphEvent: Sendable, Equatable {
     /// `after` reducer's.
     /// Indirect, so that the far more common probe events stay small to store and copy.
     indirect case dispatched(StoreStep)
+    /// A URL was routed that no `route` command asked for: one that arrived on `router.open`.
+    indirect case routed(Navigation)
 }

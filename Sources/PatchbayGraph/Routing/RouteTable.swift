@@ -47,12 +47,35 @@ struct RouteTable: Sendable {
         return id
     }
 
+    /// Gives route `id` a new priority and says whether it has a guard; it keeps its place
+    /// among the routes of its (new) priority by its registration number. Recompiles the trie,
+    /// so it costs what `remove` costs.
+    mutating func update(_ id: RouteID, priority: Int, hasGuard: Bool) {
+        guard var entry = entries[id.rawValue] else { return }
+        entry.priority = priority
+        entry.hasGuard = hasGuard
+        entries[id.rawValue] = entry
+        order.removeAll { $0 == id }
+        var low = 0
+        var high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if comesBefore(id, order[middle]) { high = middle } else { low = middle + 1 }
+        }
+        order.insert(id, at: low)
+        recompile()
+    }
+
     mutating func remove(_ id: RouteID) {
         if let text = entries[id.rawValue]?.pattern.text, idsByPattern[text] == id {
             idsByPattern[text] = order.filter { $0 != id && entries[$0.rawValue]!.pattern.text == text }.max()
         }
         entries[id.rawValue] = nil
         order.removeAll { $0 == id }
+        recompile()
+    }
+
+    private mutating func recompile() {
         trie = RouteTrie()
         for id in order { compile(id) }
     }

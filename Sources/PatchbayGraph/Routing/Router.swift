@@ -93,6 +93,15 @@ public struct Router<Payload> {
         return route
     }
 
+    /// Gives route `id` a new priority and guard (see `add`); it keeps its registration number, so
+    /// among the routes of the new priority it stands where its registration puts it. Costs what
+    /// `remove` costs: the trie is compiled again.
+    public mutating func update(_ id: RouteID, priority: Int, guard: Guard?) {
+        guard self[id] != nil else { return }
+        guards[id.rawValue] = `guard`
+        table.update(id, priority: priority, hasGuard: `guard` != nil)
+    }
+
     /// The first route, in match order, that matches `url` and whose guard (if any) accepts the
     /// match; nil when there is none.
     ///
@@ -124,6 +133,21 @@ public struct Router<Payload> {
                 continue
             }
             return result
+        }
+        return nil
+    }
+
+    /// The first match, in match order, for which `choose` gives something, with what it gave;
+    /// `choose` is asked about every route whose pattern matches (guarded or not) until one is
+    /// chosen, and the routes' own guards are not run: the caller decides for them.
+    func match<Choice>(
+        _ url: String, extra: [String: Value] = [:], choosing choose: (RouteResult<Payload>) -> Choice?
+    ) throws(RoutingError) -> (RouteResult<Payload>, Choice)? {
+        var bound: RouteRank?
+        while let candidate = try table.candidate(for: url, extra: extra, after: bound) {
+            let result = RouteResult(candidate, payloads.base[candidate.route], table.entries, url: url, extra: extra)
+            if let choice = choose(result) { return (result, choice) }
+            bound = table.rank(of: candidate)
         }
         return nil
     }

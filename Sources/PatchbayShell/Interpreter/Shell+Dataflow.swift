@@ -195,10 +195,10 @@ extension Shell {
             return targets.count == 2 ? targets[0].range.lowerBound..<targets[1].range.upperBound : nil
         case .reducerFailed(let store, _, _, _, _), .hostedReducer(let store):
             return names.first { $0.text == store }?.range
-        case .unknownRoute(let pattern, _), .routeExists(let pattern):
+        case .unknownRoute(let pattern, _), .ambiguousRouteRemoval(let pattern, _), .unknownRouteRegistration(let pattern, _, _):
             return names.first { $0.text == pattern }?.range
         case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
-            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState:
+            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .unknownPresenter, .invalidRouteRequest, .featureOpen, .noOpenFeature, .unknownFeature:
             return nil
         }
     }

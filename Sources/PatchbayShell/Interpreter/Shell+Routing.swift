@@ -10,15 +10,20 @@ extension Shell {
             do { pattern = try RoutePattern(patternName.text) } catch {
                 throw ShellError(.graph(.routing(error, text: patternName.text)), at: Self.shift(error.range, into: patternName.range))
             }
-            let warnings = try call([patternName], [], patternName.range) { () throws(GraphError) in
-                try graph.addRoute(pattern, view: view?.text, option: option ?? .push, priority: priority, when: condition)
+            let addition = graph.addRoute(pattern, view: view?.text, option: option ?? .push, priority: priority, when: condition)
+            let warnings = addition.conflicts
+            var lines = ["route \(pattern.text)"
+                + (view.map { " → \($0.text) (\((option ?? .push).rawValue))" } ?? " (a handler: it only sends on router.route)")]
+            if let other = addition.overrides {
+                let described = "\(other.selector) (priority \(other.priority))"
+                lines.append(addition.wins ? "it takes \(pattern.text) before \(described)"
+                             : "\(described) takes \(pattern.text) before it")
             }
-            var line = "route \(pattern.text)"
-            line += view.map { " → \($0.text) (\((option ?? .push).rawValue))" } ?? " (a handler: it only sends on router.route)"
             let result = CommandResult(
-                lines: [line] + warnings.map { "warning: \($0)" },
+                lines: lines + warnings.map { "warning: \($0)" },
                 json: ["pattern": .string(pattern.text), "view": view.map { .string($0.text) } ?? .null,
                        "option": .string((option ?? .push).rawValue), "priority": .int(priority),
+                       "overrides": addition.overrides.map { .string($0.selector) } ?? .null, "wins": .bool(addition.wins),
                        "warnings": .array(warnings.map { .string($0.description) })])
             return result
         case .navigate(let url, let extra, let option):
@@ -32,8 +37,7 @@ extension Shell {
                 members["stack"] = navigation.stack.value
                 json = .object(members)
             }
-            let target = navigation.view.map { "→ \($0) (\(navigation.option.rawValue))" } ?? "(handler: no view)"
-            return CommandResult(lines: ["\(navigation.pattern)  \(navigation.params)  \(target)"], json: json)
+            return CommandResult(lines: [Self.describe(navigation)], json: json)
         case .explain(let url):
             let explanation = try routing(url) { () throws(GraphError) in try graph.explainRoute(url.text) }
             let lines = explanation.entries.isEmpty ? ["no routes yet (add one with route add PATTERN)"]
@@ -53,17 +57,25 @@ extension Shell {
                 if let view = route.view { line += "  view=\(view) option=\(route.option.rawValue)" }
                 if route.priority != 0 { line += "  priority=\(route.priority)" }
                 if let condition = route.condition { line += "  when \(condition)" }
+                if let overrider = route.overriddenBy { line += "  (overridden by \(overrider))" }
                 return line
             }
             let json = Value.array(routes.map { route in
                 ["pattern": .string(route.pattern), "view": route.view.map(Value.string) ?? .null,
                  "option": .string(route.option.rawValue), "priority": .int(route.priority),
-                 "when": route.condition.map(Value.string) ?? .null]
+                 "when": route.condition.map(Value.string) ?? .null,
+                 "overriddenBy": route.overriddenBy.map(Value.string) ?? .null]
             })
             return CommandResult(lines: lines, json: json)
-        case .remove(let pattern):
-            try call([pattern], [], pattern.range) { () throws(GraphError) in try graph.removeRoute(pattern.text) }
-            return CommandResult(lines: ["removed route \(pattern.text)"], json: ["removed": .string(pattern.text)])
+        case .remove(let pattern, let selector):
+            let whole = pattern.range.lowerBound..<(selector?.range.upperBound ?? pattern.range.upperBound)
+            let removed = try call(selector.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
+                try graph.removeRoute(pattern.text, selector: selector?.text)
+            }
+            let described = removed.view.map { " → \($0) (\(removed.option.rawValue))" } ?? " (a handler)"
+            return CommandResult(lines: ["removed route \(pattern.text)\(described)"],
+                                 json: ["removed": .string(pattern.text), "view": removed.view.map(Value.string) ?? .null,
+                                        "priority": .int(removed.priority)])
         case .check:
             let conflicts = graph.routeConflicts()
             return CommandResult(lines: conflicts.isEmpty ? ["no conflicts"] : conflicts.map(\.description),
@@ -71,9 +83,41 @@ extension Shell {
                                      ["route": .string(conflict.route.pattern), "witness": conflict.witness.map(Value.string) ?? .null,
                                       "unreachable": .bool(conflict.isUnreachable), "message": .string(conflict.description)]
                                  }))
-        case .presenter(let view, let expression):
-            graph.addPresenter(for: view.text, expression)
-            return CommandResult(lines: ["presenter for \(view.text)"], json: ["view": .string(view.text)])
+        case .presenter(let view, let condition, let live, let expression):
+            let id = graph.addPresenter(for: view.text, when: condition, live: live, expression)
+            return CommandResult(lines: ["presenter \(id) for \(view.text)" + (live ? " (live)" : "")],
+                                 json: ["id": .string(id), "view": .string(view.text), "live": .bool(live),
+                                        "when": condition.map { .string($0.description) } ?? .null])
+        case .listPresenters(let view):
+            let presenters = graph.presenterSummaries(for: view?.text)
+            let lines = presenters.isEmpty ? [view.map { "no presenters for \($0.text)" } ?? "no presenters yet"]
+                : presenters.map { "\($0.id)  \($0.definition)" }
+            return CommandResult(lines: lines, json: .array(presenters.map(Self.json)))
+        case .removePresenter(let id):
+            let removed = try call([], [], id.range) { () throws(GraphError) in try graph.removePresenter(id.text) }
+            return CommandResult(lines: ["removed presenter \(removed.id) (\(removed.definition))"], json: Self.json(removed))
+        case .beginFeature(let name):
+            let isNew = try call([name], [], name.range) { () throws(GraphError) in try graph.beginFeature(name.text) }
+            return CommandResult(lines: ["feature \(name.text) " + (isNew ? "begun" : "reopened: what follows adds to it")],
+                                 json: ["feature": .string(name.text), "new": .bool(isNew)])
+        case .endFeature:
+            let feature = try call([], [], whole) { () throws(GraphError) in try graph.endFeature() }
+            return CommandResult(lines: ["feature \(feature.name): " + Self.itemsText(feature.items)], json: Self.json(feature))
+        case .listFeatures:
+            let features = graph.featureSummaries
+            let lines = features.isEmpty ? ["no features yet"] : features.map { feature in
+                "\(feature.name)\(feature.isOpen ? " (open)" : "")  \(feature.items.count) definition\(feature.items.count == 1 ? "" : "s")"
+            }
+            return CommandResult(lines: lines, json: .array(features.map(Self.json)))
+        case .showFeature(let name):
+            let feature = try call([name], [], name.range) { () throws(GraphError) in try graph.featureSummary(name.text) }
+            let lines = ["feature \(feature.name)\(feature.isOpen ? " (open)" : "")"]
+                + (feature.items.isEmpty ? ["  defines nothing"] : feature.items.map { "  " + $0 })
+            return CommandResult(lines: lines, json: Self.json(feature))
+        case .removeFeature(let name):
+            let removed = try call([name], [], name.range) { () throws(GraphError) in try graph.removeFeature(name.text) }
+            return CommandResult(lines: ["removed feature \(name.text): " + Self.itemsText(removed)],
+                                 json: ["feature": .string(name.text), "removed": .array(removed.map(Value.string))])
         case .stack:
             return stackResult()
         case .back:
@@ -112,6 +156,26 @@ extension Shell {
         }
         let stack = graph.stack.value
         return CommandResult(lines: lines, json: stack)
+    }
+
+    /// A navigation as `route URL` prints it: `/message/:username  {username: "Ada"}  → Message (modal)`.
+    static func describe(_ navigation: Navigation) -> String {
+        let target = navigation.view.map { "→ \($0) (\(navigation.option.rawValue))" } ?? "(handler: no view)"
+        return "\(navigation.pattern)  \(navigation.params)  \(target)"
+    }
+
+    static func json(_ feature: FeatureSummary) -> Value {
+        ["feature": .string(feature.name), "open": .bool(feature.isOpen), "items": .array(feature.items.map(Value.string))]
+    }
+
+    /// `route /chat view=Chat, patch card (view)`, or `nothing`.
+    private static func itemsText(_ items: [String]) -> String {
+        items.isEmpty ? "nothing" : items.joined(separator: ", ")
+    }
+
+    static func json(_ presenter: PresenterSummary) -> Value {
+        ["id": .string(presenter.id), "view": .string(presenter.view), "live": .bool(presenter.isLive),
+         "when": presenter.condition.map(Value.string) ?? .null, "content": .string(presenter.expression)]
     }
 
     /// A range within a token, moved to where the token stands in the command.

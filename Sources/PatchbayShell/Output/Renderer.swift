@@ -41,6 +41,16 @@ struct Renderer {
                     return OutputLine(line.jsonText)
                 }
                 return OutputLine(Shell.describe(step, style: style))
+            case .routed(let navigation):
+                if options.json {
+                    var line = navigation.value
+                    if case .object(var members) = line {
+                        members.updateValue("route", forKey: "event", insertingAt: 0)
+                        line = .object(members)
+                    }
+                    return OutputLine(line.jsonText)
+                }
+                return OutputLine("router.open \(navigation.url): " + Shell.describe(navigation))
             case .error(let error):
                 if case .runaway = error { return nil }
                 if options.json {
