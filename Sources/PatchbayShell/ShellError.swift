@@ -23,8 +23,9 @@ public struct ShellError: Error, Sendable, Equatable {
         case session(path: String, detail: String)
         /// Ctrl-C stopped the command (see `Interruption`).
         case interrupted
-        /// Ctrl-C came once the command had rewritten a history (a skip, a recompute), which
-        /// cannot be taken back: what it did stays, and is recorded.
+        /// Ctrl-C came once the command had rewritten a history that cannot be taken back (a
+        /// rewrite after another in one command run by a script, a history an import replaced):
+        /// what it did stays, and is recorded.
         case interruptedAfterRewrite
     }
 

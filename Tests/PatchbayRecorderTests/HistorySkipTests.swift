@@ -234,6 +234,20 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         #expect(try history.entry(7).skipped)
     }
 
+    @Test func aRollBackTakesBackTheFirstRewriteMadeWhileTheMarkWasHeld() throws {
+        let (history, actions) = try counterHistory(count: 20, seed: 76)
+        let live = CounterReducer.replay(actions).states.last!
+        let outer = history.mark()
+        let inner = history.mark()
+        let skipped = try history.setSkipped(5, true, current: live, reduce: CounterReducer.reduce).state
+        // A second rewrite while the marks are held: the first one's mark can still go back.
+        _ = try history.setSkipped(6, true, current: skipped, reduce: CounterReducer.reduce)
+        #expect(history.rollBack(to: inner) == live)
+        #expect(try !history.entry(5).skipped && !history.entry(6).skipped)
+        #expect(history.rollBack(to: outer) == live)
+        #expect(history.count == 20 && history.current == 20)
+    }
+
     @Test func commitMakesTheCurrentStateTheInitialOne() throws {
         let (history, actions) = try counterHistory(count: 80, seed: 81)
         let states = CounterReducer.replay(actions).states

@@ -132,21 +132,37 @@ struct LongCommandInterruptionTests {
         #expect(session.run("history s") == ["   #0 (initial state)", "   #1 Add {by: 0}  (no changes)", ">  #2 Add {by: 1}  n"])
     }
 
-    @Test func ctrlCAfterTheRewriteSaysThatTheSkipStays() {
-        // The request comes as the store moves to the recomputed state: the history was
-        // rewritten already, which cannot be taken back, and the message says so.
+    @Test func ctrlCAfterTheRewriteTakesTheSkipBackToo() throws {
+        // The request comes as the store moves to the recomputed state, once the history was
+        // rewritten: the rewrite is taken back with the rest, and the recording holds nothing of it.
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/rewrite.jsonl"
         let session = DataflowSession()
-        session.run("store s = {n: 0}\nreducer s on Add : state.n += action.by\ndispatch s Add {by: 1}\ndispatch s Add {by: 2}")
-        let outcome = interrupt("skip s 1", in: session) { interruption in
-            session.shell.graph.observeStores { event in
-                if case .moved = event { interruption.request() }
+        session.shell.options.now = { Date(timeIntervalSince1970: 1_795_255_200) }
+        session.run("record \(path)\nstore s = {n: 0}\nreducer s on Add : state.n += action.by\ndispatch s Add {by: 1}\ndispatch s Add {by: 2}")
+        let before = session.run("history s\nstate s")
+        for command in ["skip s 1", "history sweep s", "history recompute s", "history commit s", "history revert s"] {
+            if command == "history sweep s" { session.run("skip s 1") }
+            let expected = session.run("history s\nstate s")
+            let outcome = interrupt(command, in: session) { interruption in
+                session.shell.graph.observeStores { event in
+                    if case .moved = event { interruption.request() }
+                }
             }
+            #expect(outcome.status == .failure)
+            #expect(outcome.lines.map(\.text).first?.hasPrefix("error: interrupted; nothing changed") == true, "\(command): \(outcome.lines)")
+            #expect(session.run("history s\nstate s") == expected, "\(command)")
+            if command == "history sweep s" { session.run("unskip s 1") }
         }
-        #expect(outcome.status == .failure)
-        #expect(outcome.lines.map(\.text).first?.hasPrefix("error: interrupted once the command had rewritten a history: what it did stays") == true,
-                "\(outcome.lines)")
-        #expect(session.run("history s") == ["   #0 (initial state)", " ~ #1 Add {by: 1}  (skipped)", ">  #2 Add {by: 2}  n"])
-        #expect(session.run("state s") == ["{n: 2}"])
+        #expect(session.run("history s\nstate s") == before)
+        session.run("record stop")
+        #expect(DataflowSession().run("replay \(path) --verify").last?.hasPrefix("verified ") == true)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for interrupted in [#""kind":"sweep""#, #""kind":"recompute""#, #""kind":"reset""#, "history sweep", "history recompute",
+                            "history commit", "history revert"] {
+            #expect(!text.contains(interrupted), "\(interrupted)")
+        }
+        #expect(text.components(separatedBy: #""kind":"skip""#).count == 3, "only the skip and unskip around the sweep")
     }
 
     @Test func aSkipStoppedChangesNothing() throws {

@@ -1,8 +1,8 @@
 package import PatchbayCore
 
 extension History {
-    /// Where a history stands, so that the actions recorded after it can be taken back (a
-    /// command that failed as a whole, like a dispatch loop that never settles).
+    /// Where a history stands, so that what was recorded after it can be taken back (a command
+    /// that failed as a whole, like a dispatch loop that never settles, or that Ctrl-C stopped).
     package struct Mark {
         package let timelineCount: Int
         let selected: Int
@@ -10,22 +10,60 @@ extension History {
         package let current: Int
         let forks: Int
         package let rewrites: Int
+        /// The history as it was before the first rewrite made while the mark was held.
+        let undo: RewriteUndo
+    }
+
+    /// What a history was before a rewrite (a skip, a recomputation, a sweep, a commit or a
+    /// revert), kept while a mark is held: marks taken while another is held share it, and it
+    /// goes when the last of them does. Holding it costs little, since the timelines share
+    /// their storage with the history's until the rewrite changes them.
+    final class RewriteUndo {
+        var before: Snapshot?
+    }
+
+    struct Snapshot {
+        let timelines: [Timeline]
+        let initial: Value
+        let selected: Int
+        let current: Int
+        let forks: Int
+        let rewrites: Int
     }
 
     /// Where the history stands now.
     package func mark() -> Mark {
-        Mark(timelineCount: timelines.count, selected: selected, count: count, current: current, forks: forks, rewrites: rewrites)
+        let undo = openUndo ?? RewriteUndo()
+        openUndo = undo
+        return Mark(timelineCount: timelines.count, selected: selected, count: count, current: current, forks: forks,
+                    rewrites: rewrites, undo: undo)
     }
 
-    /// Takes back what was recorded since `mark`: the actions appended and the branches they
-    /// forked, and returns the state at the mark. Returns `nil`, changing nothing, when the
-    /// history was rewritten since (a skip, a sweep, a commit or revert): only appends can be
-    /// taken back.
+    /// Called before each rewrite: while a mark is held, the first rewrite keeps the history as
+    /// it was, so that rolling back to the mark takes the rewrite back too.
+    func willRewrite() {
+        if let undo = openUndo, undo.before == nil {
+            undo.before = Snapshot(timelines: timelines, initial: initial, selected: selected, current: current, forks: forks,
+                                   rewrites: rewrites)
+        }
+        rewrites += 1
+    }
+
+    /// Takes back what was recorded since `mark` (the actions appended and the branches they
+    /// forked, and a rewrite made since, when it was the first one made while the mark was
+    /// held) and returns the state at the mark. Returns `nil`, changing nothing, when that
+    /// cannot be done: a rewrite an earlier mark's command made since.
     package func rollBack(to mark: Mark) -> Value? {
-        guard rewrites == mark.rewrites, timelines.count >= mark.timelineCount,
-              timelines[mark.selected].count >= mark.count,
+        var source = (timelines: timelines, initial: initial, current: current, rewrites: rewrites)
+        if rewrites != mark.rewrites {
+            guard let before = mark.undo.before, before.rewrites == mark.rewrites else { return nil }
+            source = (before.timelines, before.initial, before.current, before.rewrites)
+        }
+        guard source.timelines.count >= mark.timelineCount, source.timelines[mark.selected].count >= mark.count,
               // From the mark's own timeline: the live state belongs to the current one.
-              let state = try? timelines[mark.selected].state(at: mark.current, live: nil, liveIndex: current) else { return nil }
+              let state = try? source.timelines[mark.selected].state(at: mark.current, live: nil, liveIndex: source.current)
+        else { return nil }
+        (timelines, initial, rewrites) = (source.timelines, source.initial, source.rewrites)
         timelines.removeLast(timelines.count - mark.timelineCount)
         selected = mark.selected
         timelines[selected].truncate(to: mark.count)

@@ -22,8 +22,8 @@ extension History {
         if skipped, flags.contains(.skipped) { throw .alreadySkipped(store: store, index: index) }
         if !skipped, !flags.contains(.skipped) { throw .notSkipped(store: store, index: index) }
         if skipped, old.record(at: index).changes.isEmpty {
+            willRewrite()
             timelines[selected].steps.setFlags(flags.union(.skipped).subtracting(.failed), at: index)
-            rewrites += 1
             return Recomputation(changedStates: 0, state: live, firstStep: index)
         }
         return try recompute(from: index, settingSkipped: skipped, current: live, reduce: reduce)
@@ -85,8 +85,8 @@ extension History {
             }
             if step == current { currentState = state }
         }
+        willRewrite()
         timelines[selected] = timeline
-        rewrites += 1
         return Recomputation(changedStates: changedStates, state: currentState, firstStep: index, steps: steps, firstChanged: firstChanged)
     }
 }

@@ -5,14 +5,13 @@ extension History {
     /// initial state, and every action and every other branch is dropped. Afterwards `current`
     /// is 0 on branch `main`.
     public func commit(current live: Value) throws(HistoryError) {
-        initial = live
-        reset()
+        reset(initial: live)
     }
 
     /// Redux DevTools' ROLLBACK: drops every action of every branch and returns the initial
     /// state. Afterwards `current` is 0 on branch `main`.
     public func revert() -> Value {
-        reset()
+        reset(initial: initial)
         return initial
     }
 
@@ -61,8 +60,8 @@ extension History {
         for checkpoint in old.checkpoints where swept.checkpoints.last?.index != newIndex[checkpoint.index] {
             swept.checkpoints.append(Checkpoint(index: newIndex[checkpoint.index], state: checkpoint.state))
         }
+        willRewrite()
         timelines[selected] = swept
-        rewrites += 1
         for position in timelines.indices where timelines[position].forkedFrom == old.name {
             timelines[position].forkIndex = timelines[position].forkIndex.map(shared)
         }
@@ -70,8 +69,9 @@ extension History {
         return dropped
     }
 
-    private func reset() {
-        rewrites += 1
+    private func reset(initial newInitial: Value) {
+        willRewrite()
+        initial = newInitial
         timelines = [Timeline(name: "main", initial: initial)]
         selected = 0
         forks = 0

@@ -26,8 +26,10 @@ public final class History {
     /// How many branches have been forked, for the next branch's name.
     var forks = 0
     /// How many times steps already recorded were changed (skips, sweeps, commits, reverts):
-    /// a `Mark` taken before one cannot be rolled back to.
+    /// a `Mark` taken before one is rolled back to only through what its undo kept.
     package var rewrites = 0
+    /// The undo of the marks held now, if any (see `Mark`).
+    weak var openUndo: RewriteUndo?
 
     /// A history with no actions yet. `store` names the store in error messages.
     public init(initial: Value, store: String = "the store") {
