@@ -6,44 +6,7 @@ import Testing
 // (`router.open`), several registrations of one pattern ranked by priority, presenters with ids,
 // guards, the whole route result and live content, and modal layering.
 
-/// A shell whose commands must succeed unless `fail` is used.
-private final class ParitySession {
-    let shell: Shell
-
-    init(json: Bool = false) {
-        shell = Shell(options: ShellOptions(json: json))
-    }
-
-    /// Runs each line and returns everything printed (standard output and errors), in order.
-    @discardableResult
-    func run(_ script: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
-        script.split(separator: "\n").flatMap { line in
-            let outcome = shell.execute(String(line))
-            #expect(outcome.status == .success, "\(line): \(outcome.lines.map(\.text))", sourceLocation: sourceLocation)
-            return outcome.lines.map(\.text)
-        }
-    }
-
-    /// What the command printed on standard error.
-    func errors(of command: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
-        let outcome = shell.execute(command)
-        #expect(outcome.status == .success, "\(command): \(outcome.lines.map(\.text))", sourceLocation: sourceLocation)
-        return outcome.lines.filter { $0.stream == .error }.map(\.text)
-    }
-
-    /// The error a failing command printed (its first line).
-    func fail(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
-        let outcome = shell.execute(command)
-        #expect(outcome.status == .failure, "\(command) succeeded: \(outcome.lines.map(\.text))", sourceLocation: sourceLocation)
-        return outcome.lines.last.map { String($0.text.prefix { $0 != "\n" }) } ?? ""
-    }
-
-    var stack: [String] { run("stack") }
-
-    func complete(_ line: String) -> [String] {
-        shell.complete(line, cursor: line.utf8.count).candidates
-    }
-}
+// The shell is the routing tests' `RouteSession`.
 
 private let tutorial = """
     route add /start view=Start
@@ -54,21 +17,21 @@ private let tutorial = """
 @Suite("router.open: the graph routes")
 struct RouterOpenShellTests {
     @Test func aSignalWiredIntoRouterOpenNavigatesAsTheRouteCommandDoes() {
-        let wired = ParitySession()
+        let wired = RouteSession()
         wired.run(tutorial + "\nsignal go\nwire go.out -> router.open\nprobe router.route --future")
         #expect(wired.run("send go \"/start\"") == [
             #"router.route = {url: "/start", pattern: "/start", params: {}, view: "Start", option: "push"}  (txn 2)"#,
             "router.open /start: /start  {}  → Start (push)",
         ])
         wired.run("send go \"/message/Ada\"")
-        let typed = ParitySession()
+        let typed = RouteSession()
         typed.run(tutorial + "\nroute /start\nroute /message/Ada")
         #expect(wired.stack == typed.stack)
         #expect(wired.run("history router") == typed.run("history router"))
     }
 
     @Test func anObjectGivesTheUrlTheOptionAndExtraParameters() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(tutorial + "\nvar target = null\nwire target.value -> router.open")
         session.run(#"set target = {url: "/message/Ada", option: "push", from: "list"}"#)
         #expect(session.stack == [
@@ -77,7 +40,7 @@ struct RouterOpenShellTests {
     }
 
     @Test func aTapOnAViewRoutesToTheMessage() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(tutorial + """
 
             patch card view text="Ada" width=10 height=2
@@ -95,7 +58,7 @@ struct RouterOpenShellTests {
     }
 
     @Test func aStoresStateDrivesNavigation() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(tutorial + """
 
             store app = {screen: "/start"}
@@ -108,11 +71,11 @@ struct RouterOpenShellTests {
     }
 
     @Test func anUnmatchedUrlMarksTheDeliveryFailedPrintsTheErrorOnceAndChangesNothing() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(tutorial + "\nsignal go\nwire go.out -> router.open\nroute /start\nprobe router.route --future")
-        let typed = ParitySession()
+        let typed = RouteSession()
         typed.run(tutorial)
-        let expected = typed.fail("route /nowhere")
+        let expected = typed.errorLine("route /nowhere")
         let before = session.run("stack\nhistory router")
         let outcome = session.shell.execute("send go \"/nowhere\"")
         #expect(outcome.status == .success)
@@ -126,7 +89,7 @@ struct RouterOpenShellTests {
     }
 
     @Test func aValueThatIsNotARouteRequestIsAnError() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(tutorial + "\nsignal go\nwire go.out -> router.open")
         #expect(session.errors(of: "send go 42") == [
             "error: router failed: wire go.out -> router.open: router.open takes a URL string or {url, option, ...params}, not int",
@@ -143,7 +106,7 @@ struct RouterOpenShellTests {
     }
 
     @Test func insideATransactionTheUrlIsRoutedAfterTheCommitAndAbortDropsIt() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(tutorial + "\nsignal go\nwire go.out -> router.open\nbegin\nsend go \"/start\"")
         #expect(session.stack == ["the stack is empty"])
         session.run("commit")
@@ -153,7 +116,7 @@ struct RouterOpenShellTests {
     }
 
     @Test func routingTheRouteBackIntoRouterOpenStopsAsARunawayLoop() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /a view=A\nwire router.route -> router.open : $.url")
         let outcome = session.shell.execute("route /a")
         #expect(outcome.status == .failure)
@@ -162,7 +125,7 @@ struct RouterOpenShellTests {
     }
 
     @Test func jsonAnnouncesTheRouteAsAnEvent() {
-        let session = ParitySession(json: true)
+        let session = RouteSession(json: true)
         session.run(tutorial + "\nsignal go\nwire go.out -> router.open")
         #expect(session.run("send go \"/start\"") == [
             #"{"event":"route","url":"/start","pattern":"/start","params":{},"view":"Start","option":"push"}"#,
@@ -176,7 +139,7 @@ struct RoutePriorityShellTests {
     // VISPER's DefaultComposedControllerProvider picks the responsible provider with the highest
     // priority, whatever the order they were added in.
     @Test func theHighestPriorityWinsWhateverTheOrderOfRegistration() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /start view=Low priority=0\nroute add /start view=High priority=10")
         #expect(session.run("route add /start view=Mid priority=5") == [
             "route /start → Mid (push)", "view=High (priority 10) takes /start before it",
@@ -192,7 +155,7 @@ struct RoutePriorityShellTests {
     }
 
     @Test func atEqualPriorityTheLaterRegistrationOverridesAsAFeatureAddedLater() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /start view=First\nroute add /start view=Second")
         #expect(session.run("route /start") == ["/start  {}  → Second (push)"])
         session.run("route rm /start view=Second")
@@ -200,7 +163,7 @@ struct RoutePriorityShellTests {
     }
 
     @Test func aHandlerWithAPriorityAtLeastTheViewsTakesTheRoute() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /start view=Start priority=3\nroute /start")
         session.run("route add /start priority=1")
         #expect(session.run("route /start") == ["/start  {}  → Start (push)"])
@@ -215,14 +178,14 @@ struct RoutePriorityShellTests {
     }
 
     @Test func aDecliningGuardPassesToTheNextRegistrationOfThePattern() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /user/:id view=Guest\nroute add /user/:id view=Admin priority=1 when params.id == \"0\"")
         #expect(session.run("route /user/0") == [#"/user/:id  {id: "0"}  → Admin (push)"#])
         #expect(session.run("route /user/7") == [#"/user/:id  {id: "7"}  → Guest (push)"#])
     }
 
     @Test func aPatternWhoseRegistrationsAllDeclinePassesToTheNextPattern() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("""
             route add /user/:id view=Admin when params.id == "0"
             route add /user/:id view=Owner when params.id == "1"
@@ -233,19 +196,19 @@ struct RoutePriorityShellTests {
     }
 
     @Test func routeRmOfAPatternRegisteredTwiceAsksWhich() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /start view=A\nroute add /start view=B")
-        #expect(session.fail("route rm /start")
+        #expect(session.errorLine("route rm /start")
             == "error: /start is registered 2 times (view=B, view=A); say which: route rm /start view=NAME, or route rm /start handler")
-        #expect(session.fail("route rm /start view=C") == "error: /start has no registration with view=C (it has view=B, view=A)")
-        #expect(session.fail("route rm /start handler") == "error: /start has no registration with handler (it has view=B, view=A)")
-        #expect(session.fail("route rm /start sideways")
+        #expect(session.errorLine("route rm /start view=C") == "error: /start has no registration with view=C (it has view=B, view=A)")
+        #expect(session.errorLine("route rm /start handler") == "error: /start has no registration with handler (it has view=B, view=A)")
+        #expect(session.errorLine("route rm /start sideways")
             .hasPrefix("error: expected view=NAME or handler after the pattern, found 'sideways'; usage: route add"))
         #expect(session.run("route list") == ["/start  view=B option=push", "/start  view=A option=push  (overridden by view=B)"])
     }
 
     @Test func routeCheckStillReportsShadowingButNotTheRegistrationsOfOnePattern() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /a/:x view=X\nroute add /a/b view=B\nroute add /a/:x view=Y")
         #expect(session.run("route check") == [
             "/a/b is shadowed by /a/:x, added earlier with the same priority: it matches every URL /a/b matches (e.g. /a/b), "
@@ -255,7 +218,7 @@ struct RoutePriorityShellTests {
     }
 
     @Test func raisingAPatternsPriorityMovesItBeforeThePatternsItOvertakes() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /a/:x view=X\nroute add /a/b view=B priority=1")
         #expect(session.run("route /a/b") == ["/a/b  {}  → B (push)"])
         session.run("route add /a/:x view=Y priority=2")
@@ -265,7 +228,7 @@ struct RoutePriorityShellTests {
     }
 
     @Test func jsonSaysWhichRegistrationWins() {
-        let session = ParitySession(json: true)
+        let session = RouteSession(json: true)
         session.run("route add /start view=A priority=2")
         #expect(session.run("route add /start view=B") == [
             #"{"ok":true,"command":"route add /start view=B","result":{"pattern":"/start","view":"B","option":"push","priority":0,"#
@@ -278,7 +241,7 @@ struct RoutePriorityShellTests {
     }
 
     @Test func routeRmCompletesTheSelectors() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /start view=A")
         #expect(session.complete("route rm /start ") == ["handler", "view="])
     }
@@ -287,7 +250,7 @@ struct RoutePriorityShellTests {
 @Suite("presenter: VISPER's presenters")
 struct PresenterShellTests {
     @Test func aPresenterSeesTheWholeRouteResult() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("""
             route add /message/:username view=Message option=modal
             presenter Message : {who: params.username, url: url, pattern: route.pattern, option: route.option}
@@ -300,7 +263,7 @@ struct PresenterShellTests {
     }
 
     @Test func aPresenterWithAFalseWhenIsNotResponsible() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("""
             route add /message/:username view=Message
             presenter Message : {greeting: "Hello"}
@@ -315,7 +278,7 @@ struct PresenterShellTests {
     }
 
     @Test func presentersHaveIdsAndCanBeListedAndRemoved() {
-        let session = ParitySession()
+        let session = RouteSession()
         #expect(session.run("presenter list") == ["no presenters yet"])
         #expect(session.run("presenter Message : 1") == ["presenter p1 for Message"])
         #expect(session.run("presenter Start --live when url != \"/\" : {n: 2}") == ["presenter p2 for Start (live)"])
@@ -325,18 +288,18 @@ struct PresenterShellTests {
         #expect(session.run("presenter list Start") == [#"p2  presenter Start --live when url != "/" : {n: 2}"#])
         #expect(session.complete("presenter rm ") == ["p1", "p2"])
         #expect(session.run("presenter rm p1") == ["removed presenter p1 (presenter Message : 1)"])
-        #expect(session.fail("presenter rm p1") == "error: no presenter 'p1' (presenters: p2)")
+        #expect(session.errorLine("presenter rm p1") == "error: no presenter 'p1' (presenters: p2)")
         #expect(session.run("presenter list Message") == ["no presenters for Message"])
     }
 
     @Test func aViewNamedListCanStillHaveAPresenter() {
-        let session = ParitySession()
+        let session = RouteSession()
         #expect(session.run("presenter list : {rows: 3}") == ["presenter p1 for list"])
         #expect(session.run("presenter list") == ["p1  presenter list : {rows: 3}"])
     }
 
     @Test func aLivePresenterFollowsTheNodesItReadsWhileASampledOneKeepsWhatItSaw() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("""
             var user = "Ada"
             store app = {unread: 1}
@@ -354,7 +317,7 @@ struct PresenterShellTests {
     }
 
     @Test func aLivePresenterThatFailsOnAChangeIsReportedAndKeepsTheEntry() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("var n = 1\nroute add /p view=P\npresenter P --live : {inverse: 1 / n}\nroute /p")
         #expect(session.errors(of: "set n = 0").first?.hasPrefix("error: presenter p1 (P) failed: division by zero") == true)
         #expect(session.stack == ["1  P  /p"])
@@ -363,7 +326,7 @@ struct PresenterShellTests {
     }
 
     @Test func aLivePresenterFollowsAStoreThroughTimeTravel() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("""
             store app = {n: 0}
             reducer app on Add : state.n += 1
@@ -379,7 +342,7 @@ struct PresenterShellTests {
     }
 
     @Test func jsonGivesPresentersWithTheirIds() {
-        let session = ParitySession(json: true)
+        let session = RouteSession(json: true)
         #expect(session.run("presenter Message --live when url != \"/\" : {n: 1}") == [
             #"{"ok":true,"command":"presenter Message --live when url != \"/\" : {n: 1}","result":{"id":"p1","view":"Message","#
                 + #""live":true,"when":"url != \"/\""}}"#,
@@ -395,8 +358,8 @@ struct PresenterShellTests {
     }
 
     @Test func aPresenterMisspelledAfterItsViewIsAnError() {
-        let session = ParitySession()
-        #expect(session.fail("presenter Message --lve : 1")
+        let session = RouteSession()
+        #expect(session.errorLine("presenter Message --lve : 1")
             .hasPrefix("error: expected ':' and the content (or --live, when EXPR before it), found '--lve'; usage: presenter VIEW"))
     }
 }
@@ -404,7 +367,7 @@ struct PresenterShellTests {
 @Suite("stack: modal layering")
 struct ModalLayeringShellTests {
     @Test func withAModalUpPushReplaceAndRootActUnderItAndDismissRevealsTheStack() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("""
             route add /start view=Start
             route add /list view=List
@@ -424,7 +387,7 @@ struct ModalLayeringShellTests {
     }
 
     @Test func backToWithAModalUpReplacesTheTopOfTheStackAndClosesTheModal() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /a view=A\nroute add /b view=B\nroute add /m/:n view=M option=modal")
         session.run("route /a\nroute /b\nroute /m/1\nroute /m/2\nroute /a option=back")
         #expect(session.stack == ["1  A  /a", "2  A  /a", #"3  M (modal)  /m/1  params {n: "1"}"#])
@@ -432,7 +395,7 @@ struct ModalLayeringShellTests {
 }
 
 @Suite("routing: save, record and replay")
-struct RouteSeedParitySessionTests {
+struct RouteSeedRouteSessionTests {
     static let definitions = """
         var user = "Ada"
         route add /start view=Start
@@ -448,12 +411,12 @@ struct RouteSeedParitySessionTests {
 
     @Test func aSavedSessionLoadsBackToTheSameRoutesAndPresenters() throws {
         let directory = TemporaryDirectory()
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("presenter Gone : 1\npresenter rm p1\n" + Self.definitions)
         session.run("save \(directory.path)/saved.pb")
         let saved = try String(contentsOfFile: directory.path + "/saved.pb", encoding: .utf8)
         #expect(saved.contains("# presenter ids restart at p1 when this is loaded: p2 becomes p1, p3 becomes p2, p4 becomes p3"))
-        let loaded = ParitySession()
+        let loaded = RouteSession()
         loaded.run("load \(directory.path)/saved.pb")
         #expect(loaded.run("route list") == session.run("route list"))
         #expect(loaded.run("presenter list").map { $0.dropFirst(2) } == session.run("presenter list").map { $0.dropFirst(2) })
@@ -466,7 +429,7 @@ struct RouteSeedParitySessionTests {
     @Test func aRecordingThatRoutesFromTheGraphReplaysAndVerifies() {
         let directory = TemporaryDirectory()
         let path = directory.path + "/routes.jsonl"
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("record \(path)\n" + Self.definitions + """
 
             send go "/start"
@@ -499,7 +462,7 @@ struct FeatureShellTests {
         """
 
     @Test func aFeatureGroupsWhatItDefinesAndShowsIt() {
-        let session = ParitySession()
+        let session = RouteSession()
         let printed = session.run(Self.chat)
         #expect(printed.last == "feature Chat: route /chat/:who view=Chat, presenter p1 (Chat), reducer r1 (app), patch card (view), "
             + "wire router.route -> app.dispatch")
@@ -513,7 +476,7 @@ struct FeatureShellTests {
     }
 
     @Test func featureRmRemovesEverythingItAddedAsAUnitAndSaysWhat() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("route add /start view=Start\n" + Self.chat)
         #expect(session.run("feature rm Chat") == [
             "removed feature Chat: route /chat/:who view=Chat, presenter p1 (Chat), reducer r1 (app), patch card (view), "
@@ -523,11 +486,11 @@ struct FeatureShellTests {
         #expect(session.run("presenter list\nreducer list") == ["no presenters yet", "no reducers yet"])
         #expect(session.run("nodes").map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["router", "app"])
         #expect(session.run("feature list") == ["no features yet"])
-        #expect(session.fail("feature show Chat") == "error: no feature 'Chat' (no features yet)")
+        #expect(session.errorLine("feature show Chat") == "error: no feature 'Chat' (no features yet)")
     }
 
     @Test func featureRmLeavesWhatWasRemovedOrReplacedSince() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(Self.chat + "\nrm card\nroute add /chat/:who view=Other")
         #expect(session.run("feature rm Chat") == [
             "removed feature Chat: route /chat/:who view=Chat, presenter p1 (Chat), reducer r1 (app), "
@@ -537,7 +500,7 @@ struct FeatureShellTests {
     }
 
     @Test func routerFeatureAnnouncesAddedChangedAndRemovedFeatures() {
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("probe router.feature --future")
         #expect(session.run("feature Badge begin\nvar unread = 0\nfeature end").contains(
             #"router.feature = {feature: "Badge", event: "added", items: ["var unread"]}  (txn 1)"#))
@@ -549,12 +512,12 @@ struct FeatureShellTests {
     }
 
     @Test func featureErrorsChangeNothing() {
-        let session = ParitySession()
-        #expect(session.fail("feature end") == "error: no feature is open; start one with 'feature NAME begin'")
+        let session = RouteSession()
+        #expect(session.errorLine("feature end") == "error: no feature is open; start one with 'feature NAME begin'")
         session.run("feature A begin")
-        #expect(session.fail("feature B begin") == "error: feature A is open; close it with 'feature end' first")
-        #expect(session.fail("feature rm A") == "error: feature A is open; close it with 'feature end' first")
-        #expect(session.fail("feature A").hasPrefix("error: missing 'begin' after the feature's name (feature A begin)"))
+        #expect(session.errorLine("feature B begin") == "error: feature A is open; close it with 'feature end' first")
+        #expect(session.errorLine("feature rm A") == "error: feature A is open; close it with 'feature end' first")
+        #expect(session.errorLine("feature A").hasPrefix("error: missing 'begin' after the feature's name (feature A begin)"))
         #expect(session.run("feature list") == ["A (open)  0 definitions"])
         #expect(session.complete("feature ") == ["A", "end", "list", "rm", "show"])
         #expect(session.complete("feature rm ") == ["A"])
@@ -562,13 +525,13 @@ struct FeatureShellTests {
 
     @Test func aSavedSessionLoadsBackWithItsFeatures() throws {
         let directory = TemporaryDirectory()
-        let session = ParitySession()
+        let session = RouteSession()
         session.run(Self.chat + "\nvar plain = 1\nfeature Empty begin\nfeature end")
         session.run("save \(directory.path)/features.pb")
         let saved = try String(contentsOfFile: directory.path + "/features.pb", encoding: .utf8)
         #expect(saved.contains("feature Chat begin\nroute add /chat/:who view=Chat option=modal\n"))
         #expect(saved.contains("feature Empty begin\nfeature end"))
-        let loaded = ParitySession()
+        let loaded = RouteSession()
         loaded.run("load \(directory.path)/features.pb")
         #expect(loaded.run("feature list") == session.run("feature list"))
         // The same definitions, in the order the saved script makes them.
@@ -581,7 +544,7 @@ struct FeatureShellTests {
     @Test func aRecordingStartedInsideAFeatureKeepsItOpen() {
         let directory = TemporaryDirectory()
         let path = directory.path + "/open.jsonl"
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("feature Chat begin\nvar a = 1\nrecord \(path)\nvar b = 2\nfeature end\nrecord stop")
         let replay = Shell()
         let replayed = replay.execute("replay \"\(path)\" --verify")
@@ -592,7 +555,7 @@ struct FeatureShellTests {
     @Test func aRecordingWithFeaturesReplaysAndVerifies() {
         let directory = TemporaryDirectory()
         let path = directory.path + "/features.jsonl"
-        let session = ParitySession()
+        let session = RouteSession()
         session.run("record \(path)\n" + Self.chat + "\nroute /chat/Ada\nfeature rm Chat\nrecord stop")
         let replayed = Shell().execute("replay \"\(path)\" --verify")
         #expect(replayed.status == .success, "\(replayed.lines.map(\.text))")

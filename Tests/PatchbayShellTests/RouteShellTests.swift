@@ -6,8 +6,8 @@ import Testing
 // port. Each command goes through `Shell.execute`; errors come back as one entry: the message,
 // the command, and a caret under the column.
 
-/// A shell for the routing tests.
-private final class RouteSession {
+/// A shell for the routing tests (here and in RouteSeedParityShellTests).
+final class RouteSession {
     let shell: Shell
 
     let json: Bool
@@ -37,8 +37,22 @@ private final class RouteSession {
         return outcome.lines.map(\.text)
     }
 
+    /// Runs one command that must fail and returns the first line of its error.
+    func errorLine(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        fail(command, sourceLocation: sourceLocation).last.map { String($0.prefix { $0 != "\n" }) } ?? ""
+    }
+
+    /// What a command that succeeds printed on standard error (warnings, a failed delivery).
+    func errors(of command: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        let outcome = shell.execute(command)
+        #expect(outcome.status == .success, "\(command): \(outcome.lines.map(\.text))", sourceLocation: sourceLocation)
+        return outcome.lines.filter { $0.stream == .error }.map(\.text)
+    }
+
     /// The stack and the routes as `stack` and `route list` print them.
     var snapshot: [String] { run("stack\nroute list") }
+
+    var stack: [String] { run("stack") }
 
     func complete(_ line: String) -> [String] {
         shell.complete(line, cursor: line.utf8.count).candidates
