@@ -59,7 +59,8 @@ struct Completer {
         case "export", "import":
             if position == 1 { return ["devtools"] }
             if command == "export", position == 2 { return context.storeNames }
-            return position == (command == "export" ? 3 : 2) ? fileNames.names(matching: word) : context.storeNames
+            if position == (command == "export" ? 3 : 2) { return fileNames.names(matching: word) }
+            return command == "export" ? ["--lifted", "--force"] : context.storeNames + ["--force"]
         case "history":
             if position == 1 {
                 return ["commit", "revert", "sweep", "recompute", "router", "--last", "--type", "--path", "--chart"] + context.storeNames
