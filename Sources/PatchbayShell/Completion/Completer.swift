@@ -123,6 +123,15 @@ struct Completer {
             case 3 where earlier[2] == "on": return context.actionTypesByStore[earlier[1]] ?? []
             default: return ["at", "when", "after"] + expressionNames
             }
+        case "middleware":
+            switch position {
+            case 1: return ["list", "rm"] + context.storeNames
+            case 2 where earlier[1] == "list": return context.storeNames
+            case 2 where earlier[1] == "rm": return context.middlewareIDs
+            case 2: return ["on"]
+            case 3 where earlier[2] == "on": return ["*"] + (context.actionTypesByStore[earlier[1]] ?? [])
+            default: return ["drop", "dispatch"] + expressionNames
+            }
         case "probe":
             return position == 1 ? context.nodeNames : ["--future"]
         case "unprobe" where position == 1:
@@ -258,6 +267,7 @@ struct CompletionContext {
     var actionTypes: [String] = []
     var actionTypesByStore: [String: [String]] = [:]
     var reducerIDs: [String] = []
+    var middlewareIDs: [String] = []
     var routePatterns: [String] = []
     var viewNames: [String] = []
     var presenterIDs: [String] = []

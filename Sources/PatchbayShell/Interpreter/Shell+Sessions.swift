@@ -515,6 +515,14 @@ extension Shell {
                                           + "'export devtools \(store) FILE' to keep them, then add --force, or import into a new store"), at: range)
             }
         }
+        // The file holds the actions as the reducers got them: the store's middleware, which each
+        // `dispatch` below would run, must not see them a second time.
+        if exists, let middleware = try? graph.middlewareSummaries(of: store), !middleware.isEmpty {
+            let ids = middleware.map(\.id).joined(separator: ", ")
+            throw ShellError(.session(path: path, detail: "\(store) has middleware (\(ids)), which would see the imported actions a second time (a "
+                                      + "Redux DevTools file holds them as the reducers got them); 'middleware rm' it first, or import into another store"),
+                             at: range)
+        }
         if let (number, reason) = file.actions.enumerated().lazy.compactMap({ index, action in
             ScriptLiteral.unreadableReason(action).map { (index + 1, $0) }
         }).first {
