@@ -157,13 +157,18 @@ struct MiddlewareShellTests {
         #expect(inspector.run("state") == session.run("state"))
     }
 
-    @Test func importingADevToolsFileRunsNoMiddleware() {
-        // Its actions went through the app's middleware when they were recorded.
+    @Test func aDevToolsFileIsNotImportedThroughMiddleware() {
+        // Its actions went through the app's middleware when they were recorded: a store with
+        // middleware would run them through it a second time, so the import refuses.
         let directory = TemporaryDirectory()
         let file = directory.write("rdt.json", #"[{"type":"Add","by":1},{"type":"Add","by":2}]"#)
         let session = DataflowSession()
         session.run(counter)
         session.run("middleware app on Add : action.by = 100; dispatch Log {text: \"x\"}")
+        #expect(session.error("import devtools \(file) app").hasSuffix(
+            "app has middleware (m1), which would see the imported actions a second time (a Redux DevTools file holds them as the reducers got them); 'middleware rm' it first, or import into another store"))
+        #expect(session.run("state") == ["{count: 0, log: []}"])
+        session.run("middleware rm m1")
         #expect(session.run("import devtools \(file) app") == ["imported 2 actions into app"])
         #expect(session.run("state") == ["{count: 3, log: []}"])
     }

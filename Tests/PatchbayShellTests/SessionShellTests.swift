@@ -622,6 +622,15 @@ struct DevToolsFixtureShellTests {
                                 preloadedState: ["todos": [], "filter": "all"]))
     }
 
+    @Test func aStoreWithoutReducersCannotMarkTheSkippedActionsAndSaysSo() {
+        let session = DataflowSession()
+        #expect(session.run("import devtools \(Self.fixture("todos-lifted.json")) app") == [
+            "imported 4 actions into app, at #3",
+            "warning: app has no reducers, so the file's skipped action #2 is not marked skipped; add its reducers, then 'skip app N'",
+        ])
+        #expect(session.run("history").filter { $0.contains("skipped") }.isEmpty)
+    }
+
     @Test func jsonResultsSayWhatWasImported() {
         let session = DataflowSession(json: true)
         session.run(Self.todoApp)
