@@ -71,7 +71,7 @@ struct MiddlewareShellTests {
         #expect(session.run("history") == [">  #0 (initial state)"])
         session.run("middleware rm m1\nmiddleware app on Add : action = 3")
         #expect(session.error("dispatch app Add").hasSuffix(
-            "the action must stay an object with a string type, such as {type: \"Add\"}; it became a number"))
+            "the action must stay an object with a string type, such as {type: \"Add\"}, not 3"))
         #expect(session.run("state") == ["{count: 0, log: []}"])
     }
 

@@ -631,6 +631,15 @@ struct DevToolsFixtureShellTests {
         #expect(session.run("history").filter { $0.contains("skipped") }.isEmpty)
     }
 
+    @Test func theOptionsComplete() {
+        let session = DataflowSession()
+        session.run(Self.todoApp)
+        let export = "export devtools app state.json "
+        #expect(session.shell.complete(export, cursor: export.utf8.count).candidates == ["--force", "--lifted"])
+        let importing = "import devtools state.json "
+        #expect(session.shell.complete(importing, cursor: importing.utf8.count).candidates == ["--force", "app"])
+    }
+
     @Test func jsonResultsSayWhatWasImported() {
         let session = DataflowSession(json: true)
         session.run(Self.todoApp)

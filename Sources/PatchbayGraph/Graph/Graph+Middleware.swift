@@ -116,24 +116,10 @@ extension Graph {
             action = evaluator.bindings.action.take() ?? .null
             guard case .string? = action["type"] else {
                 throw .middlewareFailed(store: store.name, type: type, middleware: middleware.id,
-                                        message: "the action must stay an object with a string type, such as {type: \"Add\"}; it became \(action.typePhrase)")
+                                        message: "the action must stay an object with a string type, such as {type: \"Add\"}, not \(Value.brief(action))")
             }
         }
         followUps += dispatched
         return action
-    }
-}
-
-extension Value {
-    /// `an object without a type`, `a number`: what a value is, for an error.
-    fileprivate var typePhrase: String {
-        switch self {
-        case .object: "an object without a string type"
-        case .array: "an array"
-        case .string: "a string"
-        case .int, .decimal: "a number"
-        case .bool: "a boolean"
-        case .null: "null"
-        }
     }
 }
