@@ -286,6 +286,7 @@ public final class Shell {
             actionTypes: graph.actionTypes(),
             actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),
             reducerIDs: ((try? graph.reducerSummaries()) ?? []).map(\.id),
+            middlewareIDs: ((try? graph.middlewareSummaries()) ?? []).map(\.id),
             routePatterns: graph.routePatterns, viewNames: graph.viewNames, presenterIDs: graph.presenterIDs,
             featureNames: graph.featureNames,
             branchNames: graph.storeNames.flatMap { store in ((try? histories.history(of: store))?.history.branches ?? []).map(\.name) })

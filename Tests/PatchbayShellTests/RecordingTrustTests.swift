@@ -394,7 +394,7 @@ struct NoSilentLossTests {
         session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add")
         #expect(session.error("import devtools \(file) s").hasPrefix("error: \(file): s has 1 action in its history, which the import would replace"))
         #expect(session.run("state s") == ["{n: 11}"])
-        #expect(session.run("import devtools \(file) s --force") == ["imported 1 actions into s; its 1 earlier action was replaced"])
+        #expect(session.run("import devtools \(file) s --force") == ["imported 1 actions into s; the 1 action it had before was replaced"])
         #expect(session.run("state s") == ["{n: 11}"])
         #expect(session.run("jump 0") == ["s at #0 of 1: {n: 10}"])
     }

@@ -513,3 +513,137 @@ struct ReplayLargeFileTests {
         #expect(DataflowSession().run("replay \(path) --step").first?.hasPrefix("replay of \(path) paused before step 1 of 2902:") == true)
     }
 }
+
+@Suite("Sessions: Redux DevTools files as the tool writes them (Tests/DevToolsFixtures)")
+struct DevToolsFixtureShellTests {
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("DevToolsFixtures/\(name)").path
+    }
+
+    static let todoApp = """
+        store app = {todos: [], filter: "none"}
+        reducer app on ADD_TODO : state.todos = append(state.todos, {text: action.text, done: false})
+        reducer app on TOGGLE_TODO : state.todos[action.index].done = !state.todos[action.index].done
+        reducer app on SET_FILTER : state.filter = action.filter
+        """
+
+    static let liftedHistory = [
+        "   #0 (initial state)", "   #1 ADD_TODO {text: \"milk\"}  todos[0]", " ~ #2 ADD_TODO {text: \"bread\"}  (skipped)",
+        ">  #3 TOGGLE_TODO {index: 0}  todos[0].done", "   #4 SET_FILTER {filter: \"done\"}  filter",
+    ]
+
+    @Test func aLiftedStateKeepsItsSkippedActionsAndItsCurrentStep() throws {
+        let session = DataflowSession()
+        session.run(Self.todoApp)
+        let file = Self.fixture("todos-lifted.json")
+        #expect(session.run("import devtools \(file) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        #expect(session.run("history") == Self.liftedHistory)
+        // The states the file computed: the skipped action added nothing; the store is at step 3.
+        let lifted = try JSONReader.parse(String(contentsOfFile: file, encoding: .utf8))
+        guard case .array(let computed)? = lifted["computedStates"] else { Issue.record("no computedStates"); return }
+        for index in 0...4 {
+            session.run("jump \(index)")
+            #expect(session.run("state app") == [computed[index]["state"].map { "\($0)" } ?? "?"], "step \(index)")
+        }
+    }
+
+    @Test func aJSANLiftedStateImportsRecordsReplaysAndInspects() throws {
+        let directory = TemporaryDirectory()
+        let recording = directory.path + "/import.jsonl"
+        let session = DataflowSession()
+        session.run(Self.todoApp.replacingOccurrences(of: "done: false}", with: "done: false, at: action.at}"))
+        session.run("record \(recording)")
+        #expect(session.run("import devtools \(Self.fixture("todos-lifted-serialize.json")) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        session.run("dispatch app SET_FILTER {filter: \"open\"}")
+        session.run("record stop")
+        let history = session.run("history")
+        #expect(history.contains("   #1 ADD_TODO {text: \"milk\", at: \"2023-11-14T22:13:21.500Z\"}  todos[0]"))
+        #expect(session.run("state") == [#"{todos: [{text: "milk", done: true, at: "2023-11-14T22:13:21.500Z"}], filter: "open"}"#])
+
+        #expect(DataflowSession().run("replay \(recording) --verify").last?.hasPrefix("verified ") == true)
+        let inspector = DataflowSession()
+        inspector.run("inspect \(recording)")
+        #expect(inspector.run("history") == history)
+        #expect(inspector.run("branch") == session.run("branch"))
+    }
+
+    @Test func theDefaultExportsJSANValuesArePlainValues() {
+        let session = DataflowSession()
+        session.run("store tree = {selected: 0, ticks: 0}\nreducer tree on SELECT : state.selected = action.node\nreducer tree on * : state.ticks += 1")
+        #expect(session.run("import devtools \(Self.fixture("nodes-circular.json")) tree") == ["imported 4 actions into tree"])
+        #expect(session.run("state tree.selected") == [#"{id: 1, children: [{id: 2, parent: "[CIRCULAR]"}]}"#])
+        #expect(session.run("state tree.ticks") == ["4"])
+    }
+
+    @Test func withoutAPreloadedStateTheStoresOwnInitialStateIsTheStart() {
+        let directory = TemporaryDirectory()
+        let file = directory.write("actions.json", #"[{"type":"Add"},{"type":"Add"}]"#)
+        let session = DataflowSession()
+        session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add\nhistory commit")
+        // After the commit, the initial state is {n: 11}: the import starts there, never from {}.
+        #expect(session.run("import devtools \(file) s") == ["imported 2 actions into s"])
+        #expect(session.run("state s") == ["{n: 13}"])
+        #expect(session.run("jump 0") == ["s at #0 of 2: {n: 11}"])
+        // A store that does not exist has no initial state to start from.
+        #expect(session.error("import devtools \(file) fresh").contains("the file has no preloadedState (committedState) and there is no store fresh"))
+        #expect(session.error("state fresh").contains("fresh"))
+    }
+
+    @Test func replacingAHistoryWithBranchesSaysWhatItReplaces() {
+        let directory = TemporaryDirectory()
+        let file = directory.write("rdt.json", #"{"payload":"[{\"type\":\"Add\"}]","preloadedState":"{\"n\":0}"}"#)
+        let session = DataflowSession()
+        session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add\ndispatch s Add\njump 1\ndispatch s Add")
+        #expect(session.error("import devtools \(file) s").hasSuffix(
+            "s has 2 actions and 1 other branch in its history, which the import would replace; 'export devtools s FILE' to keep them, then add --force, or import into a new store"))
+        #expect(session.run("state s") == ["{n: 12}"])
+        #expect(session.run("branch s").count == 2)
+        #expect(session.run("import devtools \(file) s --force") == ["imported 1 actions into s; the 2 actions and 1 other branch it had before were replaced"])
+        #expect(session.run("branch s").count == 1)
+    }
+
+    @Test func exportLiftedKeepsSkipsAndTheCurrentStep() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.path + "/lifted.json"
+        let session = DataflowSession()
+        session.run(Self.todoApp)
+        session.run("import devtools \(Self.fixture("todos-lifted.json")) app")
+        #expect(session.run("export devtools app \(file) --lifted") == ["exported 4 actions of app (1 skipped) to \(file) as a lifted state"])
+        let other = DataflowSession()
+        other.run(Self.todoApp)
+        #expect(other.run("import devtools \(file) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        #expect(other.run("history") == Self.liftedHistory)
+        // The default form keeps the actions, skipped ones too, and the state they start from.
+        let plain = directory.path + "/plain.json"
+        session.run("export devtools app \(plain)")
+        #expect(try DevToolsFile(parsing: String(contentsOfFile: plain, encoding: .utf8))
+                == DevToolsFile(actions: try DevToolsFile(parsing: String(contentsOfFile: file, encoding: .utf8)).actions,
+                                preloadedState: ["todos": [], "filter": "all"]))
+    }
+
+    @Test func aStoreWithoutReducersCannotMarkTheSkippedActionsAndSaysSo() {
+        let session = DataflowSession()
+        #expect(session.run("import devtools \(Self.fixture("todos-lifted.json")) app") == [
+            "imported 4 actions into app, at #3",
+            "warning: app has no reducers, so the file's skipped action #2 is not marked skipped; add its reducers, then 'skip app N'",
+        ])
+        #expect(session.run("history").filter { $0.contains("skipped") }.isEmpty)
+    }
+
+    @Test func theOptionsComplete() {
+        let session = DataflowSession()
+        session.run(Self.todoApp)
+        let export = "export devtools app state.json "
+        #expect(session.shell.complete(export, cursor: export.utf8.count).candidates == ["--force", "--lifted"])
+        let importing = "import devtools state.json "
+        #expect(session.shell.complete(importing, cursor: importing.utf8.count).candidates == ["--force", "app"])
+    }
+
+    @Test func jsonResultsSayWhatWasImported() {
+        let session = DataflowSession(json: true)
+        session.run(Self.todoApp)
+        let line = session.run("import devtools \(Self.fixture("todos-lifted.json")) app").last ?? ""
+        #expect(line.contains(#""result":{"store":"app","actions":4,"failed":0,"skipped":[2],"current":3,"replaced":0,"replacedBranches":0}"#))
+    }
+}

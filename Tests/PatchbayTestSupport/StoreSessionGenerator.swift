@@ -1,6 +1,6 @@
 /// Random store sessions for the model-based oracle (the live shell, `inspect` of its recording
 /// and `replay --verify` of it must agree): stores, reducers (one that fails for some payloads,
-/// one that waits on the clock), dispatches (failing ones too), dispatches from wires, time
+/// one that waits on the clock), middleware (changing, dropping, dispatching, failing), dispatches (failing ones too), dispatches from wires, time
 /// travel, branches, history rewrites, DevTools files, and recordings that start and stop at
 /// random points.
 ///
@@ -100,7 +100,7 @@ public struct StoreSessionGenerator {
     }
 
     private mutating func reducer(for store: String) -> String {
-        switch random.int(0...7) {
+        switch random.int(0...11) {
         case 0: return "reducer \(store) on Inc : state.count += action.by"
         case 1: return "reducer \(store) on Push : state.items = append(state.items, action.v)"
         // Fails for {d: 0}: the whole action is kept, marked failed.
@@ -109,6 +109,12 @@ public struct StoreSessionGenerator {
         case 4: return "reducer \(store) on * when action.type != 'Inc' : state.n += 1"
         case 5: return "reducer \(store) on Set at sub : state.v = action.v"
         case 6: return "reducer \(store) on Echo : state.echoes += 1"
+        // Middleware: one that changes or drops the action, one that dispatches more (queued),
+        // one that fails for some payloads (the dispatch fails, nothing changes); now and then one goes.
+        case 8: return "middleware \(store) on Inc : if action.by < 0 { drop }; action.by = action.by + state.count % 2"
+        case 9: return "middleware \(store) on Push : dispatch Echo {from: action.v}"
+        case 10: return "middleware \(store) : if action.type == 'Div' && action.d == 2 { action.d = action.missing }"
+        case 11: return "middleware rm m\(random.int(1...3))"
         default: return "reducer \(store) on Inc when action.by > 2 : state.items = append(state.items, action.by)"
         }
     }

@@ -5,7 +5,8 @@ import PatchbayGraph
 /// Store dispatch (perf-anchors.md workload W1): 1,000,000 `Increment(by: 1)` actions to a
 /// `{count}` state with one subscriber. The typed `Store` against a plain loop calling the same
 /// reducer and a closure (the floor) and an OpenCombine store (`PassthroughSubject` + `scan` +
-/// `sink`, the peer); and the shell's store with the interpreted reducer `state.count += action.by`.
+/// `sink`, the peer); and the shell's store with the interpreted reducer `state.count += action.by`,
+/// without and with a middleware.
 struct StoreBenchmarks: BenchmarkGroup {
     let name = "Stores"
 
@@ -25,6 +26,13 @@ struct StoreBenchmarks: BenchmarkGroup {
                 ours: Self.shellStore(shellDispatches),
                 reference: nil,
                 target: .nanosecondsBelow(1_000)
+            ),
+            // What a middleware costs: it runs before the reducer, interpreted as the reducer is.
+            BenchmarkRow(
+                id: "S3", title: "W1 shell store + middleware action.by = action.by + 0",
+                ours: Self.shellStore(shellDispatches, middleware: "action.by = action.by + 0"),
+                reference: Reference(kind: .baseline, name: "no middleware", workload: Self.shellStore(shellDispatches)),
+                target: .ratioAtMost(2.5)
             ),
         ]
     }
@@ -92,11 +100,15 @@ struct StoreBenchmarks: BenchmarkGroup {
     }
 
     /// The shell's store node with an interpreted reducer; the subscriber is a probe on its state.
-    static func shellStore(_ n: Int) -> Workload {
+    /// - Parameter middleware: the statements of a middleware for `Increment`, if any.
+    static func shellStore(_ n: Int, middleware: String? = nil) -> Workload {
         Workload(operations: n) {
             let graph = Graph()
             try! graph.createStore("app", state: ["count": 0])
             try! graph.addReducer(to: "app", on: "Increment", body: try! StatementBlock("state.count += action.by"))
+            if let middleware {
+                try! graph.addMiddleware(to: "app", on: "Increment", body: try! StatementBlock.parse(middleware, from: 0, context: .middleware))
+            }
             try! graph.probe("app", port: "state", future: true)
             let action: Value = ["type": "Increment", "by": 1]
             return Trial(expectedChecksum: checksum(n)) {

@@ -4,7 +4,32 @@ extension Evaluator {
     /// Runs statements against `bindings.state`, appending what they emit.
     mutating func execute(_ statements: [StatementNode], emissions: inout [Emission]) throws(ExpressionError) {
         for statement in statements {
+            // `drop` (a middleware's) ends the statements, nested ones too.
+            if isDropped { return }
             switch statement {
+            case .assign(let path, let op, let valueNode, let range) where path.isAction:
+                let value = try evaluate(valueNode)
+                let keys = try resolve(path)
+                try changeAction(at: range) { (evaluator, action) throws(OperationError) in try evaluator.assign(value, op, at: keys, in: &action) }
+            case .delete(let path, let range) where path.isAction:
+                let keys = try resolve(path)
+                guard !keys.isEmpty else {
+                    throw ExpressionError(.failed("cannot delete the action itself; drop it instead"), at: range)
+                }
+                try changeAction(at: range) { (_, action) throws(OperationError) in try Self.remove(at: keys[...], in: &action) }
+            case .drop:
+                isDropped = true
+                return
+            case .dispatch(let type, let payloadNode, _):
+                var action: Value.Members = ["type": .string(type)]
+                if let payloadNode {
+                    let payload = try evaluate(payloadNode)
+                    guard case .object(let members) = payload else {
+                        throw ExpressionError(.failed("dispatch merges an object into the action, not a \(payload.typeName)"), at: payloadNode.range)
+                    }
+                    for (key, value) in members where key != "type" { action[key] = value }
+                }
+                emissions.append(Emission(port: "dispatch", value: .object(action)))
             case .assign(let path, .assign, .call(.append, let arguments, let callRange), let range)
                 where try appendInPlace(path, arguments, callRange, range):
                 continue
@@ -49,6 +74,21 @@ extension Evaluator {
                 emissions.append(Emission(port: port, value: try evaluate(valueNode)))
             }
         }
+    }
+
+    /// Changes the action (a middleware's statement) with `body`: the changes it makes are the
+    /// action's, not the state's, and go in no log.
+    private mutating func changeAction(at range: Range<Int>, _ body: (inout Evaluator, inout Value) throws(OperationError) -> Void)
+        throws(ExpressionError)
+    {
+        var action = bindings.action.take() ?? .null
+        var stateLog: [ValueChange] = []
+        swap(&changeLog, &stateLog)
+        defer {
+            swap(&changeLog, &stateLog)
+            bindings.action = action
+        }
+        do throws(OperationError) { try body(&self, &action) } catch { throw ExpressionError(error.reason, at: range) }
     }
 
     /// `state.PATH = append(state.PATH, EXPR)` (the same static path on both sides) on an

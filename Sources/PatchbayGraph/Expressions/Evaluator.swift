@@ -11,6 +11,8 @@ struct Evaluator {
     /// Every change statements make to the state, in order. A statement block lends the
     /// caller's list here while it runs, so that changes are appended where they end up.
     var changeLog: [ValueChange] = []
+    /// Whether a middleware's `drop` ran: the action goes no further.
+    var isDropped = false
     /// Where each removed key stood in its object, by the removal's index in `changeLog`, so that
     /// undoing the removal puts it back in its place.
     var removedKeyPositions = [Int: Int]()

@@ -18,6 +18,8 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case nestingTooDeep(limit: Int)
         case lambdaOutsideCall
         case invalidAssignmentTarget
+        /// A middleware's statement assigns to `state` (or uses `emit`): a middleware changes the action.
+        case invalidMiddlewareStatement(String)
         // Evaluation
         case divisionByZero
         case integerOverflow(operation: String)
@@ -54,7 +56,8 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
     public var isSyntaxError: Bool {
         switch reason {
         case .unexpectedCharacter, .unterminatedString, .invalidEscape, .invalidNumber, .integerLiteralTooLarge,
-            .unexpectedToken, .unexpectedEnd, .nestingTooDeep, .lambdaOutsideCall, .invalidAssignmentTarget, .notCallable:
+            .unexpectedToken, .unexpectedEnd, .nestingTooDeep, .lambdaOutsideCall, .invalidAssignmentTarget, .notCallable,
+            .invalidMiddlewareStatement:
             true
         default:
             false
@@ -122,6 +125,8 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case .nestingTooDeep(let limit): ("expression nested too deeply", "the limit is \(limit) levels")
         case .lambdaOutsideCall: ("a lambda (x => ...) can only be an argument of a function such as map or filter", nil)
         case .invalidAssignmentTarget: ("can only assign to a path of state", "for example state.items[0].done = true")
+        case .invalidMiddlewareStatement(let what):
+            ("a middleware cannot \(what)", "it reads state and changes the action (action.by = 2), drops it (drop) or dispatches more (dispatch Logged {n: 1})")
         case .divisionByZero: ("division by zero", nil)
         case .integerOverflow: ("integer overflow", "64-bit integers never wrap")
         case .decimalOverflow: ("decimal overflow", "the result is not a finite number")

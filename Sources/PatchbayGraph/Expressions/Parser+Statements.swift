@@ -31,6 +31,31 @@ extension Parser {
             let path = try parsePath()
             return .delete(path, start.lowerBound..<path.range.upperBound)
         }
+        if context == .middleware, isName("drop") {
+            try advance()
+            return .drop(start)
+        }
+        if context == .middleware, isName("dispatch") {
+            try advance()
+            let type: String
+            switch current.kind {
+            case .name(let name): type = name
+            case .string(let text): type = text
+            default: throw unexpected(expected: "the action type to dispatch (a name or a string)")
+            }
+            var end = current.range.upperBound
+            try advance()
+            var payload: ExpressionNode?
+            if !(isAtNewline || isSymbol(.semicolon) || isAtEnd || isSymbol(.rightBrace)) {
+                let value = try parseExpression()
+                payload = value.node
+                end = value.node.range.upperBound
+            }
+            return .dispatch(type: type, payload, start.lowerBound..<end)
+        }
+        if context == .middleware, isName("emit") {
+            throw ExpressionError(.invalidMiddlewareStatement("emit (a store has no output ports to emit on)"), at: start)
+        }
         if isName("emit") {
             try advance()
             guard case .name(let port) = current.kind else { throw unexpected(expected: "the output port to emit on") }
@@ -97,8 +122,14 @@ extension Parser {
         var node = target.node
         while true {
             switch node {
+            case .variable(.state, _) where context == .middleware:
+                throw ExpressionError(.invalidMiddlewareStatement("change the state (a reducer does)"), at: target.node.range)
             case .variable(.state, _):
                 return StatePath(components: components.reversed(), range: target.node.range)
+            case .variable(.action, _) where context == .middleware:
+                var path = StatePath(components: components.reversed(), range: target.node.range)
+                path.isAction = true
+                return path
             case .member(let base, let key, optional: false, _):
                 components.append(.key(key))
                 node = base

@@ -18,6 +18,8 @@ struct Parser {
     /// Lambda parameters in scope, innermost last; a parameter's slot is its index here.
     private var locals: [String] = []
     private(set) var localSlotCount = 0
+    /// What the statements being parsed are the body of.
+    var context = StatementContext.reducer
 
     init(source: [UInt8], range: Range<Int>) throws(ExpressionError) {
         lexer = Lexer(source: source, range: range)

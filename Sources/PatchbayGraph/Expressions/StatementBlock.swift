@@ -29,14 +29,16 @@ public struct StatementBlock: Sendable, CustomStringConvertible {
 
     /// Parses the statements from the UTF-8 offset `start` of `source` to its end. A block wrapped
     /// in `{ ... }` is accepted too.
-    public static func parse(_ source: String, from start: Int) throws(ExpressionError) -> StatementBlock {
-        try parse(source, utf8: Array(source.utf8), from: start)
+    public static func parse(_ source: String, from start: Int, context: StatementContext = .reducer) throws(ExpressionError) -> StatementBlock {
+        try parse(source, utf8: Array(source.utf8), from: start, context: context)
     }
 
     /// `parse(_:from:)` for a caller that holds the UTF-8 bytes of `source` already (the shell's
     /// command scanner), so that they are not copied again.
-    package static func parse(_ source: String, utf8 bytes: [UInt8], from start: Int) throws(ExpressionError) -> StatementBlock {
+    package static func parse(_ source: String, utf8 bytes: [UInt8], from start: Int,
+                              context: StatementContext = .reducer) throws(ExpressionError) -> StatementBlock {
         var parser = try Parser(source: bytes, range: start..<bytes.count)
+        parser.context = context
         try parser.skipSeparators()
         var statements: [StatementNode]
         // A statement never starts with an object literal, so a leading `{` opens a block.

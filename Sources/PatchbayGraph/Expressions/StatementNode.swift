@@ -6,10 +6,26 @@ indirect enum StatementNode: Sendable {
     case delete(StatePath, Range<Int>)
     case conditional(ExpressionNode, [StatementNode], [StatementNode], Range<Int>)
     case emit(port: String, ExpressionNode, Range<Int>)
+    /// `drop` (a middleware's): the action goes no further.
+    case drop(Range<Int>)
+    /// `dispatch TYPE [EXPR]` (a middleware's): `{type: TYPE, ...EXPR}` is dispatched after the
+    /// current action, never inside it.
+    case dispatch(type: String, ExpressionNode?, Range<Int>)
 }
 
-/// `state`, `state.items[0].done`: where an assignment writes.
+/// What a block of statements is the body of, which decides what it may write.
+public enum StatementContext: Sendable {
+    /// A reducer, pipe or patch body: assignments write `state`.
+    case reducer
+    /// A store's middleware: assignments write `action`; `drop` and `dispatch` are statements;
+    /// `state` is read only.
+    case middleware
+}
+
+/// `state`, `state.items[0].done` (or, in a middleware, `action.by`): where an assignment writes.
 struct StatePath: Sendable {
+    /// Whether the path starts at `action` (a middleware's) rather than `state`.
+    var isAction = false
     enum Component: Sendable {
         case key(String)
         case index(ExpressionNode)

@@ -47,9 +47,9 @@ extension Graph {
         return step
     }
 
-    /// The actions a hosted store's middleware dispatched: queued after the action, as wires
+    /// The actions a store's middleware dispatched: queued after the action, as wires
     /// into a store's dispatch are, so that a loop stops at the engine's limit.
-    private func dispatchFollowUps(_ actions: [Value], to store: StoreNode, cause: Int?) {
+    func dispatchFollowUps(_ actions: [Value], to store: StoreNode, cause: Int?) {
         guard !actions.isEmpty else { return }
         transaction {
             for action in actions {

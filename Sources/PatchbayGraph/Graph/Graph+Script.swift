@@ -94,6 +94,7 @@ struct GraphScriptWriter {
         writeRestoredValues()
         writeReducers()
         writeFeatures()
+        writeMiddleware()
         for target in graph.probes.keys {
             let node = String(target.prefix { $0 != "." })
             if let reason = unbuilt[node] {
@@ -470,6 +471,22 @@ struct GraphScriptWriter {
             if let delay = reducer.delay { text += " after \(delay)" }
             if let condition = reducer.condition { text += " when \(condition.sourceText)" }
             command(text + " : \(reducer.body.sourceText)")
+        }
+    }
+
+    /// The middleware of every store, each store's in registration order (the order it runs
+    /// in), after the reducers: actions that wires deliver while the script runs do not go
+    /// through it (it could drop them or dispatch more), so the stores' states stay as saved.
+    /// As with reducers, when a fresh shell would number them otherwise (after a
+    /// `middleware rm`), each is written with its id (`middleware m2 = app on ...`).
+    private mutating func writeMiddleware() {
+        let middleware = graph.nodes.values.compactMap { $0 as? StoreNode }
+            .flatMap { store in store.middleware.map { (store: store.name, middleware: $0) } }
+        guard !middleware.isEmpty else { return }
+        // A fresh shell gives each the lowest free id: m1, m2, ... in the order written.
+        let keepsIDs = middleware.enumerated().allSatisfy { index, entry in entry.middleware.id == "m\(index + 1)" }
+        for (store, middleware) in middleware {
+            command("middleware " + (keepsIDs ? "" : "\(middleware.id) = ") + "\(store) on \(middleware.type) : \(middleware.body.sourceText)")
         }
     }
 }

@@ -194,9 +194,21 @@ extension Graph {
     /// Handles one action now.
     /// - Parameter announce: whether to report the step as an event, for actions that no
     ///   `dispatch` command prints (from wires).
+    /// The store's middleware runs first (see `runMiddleware`).
     func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep? {
-        let type = try Self.actionType(of: action)
+        var type = try Self.actionType(of: action)
         if let hosted = store.hosted { return try dispatchHosted(to: store, hosted, action, cause: cause, announce: announce) }
+        var action = action
+        var followUps: [Value] = []
+        if !store.middleware.isEmpty {
+            guard let passed = try runMiddleware(of: store, on: action, followUps: &followUps) else {
+                // Dropped: no step, as in a `Store`; what the middleware dispatched still goes.
+                dispatchFollowUps(followUps, to: store, cause: cause)
+                return nil
+            }
+            action = passed
+            type = try Self.actionType(of: action)
+        }
         store.actionCount += 1
         let index = store.actionCount
         // One evaluator for all the reducers of the action: its bindings hold the action and the
@@ -239,6 +251,7 @@ extension Graph {
         for reducer in store.reducers where reducer.delay != nil && reducer.handles(type) {
             scheduleDelayed(reducer, action: action, from: index, in: store)
         }
+        dispatchFollowUps(followUps, to: store, cause: index)
         return step
     }
 

@@ -164,6 +164,10 @@ extension StatementBlock {
                     collect(otherwise)
                 case .emit(_, let value, _):
                     value.collectFreeNames(into: &names)
+                case .dispatch(_, let value, _):
+                    value?.collectFreeNames(into: &names)
+                case .drop:
+                    break
                 }
             }
         }

@@ -34,6 +34,14 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidReducerID(String)
     /// `reducer ID = ...` with the id of a reducer that exists.
     case reducerExists(String)
+    case hostedMiddleware(store: String)
+    case unknownMiddleware(String, existing: [String])
+    /// `middleware ID = ...` with an id that is not `m` and a number.
+    case invalidMiddlewareID(String)
+    /// `middleware ID = ...` with the id of a middleware that exists.
+    case middlewareExists(String)
+    /// A middleware failed: the action was not handled and nothing changed.
+    case middlewareFailed(store: String, type: String, middleware: String, message: String)
     case reducerFailed(store: String, index: Int, type: String, reducer: String, message: String)
     case routing(RoutingError, text: String)
     case unknownRoute(String, existing: [String])
@@ -91,6 +99,13 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidReducerID(let id): "'\(id)' is not a reducer id: ids are r and a number (r1, r2, ...)"
         case .reducerExists(let id):
             "reducer \(id) exists: 'reducer \(id) : STATEMENTS' gives it a new body, 'reducer rm \(id)' removes it"
+        case .hostedMiddleware(let store): "\(store) is hosted: its middleware is the app's Swift code, which the shell cannot add to"
+        case .unknownMiddleware(let id, let existing):
+            "no middleware '\(id)' (" + (existing.isEmpty ? "no middleware yet" : "middleware: \(Self.list(existing))") + ")"
+        case .invalidMiddlewareID(let id): "'\(id)' is not a middleware id: ids are m and a number (m1, m2, ...)"
+        case .middlewareExists(let id): "middleware \(id) exists: 'middleware rm \(id)' removes it"
+        case .middlewareFailed(let store, let type, let middleware, let message):
+            "\(type) failed in middleware \(middleware) (\(store) keeps its state; the action was not handled): \(message)"
         case .routing(let error, _): error.description
         case .ambiguousRouteRemoval(let pattern, let registrations):
             "\(pattern) is registered \(registrations.count) times (\(Self.list(registrations))); "

@@ -8,9 +8,11 @@ public enum DevToolsError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAnExport(found: String)
     /// The object has no `payload`.
     case missingPayload
-    /// The object is the monitor's lifted state (`actionsById`, `computedStates`, ...), which
-    /// is not the default export.
-    case liftedState
+    /// The monitor's lifted state (`actionsById`, `stagedActionIds`, ...) has something wrong
+    /// under `key`; `detail` says what.
+    case invalidLifted(key: String, detail: String)
+    /// What jsan wrote on top of JSON cannot be read: `detail` says why.
+    case jsan(String)
     /// `key` holds something other than a string of JSON; `found` names what.
     case notAString(key: String, found: String)
     /// The string under `key` is not JSON; the error's offset counts in the string.
@@ -26,11 +28,13 @@ public enum DevToolsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notJSON(let error):
             "not a Redux DevTools file: not JSON (\(error))"
         case .notAnExport(let found):
-            "not a Redux DevTools file: expected an object with \"payload\" or an array of actions, found \(found)"
+            "not a Redux DevTools file: expected an object with \"payload\", a lifted state (\"actionsById\", \"stagedActionIds\") or an array of actions, found \(found)"
         case .missingPayload:
-            "not a Redux DevTools file: the object has no \"payload\" (the actions, as a string of JSON)"
-        case .liftedState:
-            "this is a Redux DevTools monitor state (actionsById, computedStates); export with the default format, which has \"payload\" and \"preloadedState\""
+            "not a Redux DevTools file: the object has neither \"payload\" (the actions, as a string of JSON) nor \"actionsById\" and \"stagedActionIds\" (a lifted state)"
+        case .invalidLifted(let key, let detail):
+            "not a Redux DevTools lifted state: \"\(key)\" \(detail)"
+        case .jsan(let detail):
+            "cannot read the Redux DevTools file's jsan encoding: \(detail)"
         case .notAString(let key, let found):
             "\"\(key)\" must be a string holding JSON (Redux DevTools encodes it twice), found \(found)"
         case .innerJSON(let key, let error):

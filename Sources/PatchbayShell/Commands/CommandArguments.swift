@@ -101,11 +101,11 @@ extension CommandScanner {
     }
 
     /// Statements from here to the end of the command.
-    mutating func statements(command: String) throws(ShellError) -> StatementBlock {
+    mutating func statements(command: String, context: StatementContext = .reducer) throws(ShellError) -> StatementBlock {
         skipBlanks()
         guard offset < bytes.count else { throw missing("statements", command: command) }
         do throws(ExpressionError) {
-            let block = try StatementBlock.parse(text, utf8: bytes, from: offset)
+            let block = try StatementBlock.parse(text, utf8: bytes, from: offset, context: context)
             offset = bytes.count
             return block
         } catch {

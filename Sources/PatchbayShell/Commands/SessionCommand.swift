@@ -19,8 +19,8 @@ enum SessionCommand: Sendable {
     case step
     /// `continue`
     case resume
-    /// `export devtools STORE FILE [--force]`
-    case exportDevTools(store: Name, path: String, range: Range<Int>, force: Bool)
+    /// `export devtools STORE FILE [--lifted] [--force]`
+    case exportDevTools(store: Name, path: String, range: Range<Int>, lifted: Bool, force: Bool)
     /// `import devtools FILE [STORE] [--force]`
     case importDevTools(path: String, range: Range<Int>, store: Name?, force: Bool)
 }
@@ -96,8 +96,9 @@ extension CommandParser {
             guard scanner.keyword("devtools") else { throw scanner.missing("'devtools' (export devtools STORE FILE)", command: word) }
             let store = try scanner.requireName("the store to export", command: word)
             let (path, range) = try file(&scanner, "the file to write", command: word)
-            command = .exportDevTools(store: store, path: path, range: range,
-                                      force: try scanner.flags(["--force"], command: word).contains("--force"))
+            let flags = try scanner.flags(["--lifted", "--force"], command: word)
+            command = .exportDevTools(store: store, path: path, range: range, lifted: flags.contains("--lifted"),
+                                      force: flags.contains("--force"))
         case "import":
             guard scanner.keyword("devtools") else { throw scanner.missing("'devtools' (import devtools FILE [STORE])", command: word) }
             let (path, range) = try file(&scanner, "the DevTools file to read", command: word)

@@ -9,6 +9,10 @@ enum StoreCommand: Sendable {
     case removeReducer(Name)
     /// `reducer ID : STATEMENTS`: a new body for a reducer, in place.
     case replaceReducer(Name, body: StatementBlock)
+    /// `middleware [ID =] STORE [on TYPE] : STATEMENTS`
+    case addMiddleware(id: Name?, store: Name, type: Name?, body: StatementBlock)
+    case listMiddleware(Name?)
+    case removeMiddleware(Name)
     /// `dispatch [STORE] TYPE [EXPR]`, or `dispatch [STORE] {type: TYPE, ...}` (`type` is then
     /// `nil` and `payload` is the whole action).
     case dispatch(store: Name?, type: Name?, payload: Expression?)
@@ -41,6 +45,14 @@ extension CommandParser {
                 command = .removeReducer(try scanner.requireName("the reducer's id (r1, r2, ...)", command: word))
             } else {
                 command = try reducer(&scanner)
+            }
+        case "middleware":
+            if scanner.keyword("list") {
+                command = .listMiddleware(scanner.name().map { Name(text: $0.0, range: $0.1) })
+            } else if scanner.keyword("rm") {
+                command = .removeMiddleware(try scanner.requireName("the middleware's id (m1, m2, ...)", command: word))
+            } else {
+                command = try middleware(&scanner)
             }
         case "state":
             command = try state(&scanner, context: context)
@@ -121,6 +133,28 @@ extension CommandParser {
         guard scanner.symbol(":") else { throw scanner.missing("':' and the statements (or at, when, after)", command: word) }
         return .addReducer(id: id, store: store, type: type, path: path, condition: condition, delay: delay,
                            body: try scanner.statements(command: word))
+    }
+
+    /// `middleware [ID =] STORE [on TYPE] : STATEMENTS`
+    private static func middleware(_ scanner: inout CommandScanner) throws(ShellError) -> StoreCommand {
+        let word = "middleware"
+        var store = try scanner.requireName("the store (or list, rm)", command: word)
+        var id: Name?
+        if scanner.symbol("=") {
+            id = store
+            store = try scanner.requireName("the store", command: word)
+        }
+        var type: Name?
+        if scanner.keyword("on") {
+            scanner.skipBlanks()
+            if scanner.symbol("*") {
+                type = Name(text: "*", range: scanner.offset - 1..<scanner.offset)
+            } else {
+                type = try scanner.requireName("the action type (or *)", command: word)
+            }
+        }
+        guard scanner.symbol(":") else { throw scanner.missing("':' and the statements (or 'on TYPE')", command: word) }
+        return .addMiddleware(id: id, store: store, type: type, body: try scanner.statements(command: word, context: .middleware))
     }
 
     /// A path written as in expressions, after `state`: `user.name`, `items[0]`.

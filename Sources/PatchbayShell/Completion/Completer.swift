@@ -59,7 +59,8 @@ struct Completer {
         case "export", "import":
             if position == 1 { return ["devtools"] }
             if command == "export", position == 2 { return context.storeNames }
-            return position == (command == "export" ? 3 : 2) ? fileNames.names(matching: word) : context.storeNames
+            if position == (command == "export" ? 3 : 2) { return fileNames.names(matching: word) }
+            return command == "export" ? ["--lifted", "--force"] : context.storeNames + ["--force"]
         case "history":
             if position == 1 {
                 return ["commit", "revert", "sweep", "recompute", "router", "--last", "--type", "--path", "--chart"] + context.storeNames
@@ -121,6 +122,15 @@ struct Completer {
             case 2: return ["on"]
             case 3 where earlier[2] == "on": return context.actionTypesByStore[earlier[1]] ?? []
             default: return ["at", "when", "after"] + expressionNames
+            }
+        case "middleware":
+            switch position {
+            case 1: return ["list", "rm"] + context.storeNames
+            case 2 where earlier[1] == "list": return context.storeNames
+            case 2 where earlier[1] == "rm": return context.middlewareIDs
+            case 2: return ["on"]
+            case 3 where earlier[2] == "on": return ["*"] + (context.actionTypesByStore[earlier[1]] ?? [])
+            default: return ["drop", "dispatch"] + expressionNames
             }
         case "probe":
             return position == 1 ? context.nodeNames : ["--future"]
@@ -257,6 +267,7 @@ struct CompletionContext {
     var actionTypes: [String] = []
     var actionTypesByStore: [String: [String]] = [:]
     var reducerIDs: [String] = []
+    var middlewareIDs: [String] = []
     var routePatterns: [String] = []
     var viewNames: [String] = []
     var presenterIDs: [String] = []

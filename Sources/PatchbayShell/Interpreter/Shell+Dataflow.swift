@@ -176,7 +176,8 @@ extension Shell {
         switch error {
         case .unknownNode(let node, _), .wrongKind(let node, _, _), .signalClosed(let node), .nameTaken(let node, _),
             .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _),
-            .invalidReducerID(let node), .reducerExists(let node):
+            .invalidReducerID(let node), .reducerExists(let node), .unknownMiddleware(let node, _),
+            .invalidMiddlewareID(let node), .middlewareExists(let node):
             return names.first { $0.text == node }?.range
                 ?? targets.first { $0.node.text == node || $0.text == node }?.node.range
         case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address):
@@ -193,7 +194,8 @@ extension Shell {
             }
         case .cycle:
             return targets.count == 2 ? targets[0].range.lowerBound..<targets[1].range.upperBound : nil
-        case .reducerFailed(let store, _, _, _, _), .hostedReducer(let store):
+        case .reducerFailed(let store, _, _, _, _), .hostedReducer(let store), .hostedMiddleware(let store),
+            .middlewareFailed(let store, _, _, _):
             return names.first { $0.text == store }?.range
         case .unknownRoute(let pattern, _), .ambiguousRouteRemoval(let pattern, _), .unknownRouteRegistration(let pattern, _, _):
             return names.first { $0.text == pattern }?.range

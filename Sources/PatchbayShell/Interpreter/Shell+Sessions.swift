@@ -122,16 +122,26 @@ extension Shell {
             replayRun = nil
             if case .step = command { run.until = run.next + 1 } else { run.until = nil }
             return try advance(&run, output: &output, reportingDamage: false)
-        case .exportDevTools(let store, let file, let range, let force):
+        case .exportDevTools(let store, let file, let range, let lifted, let force):
             let path = try writablePath(file, at: range)
             let (name, history) = try travel(store, store.range) { () throws(TimeTravelError) in try histories.history(of: store.text) }
             let entries = try travel(store, store.range) { () throws(TimeTravelError) in
                 do throws(HistoryError) { return history.count == 0 ? [] : try history.entries(1...history.count) } catch { throw .history(store: name, error) }
             }
-            let devTools = DevToolsFile(actions: entries.map { $0.action }, preloadedState: history.initial)
-            try ScriptFileWriter.write(devTools.text, to: path, replacing: force, at: range)
-            return CommandResult(lines: ["exported \(entries.count) actions of \(name) to \(path)"],
-                                 json: ["store": .string(name), "file": .string(path), "actions": .int(entries.count)])
+            // The lifted form holds the state after each step too.
+            var computedStates: [(state: Value, error: String?)] = []
+            if lifted {
+                history.walk { (_, entry, state) in
+                    computedStates.append((state, entry?.failure))
+                    return true
+                }
+            }
+            let devTools = DevToolsFile(actions: entries.map(\.action), preloadedState: history.initial,
+                                        skipped: entries.filter(\.skipped).map(\.index), current: history.current)
+            try ScriptFileWriter.write(lifted ? devTools.liftedText(computedStates: computedStates) : devTools.text, to: path, replacing: force, at: range)
+            let skipped = devTools.skipped.isEmpty ? "" : " (\(devTools.skipped.count) skipped)"
+            return CommandResult(lines: ["exported \(entries.count) actions of \(name)\(skipped) to \(path)" + (lifted ? " as a lifted state" : "")],
+                                 json: ["store": .string(name), "file": .string(path), "actions": .int(entries.count), "lifted": .bool(lifted)])
         case .importDevTools(let file, let range, let store, let force):
             let path = try readablePath(file, from: origin, at: range)
             let bytes = try ScriptFile.read(path, at: range)
@@ -486,16 +496,32 @@ extension Shell {
     private func importDevTools(_ file: DevToolsFile, into store: String, force: Bool, path: String, range: Range<Int>,
                                 command: String, origin: SourceOrigin) throws(ShellError) -> CommandResult {
         let exists = graph.storeNames.contains(store)
-        // The store's own initial state when the file has none: never `{}`.
-        var initial = Value.emptyObject
-        if let preloaded = file.preloadedState { initial = preloaded } else if exists { initial = try historyOf(store, range).initial }
-        var replaced = 0
+        // Without a state in the file, the store's own initial state: never `{}`.
+        let initial: Value
+        if let preloaded = file.preloadedState {
+            initial = preloaded
+        } else if exists {
+            initial = try historyOf(store, range).initial
+        } else {
+            throw ShellError(.session(path: path, detail: "the file has no preloadedState (committedState) and there is no store \(store) to take "
+                                      + "the initial state from; create it first ('store \(store) = {...}') or name an existing store"), at: range)
+        }
+        var replaced = (actions: 0, branches: 0)
         if exists {
-            replaced = try historyOf(store, range).count
-            if replaced > 0, !force {
-                throw ShellError(.session(path: path, detail: "\(store) has \(replaced) action\(replaced == 1 ? "" : "s") in its history, which the import "
-                                          + "would replace; 'export devtools \(store) FILE' to keep them, then add --force, or import into a new store"), at: range)
+            let history = try historyOf(store, range)
+            replaced = (history.count, history.branches.count - 1)
+            if replaced.actions > 0 || replaced.branches > 0, !force {
+                throw ShellError(.session(path: path, detail: "\(store) has \(Self.replacedText(replaced)) in its history, which the import would replace; "
+                                          + "'export devtools \(store) FILE' to keep them, then add --force, or import into a new store"), at: range)
             }
+        }
+        // The file holds the actions as the reducers got them: the store's middleware, which each
+        // `dispatch` below would run, must not see them a second time.
+        if exists, let middleware = try? graph.middlewareSummaries(of: store), !middleware.isEmpty {
+            let ids = middleware.map(\.id).joined(separator: ", ")
+            throw ShellError(.session(path: path, detail: "\(store) has middleware (\(ids)), which would see the imported actions a second time (a "
+                                      + "Redux DevTools file holds them as the reducers got them); 'middleware rm' it first, or import into another store"),
+                             at: range)
         }
         if let (number, reason) = file.actions.enumerated().lazy.compactMap({ index, action in
             ScriptLiteral.unreadableReason(action).map { (index + 1, $0) }
@@ -516,10 +542,38 @@ extension Shell {
             if perform("dispatch \(store) \(action)", at: origin, rendered: false).status == .failure { failed += 1 }
             try checkInterruption()
         }
+        // The file's skipped actions and current step, as the commands that make them, so that a
+        // recording holds them too. A store without reducers refuses `skip`: said in a warning.
+        var unmarked: [Int] = []
+        for index in file.skipped where perform("skip \(store) \(index)", at: origin, rendered: false).status == .failure {
+            unmarked.append(index)
+        }
+        if let current = file.current, current != file.actions.count {
+            _ = perform("jump \(store) \(current)", at: origin, rendered: false)
+        }
+        _ = graph.takeEvents()
         var line = "imported \(file.actions.count) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
-        if replaced > 0 { line += "; its \(replaced) earlier action\(replaced == 1 ? " was" : "s were") replaced" }
-        return CommandResult(lines: [line], json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed),
-                                                    "replaced": .int(replaced)])
+        let marked = file.skipped.filter { !unmarked.contains($0) }
+        if !marked.isEmpty { line += ", \(marked.count) skipped" }
+        if let current = file.current, current != file.actions.count { line += ", at #\(current)" }
+        if replaced.actions > 0 || replaced.branches > 0 { line += "; the \(Self.replacedText(replaced)) it had before \(replaced.actions + replaced.branches == 1 ? "was" : "were") replaced" }
+        var lines = [line]
+        if !unmarked.isEmpty {
+            lines.append("warning: \(store) has no reducers, so the file's skipped action\(unmarked.count == 1 ? "" : "s") "
+                         + unmarked.map { "#\($0)" }.joined(separator: ", ") + " \(unmarked.count == 1 ? "is" : "are") not marked skipped; "
+                         + "add its reducers, then 'skip \(store) N'")
+        }
+        return CommandResult(lines: lines, json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed),
+                                                    "skipped": .array(marked.map(Value.int)),
+                                                    "current": .int(file.current ?? file.actions.count),
+                                                    "replaced": .int(replaced.actions), "replacedBranches": .int(replaced.branches)])
+    }
+
+    /// What an import replaces: `3 actions`, `3 actions and 1 other branch`.
+    private static func replacedText(_ replaced: (actions: Int, branches: Int)) -> String {
+        var text = "\(replaced.actions) action\(replaced.actions == 1 ? "" : "s")"
+        if replaced.branches > 0 { text += " and \(replaced.branches) other branch\(replaced.branches == 1 ? "" : "es")" }
+        return text
     }
 
     private func historyOf(_ store: String, _ range: Range<Int>) throws(ShellError) -> History {

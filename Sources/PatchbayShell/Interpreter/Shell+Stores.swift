@@ -33,6 +33,23 @@ extension Shell {
         case .removeReducer(let id):
             let store = try call([id], [], id.range) { () throws(GraphError) in try graph.removeReducer(id.text) }
             return withStaleHistoryNote(CommandResult(lines: ["removed \(id.text)"], json: ["removed": .string(id.text)]), of: store)
+        case .addMiddleware(let requested, let store, let type, let body):
+            let id = try call([store] + [requested].compactMap { $0 }, [], store.range) { () throws(GraphError) in
+                try graph.addMiddleware(requested?.text, to: store.text, on: type?.text ?? "*", body: body)
+            }
+            let summary = try call([store], [], store.range) { () throws(GraphError) in
+                try graph.middlewareSummaries(of: store.text).first { $0.id == id }!
+            }
+            return CommandResult(lines: ["\(id): \(Self.describe(summary))"], json: Self.json(summary))
+        case .listMiddleware(let store):
+            let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
+                try graph.middlewareSummaries(of: store?.text)
+            }
+            let lines = summaries.isEmpty ? ["no middleware yet"] : summaries.map { "\($0.id): \(Self.describe($0))" }
+            return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
+        case .removeMiddleware(let id):
+            try call([id], [], id.range) { () throws(GraphError) in try graph.removeMiddleware(id.text) }
+            return CommandResult(lines: ["removed \(id.text)"], json: ["removed": .string(id.text)])
         case .dispatch(let store, let type, let payload):
             let action = try action(type: type, payload: payload, text: text)
             let typeText: String = if case .string(let named)? = action["type"] { named } else { "?" }
@@ -159,6 +176,14 @@ extension Shell {
         if let condition = reducer.condition { text += " when \(condition)" }
         if let delay = reducer.delay { text += " after \(delay)" }
         return text + " : \(reducer.body)"
+    }
+
+    static func describe(_ middleware: MiddlewareSummary) -> String {
+        "\(middleware.store) on \(middleware.type) : \(middleware.body)"
+    }
+
+    static func json(_ middleware: MiddlewareSummary) -> Value {
+        ["id": .string(middleware.id), "store": .string(middleware.store), "type": .string(middleware.type), "body": .string(middleware.body)]
     }
 
     static func json(_ reducer: ReducerSummary) -> Value {

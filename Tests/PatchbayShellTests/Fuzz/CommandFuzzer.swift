@@ -152,6 +152,21 @@ struct CommandFuzzer {
         }.joined(separator: random.pick(["; ", "\n"]))
     }
 
+    /// A middleware's statements: changes to the action, drop, dispatch, and a reducer's
+    /// statements (which a middleware refuses).
+    private mutating func middlewareStatements() -> String {
+        (0..<random.int(1...3)).map { _ in
+            switch random.int(0...5) {
+            case 0: "action.\(random.pick(["by", "type", "x.y", "by[0]"])) = \(expression(2))"
+            case 1: "drop"
+            case 2: "dispatch \(random.pick(["Inc", "Other", "\"a/b\"", "1"])) \(random.chance(50) ? "{by: \(expression(1))}" : "")"
+            case 3: "if \(expression(2)) { drop } else { action = \(expression(1)) }"
+            case 4: "delete action.\(random.pick(["by", "type", "nope"]))"
+            default: statements()
+            }
+        }.joined(separator: random.pick(["; ", "\n"]))
+    }
+
     private mutating func file() -> String {
         let names = ["s.jsonl", "s.pb", "dev.json", "missing.jsonl", "dir/none.jsonl", "é ∑.jsonl", ".", "", "graph.dot", "x\"y"]
         return directory + "/" + random.pick(names)
@@ -166,7 +181,7 @@ struct CommandFuzzer {
 
     /// A command of `help`, with random arguments.
     private mutating func command() -> String {
-        switch random.int(0...63) {
+        switch random.int(0...65) {
         case 0: return "= \(expression())"
         case 1: return "help \(random.pick(["", "store", "patch counter", "functions", "values", "nope", "help help"]))"
         case 2: return "load \(file())"
@@ -259,6 +274,8 @@ struct CommandFuzzer {
         case 60: return random.chance(5) ? random.pick(["quit", "exit"]) : "= 2"
         case 61: return "dispatch app Inc {by: \(integer())}"
         case 62: return "= \(number()) \(random.pick(["+", "*", "-", "/", "%"])) \(number())"
+        case 63: return "middleware \(store()) \(random.chance(50) ? "on Inc " : ""): \(middlewareStatements())"
+        case 64: return "middleware \(random.pick(["list", "list app", "rm m1", "rm m9", "rm", ""]))"
         default: return "\(random.pick(["= ", "state ", "dispatch app Inc ", "var a = "]))\(deep())"
         }
     }

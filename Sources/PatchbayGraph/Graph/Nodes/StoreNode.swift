@@ -8,6 +8,8 @@ final class StoreNode: GraphNode {
     private(set) var action: OutputPort<Value>!
     private(set) var dispatchInput: InputPort!
     var reducers: [StoreReducer] = []
+    /// What runs before the reducers, in registration order (`middleware STORE ...`).
+    var middleware: [StoreMiddleware] = []
     /// The app's reducer, for a hosted store (which has no shell reducers).
     var hosted: HostedReducer?
     /// How many actions the store has handled; the next one gets this plus one.
