@@ -63,8 +63,7 @@ struct GraphScriptWriter {
         writeSessionNotes()
         for type in graph.patchTypes.values {
             guard type.isUserDefined, let body = type.body else { continue }
-            command("patchtype \(type.name) (\(type.inputs.joined(separator: ", "))) -> (\(type.outputs.joined(separator: ", "))) "
-                    + Self.braced(body))
+            command("patchtype \(type.ports) " + Self.braced(body))
         }
         var wroteRouting = false
         for definition in orderedDefinitions() {

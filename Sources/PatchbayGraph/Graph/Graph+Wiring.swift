@@ -19,7 +19,7 @@ extension Graph {
         let target = try inputPort(targetAddress)
         let sourceNode = source.owner as! GraphNode
         let targetNode = target.graphNode
-        if !isDelay, !target.isQueued, let path = path(from: targetNode, to: sourceNode) {
+        if !isDelay, target.isInstantaneous, let path = path(from: targetNode, to: sourceNode) {
             throw .cycle(path.map(\.name) + [targetNode.name])
         }
         let old = target.wire
@@ -38,7 +38,7 @@ extension Graph {
         if old != nil {
             rankAll()  // the old wire's edge is gone, which may lower ranks
         } else {
-            if !isDelay, !target.isQueued { rankNewEdge(from: sourceNode, to: targetNode) }
+            if !isDelay, target.isInstantaneous { rankNewEdge(from: sourceNode, to: targetNode) }
             rankNewSamples(wire.sampledNames, readBy: targetNode)
         }
         if !isDelay, let value = source.value {

@@ -13,7 +13,8 @@ enum DataflowCommand: Sendable {
     case touch(Target)
     case patch(Name, type: Name, arguments: [(Name, Expression)])
     case patchTypes
-    case patchType(Name, inputs: [Name], outputs: [Name], body: StatementBlock)
+    /// `eventOutputs` are the outputs declared `event NAME`.
+    case patchType(Name, inputs: [Name], outputs: [Name], eventOutputs: [Name], body: StatementBlock)
     case knot(Name, Expression)
     case wire(from: Target, to: Target, condition: Expression?, transform: Expression?, isDelay: Bool)
     case unwire(Target)
@@ -130,15 +131,22 @@ extension CommandParser {
         return command
     }
 
-    /// `patchtype NAME (IN, ...) -> (OUT, ...) { STATEMENTS }`
+    /// `patchtype NAME (IN, ...) -> (OUT, event OUT, ...) { STATEMENTS }`
     private static func patchType(_ scanner: inout CommandScanner) throws(ShellError) -> DataflowCommand {
         let word = "patchtype"
         let name = try scanner.requireName("the new type's name", command: word)
-        func names(_ what: String) throws(ShellError) -> [Name] {
+        // `event NAME` declares an event port among the outputs.
+        var eventOutputs: [Name] = []
+        func names(_ what: String, events: Bool = false) throws(ShellError) -> [Name] {
             try scanner.requireSymbol("(", command: word)
             var names: [Name] = []
             while !scanner.symbol(")") {
-                names.append(try scanner.requireName(what, command: word))
+                var name = try scanner.requireName(what, command: word)
+                if events, name.text == "event", let (text, range) = scanner.name() {
+                    name = Name(text: text, range: range)
+                    eventOutputs.append(name)
+                }
+                names.append(name)
                 if !scanner.symbol(",") {
                     try scanner.requireSymbol(")", command: word)
                     break
@@ -148,11 +156,11 @@ extension CommandParser {
         }
         let inputs = try names("an input name")
         try scanner.requireSymbol("->", command: word)
-        let outputs = try names("an output name")
+        let outputs = try names("an output name (event NAME for an event port)", events: true)
         scanner.skipBlanks()
         guard scanner.offset < scanner.bytes.count, scanner.bytes[scanner.offset] == UInt8(ascii: "{") else {
             throw scanner.missing("'{' to start the body", command: word)
         }
-        return .patchType(name, inputs: inputs, outputs: outputs, body: try scanner.statements(command: word))
+        return .patchType(name, inputs: inputs, outputs: outputs, eventOutputs: eventOutputs, body: try scanner.statements(command: word))
     }
 }

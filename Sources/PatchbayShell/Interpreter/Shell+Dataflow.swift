@@ -53,11 +53,12 @@ extension Shell {
             return CommandResult(lines: ["\(name.text): \(Self.describe(summary))"], json: Self.json(summary))
         case .patchTypes:
             return patchTypesResult()
-        case .patchType(let name, let inputs, let outputs, let body):
+        case .patchType(let name, let inputs, let outputs, let eventOutputs, let body):
             try call([name], [], name.range) { () throws(GraphError) in
-                try graph.definePatchType(name.text, inputs: inputs.map(\.text), outputs: outputs.map(\.text), body: body)
+                try graph.definePatchType(name.text, inputs: inputs.map(\.text), outputs: outputs.map(\.text),
+                                          eventOutputs: eventOutputs.map(\.text), body: body)
             }
-            let signature = "\(name.text) (\(inputs.map(\.text).joined(separator: ", "))) -> (\(outputs.map(\.text).joined(separator: ", ")))"
+            let signature = graph.allPatchTypes.first { $0.name == name.text }!.ports
             return CommandResult(lines: ["patch type \(signature)"], json: ["type": .string(name.text)])
         case .wire(let source, let target, let condition, let transform, let isDelay):
             let outcome = try call([], [source, target], source.range.lowerBound..<target.range.upperBound) { () throws(GraphError) in

@@ -16,7 +16,8 @@ final class VariableNode: GraphNode {
     var current: Value? { pending ?? value.value }
 
     override func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
-        publish(value, input.value ?? .null, cause: input.cause, delivery)
+        // A change, whatever arrived: an equal value stops here (rule 3).
+        publish(value, input.value ?? .null, cause: input.cause, .change)
         input.consumeArrival()
     }
 }

@@ -1,0 +1,99 @@
+import PatchbayShell
+import Testing
+
+// The seed systems' own tests, written as a user would at the prompt (issue 15, "seed parity").
+
+@Suite("Shell, seed parity: equal values stop in every wave")
+struct SeedParityEqualityTests {
+    /// ReSwift's StoreSubscriberTests: a subscriber with `select { $0.testValue }.skipRepeats()`
+    /// hears the initial value, nothing for a dispatch that leaves the selected value as it was,
+    /// and the new value once it changes.
+    @Test func selectAndSkipRepeatsNotifiesOnlyWhenTheSelectedValueChanges() {
+        let session = DataflowSession()
+        session.run("store app = {u: {name: \"Initial\"}, n: 0}")
+        session.run("reducer app on SetName : state.u.name = action.value\nreducer app on Bump : state.n += 1")
+        session.run("var who = \"\"\nwire app.state -> who.set : $.u.name")
+        #expect(session.run("probe who") == ["who.value = \"Initial\"  (txn 1)"])
+        #expect(session.run("dispatch app SetName {value: \"Initial\"}") == ["#1 SetName  (no changes)"])
+        // The state changes, the selected name does not: no notification.
+        #expect(session.run("dispatch app Bump") == ["#2 Bump  n: 0 → 1"])
+        #expect(session.run("dispatch app SetName {value: \"New\"}") == [
+            "who.value = \"New\"  (txn 4)", "#3 SetName  u.name: \"Initial\" → \"New\"",
+        ])
+    }
+
+    @Test func aMapPatchRecomputedToAnEqualValueStopsSoCountersCountOnlyChanges() {
+        let session = DataflowSession()
+        session.run("store app = {u: {name: \"Initial\"}, n: 0}")
+        session.run("reducer app on SetName : state.u.name = action.value\nreducer app on Bump : state.n += 1")
+        session.run("patch name map fn=\"$.u.name\"\nwire app.state -> name.in\npatch changes counter\nwire name.out -> changes.inc")
+        #expect(session.run("= changes.count") == ["1"])  // the replay of the first name
+        session.run("dispatch app Bump\ndispatch app Bump")
+        #expect(session.run("= changes.count") == ["1"])
+        session.run("dispatch app SetName {value: \"New\"}")
+        #expect(session.run("= changes.count") == ["2"])
+    }
+
+    @Test func aVariableFedByASignalStopsAtAnEqualValueWhileTheSignalDeliversEveryEvent() {
+        let session = DataflowSession()
+        session.run("signal s\nvar v = 0\nwire s.out -> v.set\nprobe s\nprobe v --future\npatch sends counter\nwire s.out -> sends.inc")
+        #expect(session.run("send s 1\nsend s 1") == ["s.out = 1  (txn 1)", "v.value = 1  (txn 1)", "s.out = 1  (txn 2)"])
+        #expect(session.run("= sends.count") == ["2"])
+    }
+
+    @Test func touchStillForcesTheTouchedPortButWhatItFeedsCompares() {
+        let session = DataflowSession()
+        session.run("var a = 2\npatch twice map fn=\"$ * 2\"\nwire a.value -> twice.in\nprobe a --future\nprobe twice --future")
+        #expect(session.run("touch a") == ["a.value = 2  (txn 2)"])
+    }
+}
+
+@Suite("Shell, seed parity: GlueKit plumbing")
+struct SeedParityPlumbingTests {
+    /// GlueKit's MergedSourceTests: every value that arrives goes out, each as an event of its
+    /// own, in input order when several arrive in one wave.
+    @Test func mergeForwardsEveryValueOfAWaveAsSeparateEvents() {
+        let session = DataflowSession()
+        session.run("var a = 1\nderive b = a * 10\npatch m merge\nwire a.value -> m.a\nwire b.value -> m.b\nprobe m")
+        #expect(session.run("set a = 2") == ["m.out = 2  (txn 3)", "m.out = 20  (txn 3)"])
+        session.run("signal s\nwire s.out -> m.c")
+        #expect(session.run("send s 7\nsend s 7") == ["m.out = 7  (txn 4)", "m.out = 7  (txn 5)"])
+        #expect(session.run("patch types").contains { $0.hasPrefix("  merge (a, b, c) -> (event out)") })
+    }
+
+    /// flatMap: a body may emit one event port several times in one run, each a separate event;
+    /// a value port keeps the last value emitted in the run.
+    @Test func aBodyMayEmitAnEventPortSeveralTimesInOneRun() {
+        let session = DataflowSession()
+        #expect(session.run("patchtype twice (x) -> (event each, last) { emit each x; emit each x + 1; emit last x; emit last x + 1 }") == [
+            "patch type twice (x) -> (event each, last)",
+        ])
+        session.run("patch t twice\nprobe t.each\nprobe t.last --future\npatch n counter\nwire t.each -> n.inc\nsignal s\nwire s.out -> t.x")
+        #expect(session.run("send s 10") == ["t.each = 10  (txn 1)", "t.each = 11  (txn 1)", "t.last = 11  (txn 1)"])
+        #expect(session.run("= n.count") == ["2"])
+        // A port named `event` is still a plain value port.
+        #expect(session.run("patchtype ev (x) -> (event) { emit event x }") == ["patch type ev (x) -> (event)"])
+    }
+}
+
+@Suite("Shell, seed parity: Wolf taps")
+struct SeedParityTapTests {
+    /// Wolf: a tap patch attached to a view drives that view's own inputs. The `view` input only
+    /// attaches the tap, so the wires back are no cycle.
+    @Test func aTapMayDriveItsOwnViewsInputs() {
+        let session = DataflowSession()
+        session.run("patch b view x=0 y=0 width=10 height=3\npatch t tap\nwire b.frame -> t.view")
+        #expect(session.run("wire t.x -> b.x\nwire t.y -> b.y") == ["wired t.x -> b.x", "wired t.y -> b.y"])
+        session.run("probe b --future")
+        #expect(session.run("tap b 4 2") == [
+            "b.frame = {x: 4, y: 2, width: 10, height: 3, text: \"\"}  (txn 3)", "tap at 4,2 fired t",
+        ])
+        // The tap now sees the moved frame: the point is relative to it.
+        #expect(session.run("tap b 5 2\n= [t.x, t.y]") == [
+            "b.frame = {x: 1, y: 0, width: 10, height: 3, text: \"\"}  (txn 4)", "tap at 5,2 fired t", "[1, 0]",
+        ])
+        // Any other input of the view still closes a cycle.
+        session.run("patch m map fn=\"$.x\"\nwire b.frame -> m.in")
+        #expect(session.error("wire m.out -> b.text") == "error: the wire would close a cycle: b -> m -> b; use a delay edge (~>) or bind for feedback")
+    }
+}
