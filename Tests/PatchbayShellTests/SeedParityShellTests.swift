@@ -97,3 +97,48 @@ struct SeedParityTapTests {
         #expect(session.error("wire m.out -> b.text") == "error: the wire would close a cycle: b -> m -> b; use a delay edge (~>) or bind for feedback")
     }
 }
+
+@Suite("Shell, seed parity: GlueKit signals, bindings and wires")
+struct SeedParitySignalTests {
+    /// GlueKit's SignalTests `test_Reentrancy_SinksAreNeverNested`: a sink that sends on its own
+    /// signal gives " (3) (2) (1) (0)": each value's sinks all finish before the next value.
+    @Test func aSignalIsASinkAndReentrantSendsAreQueuedNeverNested() {
+        let session = DataflowSession()
+        session.run("signal s\npatch l log\nwire s.out -> l.in")
+        #expect(session.run("wire s.out -> s.send when $ > 0 : $ - 1") == ["wired s.out -> s.send when $ > 0 : $ - 1"])
+        session.run("probe s")
+        #expect(session.run("send s 3") == [
+            "l: 3", "s.out = 3  (txn 1)", "l: 2", "s.out = 2  (txn 2)", "l: 1", "s.out = 1  (txn 3)", "l: 0", "s.out = 0  (txn 4)",
+        ])
+        // A runaway cascade stops with one error, and the shell goes on.
+        session.run("unwire s.send\nwire s.out -> s.send : $ + 1\nunprobe all\nrm l")
+        #expect(session.error("send s 0").hasPrefix("error: did not settle after 100 follow-up transactions"))
+        #expect(session.run("unwire s.send\n= 1") == ["unwired s.send", "1"])
+    }
+
+    @Test func aValueWiredIntoAClosedSignalIsAnError() {
+        let session = DataflowSession()
+        session.run("signal s\nsignal t\nwire t.out -> s.send\nclose s")
+        #expect(session.run("send t 1") == ["error: s is closed: later sends are refused"])
+    }
+
+    /// GlueKit's TwoWayBindingTests: after the binding is disconnected, neither side follows.
+    @Test func unbindEndsABinding() {
+        let session = DataflowSession()
+        session.run("var a = 1\nvar b = 0\nbind a b")
+        #expect(session.run("set b = 5\n= a") == ["5"])
+        #expect(session.run("unbind b a") == ["unbound a <-> b"])
+        #expect(session.run("set a = 7\n= [a, b]") == ["[7, 5]"])
+        #expect(session.error("unbind a b") == "error: 'a' and 'b' are not bound (there are no bindings)")
+    }
+
+    @Test func aFutureWireSkipsTheReplay() {
+        let session = DataflowSession()
+        session.run("var a = 1\npatch n counter")
+        #expect(session.run("wire a.value -> n.inc --future : $ * 2") == ["wired a.value -> n.inc --future : $ * 2"])
+        #expect(session.run("= n.count") == ["0"])
+        session.run("set a = 2")
+        #expect(session.run("= n.count") == ["1"])
+        #expect(session.error("wire a.value ~> n.dec --future") .hasPrefix("error: --future is for -> wires: a delay edge (~>) never replays; usage: wire SRC.PORT"))
+    }
+}

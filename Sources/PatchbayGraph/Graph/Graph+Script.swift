@@ -325,6 +325,7 @@ struct GraphScriptWriter {
 
     private mutating func write(_ wire: Wire) {
         var text = "wire \(wire.text)"
+        if wire.isFuture { text += " --future" }
         if let condition = wire.condition { text += " when \(condition.sourceText)" }
         if let transform = wire.transform { text += " : \(transform.sourceText)" }
         connection(text, between: [wire.source.address.node, wire.target.address.node])

@@ -16,9 +16,10 @@ enum DataflowCommand: Sendable {
     /// `eventOutputs` are the outputs declared `event NAME`.
     case patchType(Name, inputs: [Name], outputs: [Name], eventOutputs: [Name], body: StatementBlock)
     case knot(Name, Expression)
-    case wire(from: Target, to: Target, condition: Expression?, transform: Expression?, isDelay: Bool)
+    case wire(from: Target, to: Target, condition: Expression?, transform: Expression?, isDelay: Bool, future: Bool)
     case unwire(Target)
     case bind(Name, Name)
+    case unbind(Name, Name)
     case pipe(from: Target, to: Name, condition: Expression?, body: StatementBlock)
     case probe(Target, future: Bool)
     case unprobe(Target?)
@@ -83,15 +84,21 @@ extension CommandParser {
                 throw scanner.missing("'->' (or '~>' for a delay edge)", command: word)
             }
             let target = try scanner.requireAddress("the input to wire", command: word)
+            let flagStart = scanner.restRange.lowerBound
+            let future = scanner.symbol("--future")
+            if future, isDelay {
+                throw usage(word, "--future is for -> wires: a delay edge (~>) never replays", at: flagStart..<flagStart + 8)
+            }
             var condition: Expression?, transform: Expression?
             if !isDelay, scanner.keyword("when") { condition = try scanner.expression(command: word) }
             if !isDelay, scanner.symbol(":") { transform = try scanner.expression(command: word) }
-            command = .wire(from: source, to: target, condition: condition, transform: transform, isDelay: isDelay)
+            command = .wire(from: source, to: target, condition: condition, transform: transform, isDelay: isDelay, future: future)
         case "unwire":
             command = .unwire(try scanner.requireAddress("the input to unwire", command: word))
-        case "bind":
+        case "bind", "unbind":
             let first = try scanner.requireName("two variables", command: word)
-            command = .bind(first, try scanner.requireName("a second variable", command: word))
+            let second = try scanner.requireName("a second variable", command: word)
+            command = word == "bind" ? .bind(first, second) : .unbind(first, second)
         case "pipe":
             let source = try scanner.requireAddress("the source output", command: word)
             try scanner.requireSymbol("->", command: word)

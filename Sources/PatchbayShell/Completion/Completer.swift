@@ -72,7 +72,7 @@ struct Completer {
             return context.patchTypes
         case "send", "close", "touch", "rm", "show", "why", "tap", "set":
             return position == 1 ? context.nodeNames : expressionNames
-        case "bind" where position <= 2:
+        case "bind" where position <= 2, "unbind" where position <= 2:
             return context.nodeNames
         case "dispatch":
             if position == 1 { return context.storeNames + context.actionTypes }
@@ -104,6 +104,7 @@ struct Completer {
         case "wire", "unwire", "pipe":
             if earlier.last == "->" && command == "pipe" { return context.nodeNames }
             if position == 1 || earlier.last == "->" || earlier.last == "~>" { return context.nodeNames }
+            if command == "wire", position == 4, earlier[2] == "->" { return ["--future", "when"] + expressionNames }
             return expressionNames
         default:
             return expressionNames

@@ -60,9 +60,10 @@ extension Shell {
             }
             let signature = graph.allPatchTypes.first { $0.name == name.text }!.ports
             return CommandResult(lines: ["patch type \(signature)"], json: ["type": .string(name.text)])
-        case .wire(let source, let target, let condition, let transform, let isDelay):
+        case .wire(let source, let target, let condition, let transform, let isDelay, let future):
             let outcome = try call([], [source, target], source.range.lowerBound..<target.range.upperBound) { () throws(GraphError) in
-                try graph.wire(from: source.address!, to: target.address!, when: condition, transform: transform, isDelay: isDelay)
+                try graph.wire(from: source.address!, to: target.address!, when: condition, transform: transform, isDelay: isDelay,
+                               future: future)
             }
             let line = outcome.replaced.map { "rewired \(target.text): \($0) replaced by \(outcome.wire)" } ?? "wired \(outcome.wire)"
             return CommandResult(lines: [line], json: ["wire": .string(outcome.wire), "replaced": outcome.replaced.map(Value.string) ?? .null])
@@ -72,6 +73,9 @@ extension Shell {
         case .bind(let first, let second):
             try call([first, second], [], whole) { () throws(GraphError) in try graph.bind(first.text, second.text) }
             return CommandResult()
+        case .unbind(let first, let second):
+            let ended = try call([first, second], [], whole) { () throws(GraphError) in try graph.unbind(first.text, second.text) }
+            return CommandResult(lines: ended.map { "unbound \($0)" }, json: ["bindings": .array(ended.map(Value.string))])
         case .pipe(let source, let knot, let condition, let body):
             try call([knot], [source], whole) { () throws(GraphError) in
                 try graph.pipe(from: source.address!, to: knot.text, when: condition, body: body)
@@ -175,7 +179,8 @@ extension Shell {
                       parameters: [String: Range<Int>] = [:]) -> Range<Int>? {
         switch error {
         case .unknownNode(let node, _), .wrongKind(let node, _, _), .signalClosed(let node), .nameTaken(let node, _),
-            .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _):
+            .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _),
+            .notBound(let node, _, _):
             return names.first { $0.text == node }?.range
                 ?? targets.first { $0.node.text == node || $0.text == node }?.node.range
         case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address):
