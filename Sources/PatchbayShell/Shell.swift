@@ -276,7 +276,8 @@ public final class Shell {
             actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),
             reducerIDs: ((try? graph.reducerSummaries()) ?? []).map(\.id),
             routePatterns: graph.routePatterns, viewNames: graph.viewNames,
-            branchNames: graph.storeNames.flatMap { store in ((try? histories.history(of: store))?.history.branches ?? []).map(\.name) })
+            branchNames: graph.storeNames.flatMap { store in ((try? histories.history(of: store))?.history.branches ?? []).map(\.name) },
+            connectorNames: graph.connectorSummaries.map(\.name))
         return Completer(fileNames: fileNames, context: context).complete(line, cursor: cursor)
     }
 

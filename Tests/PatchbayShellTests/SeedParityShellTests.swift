@@ -142,3 +142,83 @@ struct SeedParitySignalTests {
         #expect(session.error("wire a.value ~> n.dec --future") .hasPrefix("error: --future is for -> wires: a delay edge (~>) never replays; usage: wire SRC.PORT"))
     }
 }
+
+@Suite("Shell, seed parity: GlueKit connectors")
+struct SeedParityConnectorTests {
+    /// GlueKit's Connector (and TwoWayBindingTests' disconnect): what the connector holds ends
+    /// together, and afterwards neither side follows the other.
+    @Test func aConnectorOwnsTheWiresAndProbesMadeWhileOpenAndEndsThemTogether() {
+        let session = DataflowSession()
+        session.run("var a = 1\nvar b = 0\nvar c = 0\nwire a.value -> c.set")
+        #expect(session.run("connector ui") == ["connector ui open: wires and probes made now join it until 'connector end'"])
+        session.run("wire a.value -> b.set : $ * 10\nprobe b --future")
+        #expect(session.run("connector end") == ["connector ui closed"])
+        session.run("probe c --future")  // made after the end: not the connector's
+        #expect(session.run("connector ui add c.set") == ["connector ui: wire a.value -> c.set"])
+        #expect(session.run("connector list") == ["ui", "  wire a.value -> b.set : $ * 10", "  wire a.value -> c.set", "  probe b"])
+        #expect(session.run("set a = 2") == ["b.value = 20  (txn 3)", "c.value = 2  (txn 3)"])
+        #expect(session.run("connector ui disconnect") == ["connector ui disconnected: 2 wires, 1 probe"])
+        // Neither follows a any more; the probe on c was not the connector's and goes on.
+        #expect(session.run("set a = 3\nset c = 9\n= [a, b, c]") == ["c.value = 9  (txn 5)", "[3, 20, 9]"])
+        #expect(session.run("connector list") == [])
+    }
+
+    @Test func connectorMistakesAreClearErrorsThatChangeNothing() {
+        let session = DataflowSession()
+        session.run("var a = 1\nvar b = 0")
+        #expect(session.error("connector end") == "error: no connector is open; open one with 'connector NAME'")
+        #expect(session.error("connector ui disconnect") == "error: no connector 'ui' (there are none)")
+        #expect(session.error("connector ui add b.set") == "error: b.set has no wire")
+        #expect(session.run("connector list") == [])
+        session.run("connector ui")
+        #expect(session.error("connector other") == "error: connector ui is open; close it with 'connector end' first")
+        #expect(session.error("connector").hasPrefix("error: missing the connector's name, or end, list; usage: connector NAME"))
+    }
+
+    /// `save` writes the connectors, so the loaded session ends the same things together.
+    @Test func aSavedConnectorLoadsBackAndDisconnectsTheSame() throws {
+        let directory = TemporaryDirectory()
+        let original = DataflowSession()
+        original.run("var a = 1\nvar b = 0\nvar c = 0\nwire a.value -> c.set\nconnector ui\nwire a.value -> b.set --future\nprobe b --future\nconnector end")
+        original.run("connector ui add c.set\nconnector open\nprobe a --future")
+        let (path, _) = try original.save(in: directory)
+        let loaded = DataflowSession.loading(path)
+        #expect(loaded.run("connector list") == original.run("connector list"))
+        #expect(loaded.run("connector list") == ["ui", "  wire a.value -> b.set --future", "  wire a.value -> c.set", "  probe b",
+                                                 "open  (open)", "  probe a"])
+        #expect(loaded.run("connector ui disconnect") == ["connector ui disconnected: 2 wires, 1 probe"])
+    }
+
+    /// A recording of the new commands replays with `--verify`.
+    @Test func aRecordingOfTheNewCommandsVerifies() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/seed.jsonl"
+        let session = DataflowSession()
+        session.run("""
+            record \(path)
+            signal s
+            wire s.out -> s.send when $ > 0 : $ - 1
+            var a = 1
+            var b = 0
+            bind a b
+            unbind a b
+            connector ui
+            wire a.value -> b.set --future : $ * 2
+            probe b
+            connector end
+            patchtype twice (x) -> (event each) { emit each x; emit each x + 1 }
+            patch t twice
+            wire s.out -> t.x
+            patch m merge
+            wire t.each -> m.a
+            probe m
+            send s 2
+            set a = 4
+            connector ui disconnect
+            set a = 5
+            record stop
+            """)
+        let verified = DataflowSession().run("replay \(path) --verify")
+        #expect(verified.count == 1 && verified[0].hasPrefix("verified ") && verified[0].hasSuffix("every effect matches the recording"), "\(verified)")
+    }
+}

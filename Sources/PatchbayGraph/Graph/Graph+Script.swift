@@ -14,7 +14,9 @@ extension Graph {
     ///   their saved values whatever arrived while the script ran;
     /// - the reducers in registration order, after everything else, so that actions wires deliver
     ///   while the script runs leave the stores' states as saved;
-    /// - the probes.
+    /// - the probes;
+    /// - the connectors: each opened, given its wires by input, its probes made inside it, and
+    ///   closed (but the one open at the time, which stays open).
     ///
     /// What a script cannot rebuild exactly is said in `#` comment lines: the virtual clock and
     /// pending timers, the navigation stack, store histories, patches' outputs and internal
@@ -81,13 +83,31 @@ struct GraphScriptWriter {
         if !wroteRouting { writeRouting() }
         writeRestoredValues()
         writeReducers()
-        for target in graph.probes.keys {
-            let node = String(target.prefix { $0 != "." })
-            if let reason = unbuilt[node] {
-                note("not rebuilt: probe \(target) (\(node) is not rebuilt: \(reason))")
-            } else {
-                command("probe \(target)")
-            }
+        let owned = Set(graph.connectors.values.flatMap(graph.connectorProbeTargets))
+        for target in graph.probes.keys where !owned.contains(target) { writeProbe(target) }
+        writeConnectors()
+    }
+
+    private mutating func writeProbe(_ target: String) {
+        let node = String(target.prefix { $0 != "." })
+        if let reason = unbuilt[node] {
+            note("not rebuilt: probe \(target) (\(node) is not rebuilt: \(reason))")
+        } else {
+            command("probe \(target)")
+        }
+    }
+
+    /// Each connector with its wires (added by input) and its probes (made while it is open);
+    /// the connector open at the time is written last and left open.
+    private mutating func writeConnectors() {
+        let connectors = graph.connectors.values.filter { $0.name != graph.openConnectorName }
+            + graph.connectors.values.filter { $0.name == graph.openConnectorName }
+        for connector in connectors {
+            let inputs = graph.connectorInputs(connector).filter { unbuilt[$0.node] == nil }
+            command("connector \(connector.name)")
+            if !inputs.isEmpty { command("connector \(connector.name) add " + inputs.map(\.description).joined(separator: " ")) }
+            for target in graph.connectorProbeTargets(connector) { writeProbe(target) }
+            if connector.name != graph.openConnectorName { command("connector end") }
         }
     }
 

@@ -43,6 +43,7 @@ extension Graph {
             if !isDelay, target.isInstantaneous { rankNewEdge(from: sourceNode, to: targetNode) }
             rankNewSamples(wire.sampledNames, readBy: targetNode)
         }
+        ownIfConnectorOpen(wire)
         if !isDelay, !future, let value = source.value {
             transaction { wire.deliver(value, .change) }
         }

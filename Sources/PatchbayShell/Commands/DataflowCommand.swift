@@ -20,6 +20,7 @@ enum DataflowCommand: Sendable {
     case unwire(Target)
     case bind(Name, Name)
     case unbind(Name, Name)
+    case connector(ConnectorAction)
     case pipe(from: Target, to: Name, condition: Expression?, body: StatementBlock)
     case probe(Target, future: Bool)
     case unprobe(Target?)
@@ -35,6 +36,20 @@ enum DataflowCommand: Sendable {
     case graph(dot: Bool, file: Name?, force: Bool)
     case render
     case why(Target)
+}
+
+/// What `connector` does.
+enum ConnectorAction: Sendable {
+    /// `connector NAME`
+    case open(Name)
+    /// `connector end`
+    case end
+    /// `connector list`
+    case list
+    /// `connector NAME add DST.PORT ...`
+    case add(Name, inputs: [Target])
+    /// `connector NAME disconnect`
+    case disconnect(Name)
 }
 
 extension CommandParser {
@@ -106,6 +121,23 @@ extension CommandParser {
             let condition = scanner.keyword("when") ? try scanner.expression(command: word) : nil
             try scanner.requireSymbol(":", command: word)
             command = .pipe(from: source, to: knot, condition: condition, body: try scanner.statements(command: word))
+        case "connector":
+            if scanner.keyword("end") {
+                command = .connector(.end)
+            } else if scanner.keyword("list") {
+                command = .connector(.list)
+            } else {
+                let name = try scanner.requireName("the connector's name, or end, list", command: word)
+                if scanner.keyword("disconnect") {
+                    command = .connector(.disconnect(name))
+                } else if scanner.keyword("add") {
+                    var inputs = [try scanner.requireAddress("the input whose wire to add", command: word)]
+                    while !scanner.isAtEnd { inputs.append(try scanner.requireAddress("the input whose wire to add", command: word)) }
+                    command = .connector(.add(name, inputs: inputs))
+                } else {
+                    command = .connector(.open(name))
+                }
+            }
         case "probe":
             let target = try scanner.requireTarget("the node or NODE.PORT to probe", command: word)
             command = .probe(target, future: scanner.symbol("--future"))

@@ -97,6 +97,10 @@ struct Completer {
             case 3 where earlier[2] == "on": return context.actionTypesByStore[earlier[1]] ?? []
             default: return ["at", "when", "after"] + expressionNames
             }
+        case "connector":
+            if position == 1 { return ["end", "list"] + context.connectorNames }
+            if position == 2 { return ["add", "disconnect"] }
+            return earlier[2] == "add" ? context.ports : []
         case "probe":
             return position == 1 ? context.nodeNames : ["--future"]
         case "unprobe" where position == 1:
@@ -149,4 +153,5 @@ struct CompletionContext {
     var viewNames: [String] = []
     /// The branches of every store's history.
     var branchNames: [String] = []
+    var connectorNames: [String] = []
 }

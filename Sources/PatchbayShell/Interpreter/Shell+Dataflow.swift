@@ -73,6 +73,8 @@ extension Shell {
         case .bind(let first, let second):
             try call([first, second], [], whole) { () throws(GraphError) in try graph.bind(first.text, second.text) }
             return CommandResult()
+        case .connector(let action):
+            return try connector(action, whole)
         case .unbind(let first, let second):
             let ended = try call([first, second], [], whole) { () throws(GraphError) in try graph.unbind(first.text, second.text) }
             return CommandResult(lines: ended.map { "unbound \($0)" }, json: ["bindings": .array(ended.map(Value.string))])
@@ -175,12 +177,49 @@ extension Shell {
         }
     }
 
+    private func connector(_ action: ConnectorAction, _ whole: Range<Int>) throws(ShellError) -> CommandResult {
+        switch action {
+        case .open(let name):
+            try call([name], [], name.range) { () throws(GraphError) in try graph.openConnector(name.text) }
+            return CommandResult(lines: ["connector \(name.text) open: wires and probes made now join it until 'connector end'"],
+                                 json: ["connector": .string(name.text), "open": true])
+        case .end:
+            let name = try call([], [], whole) { () throws(GraphError) in try graph.endConnector() }
+            return CommandResult(lines: ["connector \(name) closed"], json: ["connector": .string(name), "open": false])
+        case .list:
+            let summaries = graph.connectorSummaries
+            var lines: [String] = []
+            for summary in summaries {
+                lines.append(summary.name + (summary.isOpen ? "  (open)" : ""))
+                lines += summary.wires.map { "  wire \($0)" } + summary.probes.map { "  probe \($0)" }
+            }
+            return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
+        case .add(let name, let inputs):
+            let added = try call([name], inputs, whole) { () throws(GraphError) in
+                try graph.addToConnector(name.text, inputs: inputs.map { $0.address! })
+            }
+            return CommandResult(lines: added.map { "connector \(name.text): wire \($0)" },
+                                 json: ["connector": .string(name.text), "wires": .array(added.map(Value.string))])
+        case .disconnect(let name):
+            let ended = try call([name], [], name.range) { () throws(GraphError) in try graph.disconnectConnector(name.text) }
+            let count = ended.wires.count + ended.probes.count
+            return CommandResult(lines: ["connector \(name.text) disconnected: \(ended.wires.count) wire\(ended.wires.count == 1 ? "" : "s"), "
+                                         + "\(ended.probes.count) probe\(ended.probes.count == 1 ? "" : "s")" + (count == 0 ? " (nothing left to end)" : "")],
+                                 json: Self.json(ended))
+        }
+    }
+
+    private static func json(_ summary: Graph.ConnectorSummary) -> Value {
+        ["connector": .string(summary.name), "wires": .array(summary.wires.map(Value.string)),
+         "probes": .array(summary.probes.map(Value.string)), "open": .bool(summary.isOpen)]
+    }
+
     static func range(of error: GraphError, names: [Name], targets: [Target], typeName: Name? = nil,
                       parameters: [String: Range<Int>] = [:]) -> Range<Int>? {
         switch error {
         case .unknownNode(let node, _), .wrongKind(let node, _, _), .signalClosed(let node), .nameTaken(let node, _),
             .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _),
-            .notBound(let node, _, _):
+            .notBound(let node, _, _), .unknownConnector(let node, _), .connectorOpen(let node):
             return names.first { $0.text == node }?.range
                 ?? targets.first { $0.node.text == node || $0.text == node }?.node.range
         case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address):
@@ -202,7 +241,7 @@ extension Shell {
         case .unknownRoute(let pattern, _), .routeExists(let pattern):
             return names.first { $0.text == pattern }?.range
         case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
-            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState:
+            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .noOpenConnector:
             return nil
         }
     }
