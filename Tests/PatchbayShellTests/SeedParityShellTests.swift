@@ -1,3 +1,4 @@
+import Foundation
 import PatchbayShell
 import Testing
 
@@ -218,6 +219,9 @@ struct SeedParityConnectorTests {
             set a = 5
             record stop
             """)
+        // Every command worked when recorded (an error would be recorded, and replayed, as well).
+        let recorded = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        #expect(recorded.contains("connector ui disconnect") && !recorded.contains("\"kind\":\"error\""), "\(recorded)")
         let verified = DataflowSession().run("replay \(path) --verify")
         #expect(verified.count == 1 && verified[0].hasPrefix("verified ") && verified[0].hasSuffix("every effect matches the recording"), "\(verified)")
     }
