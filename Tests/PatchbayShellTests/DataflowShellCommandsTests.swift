@@ -242,7 +242,10 @@ struct DataflowShellObservingTests {
             "  driven by wire a.value -> m.in",
             "  no subscribers",
         ])
-        #expect(session.run("signal s\nshow s") == ["s: signal (out)", "s.out  event port, empty", "  no subscribers"])
+        #expect(session.run("signal s\nshow s") == [
+            "s: signal (out)", "s.out  event port, empty", "  no subscribers",
+            "s.send  input, empty", "  driven by nothing (no wire, no local value)", "  no subscribers",
+        ])
     }
 
     @Test func nodesListsEveryNode() {
