@@ -226,3 +226,19 @@ struct SeedParityConnectorTests {
         #expect(verified.count == 1 && verified[0].hasPrefix("verified ") && verified[0].hasSuffix("every effect matches the recording"), "\(verified)")
     }
 }
+
+@Suite("Shell, seed parity: completion of the new commands")
+struct SeedParityCompletionTests {
+    @Test func theNewCommandsAndOptionsComplete() {
+        let session = DataflowSession()
+        session.run("var a = 1\nvar b = 0\nbind a b\nconnector ui\nconnector end")
+        func candidates(_ line: String) -> [String] { session.shell.complete(line, cursor: line.utf8.count).candidates }
+        #expect(candidates("unbi") == ["unbind"])
+        #expect(candidates("unbind a ") == ["a", "b"])
+        #expect(candidates("conn") == ["connector"])
+        #expect(candidates("connector ") == ["end", "list", "ui"])
+        #expect(candidates("connector ui ") == ["add", "disconnect"])
+        #expect(candidates("connector ui add b.s") == ["b.set"])
+        #expect(candidates("wire a.value -> b.set ").contains("--future"))
+    }
+}
