@@ -30,7 +30,10 @@ struct PatchActivation {
     /// Sends `value` on `output` when the run ends: on a value port the last value emitted in
     /// the run, on an event port every value, each an event of its own, in emission order.
     mutating func emit(_ output: String, _ value: Value) {
-        if patch.output(output)?.remembers ?? true { emissions.removeAll { $0.port == output } }
+        // The port is looked up only for a second emission on it: most runs emit once per port.
+        if emissions.contains(where: { $0.port == output }), patch.output(output)?.remembers ?? true {
+            emissions.removeAll { $0.port == output }
+        }
         emissions.append((output, value))
     }
 
