@@ -289,7 +289,8 @@ public final class Shell {
             middlewareIDs: ((try? graph.middlewareSummaries()) ?? []).map(\.id),
             routePatterns: graph.routePatterns, viewNames: graph.viewNames, presenterIDs: graph.presenterIDs,
             featureNames: graph.featureNames,
-            branchNames: graph.storeNames.flatMap { store in ((try? histories.history(of: store))?.history.branches ?? []).map(\.name) })
+            branchNames: graph.storeNames.flatMap { store in ((try? histories.history(of: store))?.history.branches ?? []).map(\.name) },
+            connectorNames: graph.connectorSummaries.map(\.name))
         return Completer(fileNames: fileNames, context: context).complete(line, cursor: cursor)
     }
 

@@ -790,7 +790,7 @@ struct DataflowGraphErrorTests {
         #expect(throws: GraphError.unknownPort(PortAddress("a.nope"), isInput: false, existing: ["value"])) {
             try graph.connect("a.nope", "a.set")
         }
-        #expect(throws: GraphError.unknownPort(PortAddress("s.nope"), isInput: true, existing: [])) {
+        #expect(throws: GraphError.unknownPort(PortAddress("s.nope"), isInput: true, existing: ["send"])) {
             try graph.connect("a.value", "s.nope")
         }
         #expect(GraphError.unknownPort(PortAddress("a.nope"), isInput: false, existing: ["value"]).description

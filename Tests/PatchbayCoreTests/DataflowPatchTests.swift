@@ -58,7 +58,7 @@ struct DataflowPatchTypeTests {
         #expect(graph.took().contains("error: bad failed: when must give a bool, not int"))
     }
 
-    @Test func mergePassesWhicheverArrivesAndAFirstWhenTogether() throws {
+    @Test func mergePassesEveryArrivalInInputOrderWhenTogether() throws {
         let graph = Graph()
         try graph.createSignal("left")
         try graph.createSignal("right")
@@ -68,8 +68,8 @@ struct DataflowPatchTypeTests {
         try graph.connect("right.out", "m.c")
         try graph.probe("m")
         try graph.send("left", "L")
-        try graph.send("right", "R")  // b and c in the same wave: b wins
-        #expect(graph.took() == ["m.out = \"L\"", "m.out = \"R\""])
+        try graph.send("right", "R")  // b and c in the same wave: each goes out, b first
+        #expect(graph.took() == ["m.out = \"L\"", "m.out = \"R\"", "m.out = \"R\""])
     }
 
     @Test func combineWaitsForEveryInputThenMakesOneObject() throws {
@@ -137,8 +137,10 @@ struct DataflowPatchTypeTests {
         try graph.set("v", to: 5)  // in alone never fires
         #expect(graph.took() == [])
         try graph.send("go", nil)
+        try graph.send("go", nil)  // out is a value port: the same sample again stops there (rule 3)
+        try graph.set("v", to: 6)
         try graph.send("go", nil)
-        #expect(graph.took() == ["sm.out = 5", "sm.out = 5"])
+        #expect(graph.took() == ["sm.out = 5", "sm.out = 6"])
     }
 
     @Test func gatePassesValuesWhileOpen() throws {

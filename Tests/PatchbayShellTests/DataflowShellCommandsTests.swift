@@ -122,7 +122,8 @@ struct DataflowShellPatchTypeTests {
         let session = DataflowSession()
         session.run("var v = 1\nsignal go\npatch sm sample\nwire v.value -> sm.in\nwire go.out -> sm.trigger\nprobe sm")
         #expect(session.run("set v = 5") == [])
-        #expect(session.run("send go null\nsend go null") == ["sm.out = 5  (txn 3)", "sm.out = 5  (txn 4)"])
+        // out is a value port: the same sample again stops there (rule 3).
+        #expect(session.run("send go null\nsend go null\nset v = 6\nsend go null") == ["sm.out = 5  (txn 3)", "sm.out = 6  (txn 6)"])
     }
 
     @Test func gate() {
@@ -241,7 +242,10 @@ struct DataflowShellObservingTests {
             "  driven by wire a.value -> m.in",
             "  no subscribers",
         ])
-        #expect(session.run("signal s\nshow s") == ["s: signal (out)", "s.out  event port, empty", "  no subscribers"])
+        #expect(session.run("signal s\nshow s") == [
+            "s: signal (out)", "s.out  event port, empty", "  no subscribers",
+            "s.send  input, empty", "  driven by nothing (no wire, no local value)", "  no subscribers",
+        ])
     }
 
     @Test func nodesListsEveryNode() {

@@ -98,10 +98,12 @@ extension Graph {
         return PatchArguments(values: values, code: code)
     }
 
-    /// `patchtype NAME (IN, ...) -> (OUT, ...) { STATEMENTS }`
-    public func definePatchType(_ name: String, inputs: [String], outputs: [String], body: StatementBlock) throws(GraphError) {
+    /// `patchtype NAME (IN, ...) -> (OUT, event OUT, ...) { STATEMENTS }`; the outputs named in
+    /// `eventOutputs` are event ports.
+    public func definePatchType(_ name: String, inputs: [String], outputs: [String], eventOutputs: [String] = [],
+                                body: StatementBlock) throws(GraphError) {
         guard patchTypes[name] == nil else { throw .patchTypeTaken(name) }
-        patchTypes[name] = .userDefined(name: name, inputs: inputs, outputs: outputs, body: body)
+        patchTypes[name] = .userDefined(name: name, inputs: inputs, outputs: outputs, eventOutputs: eventOutputs, body: body)
     }
 
     /// Adds a new node, with no edges but a derived node's dependencies, and ranks it.

@@ -24,6 +24,7 @@ extension Graph {
         }
         let key = port.map { "\(name).\($0)" } ?? name
         var connections = probes[key] ?? []
+        let existing = connections.count
         for (address, output) in targets {
             let text = address.description
             connections.append(output.subscribe(future: future) { [unowned self] value in
@@ -31,6 +32,7 @@ extension Graph {
             })
         }
         probes[key] = connections
+        ownIfConnectorOpen(probe: key, connections[existing...])
         return targets.map(\.0)
     }
 

@@ -39,9 +39,7 @@ extension Graph {
             for connection in connections { connection.disconnect() }
             probes[key] = nil
         }
-        for binding in bindings where binding.involves(node) {
-            for connection in binding.connections { connection.disconnect() }
-        }
+        for binding in bindings where binding.involves(node) { binding.disconnect() }
         bindings.removeAll { $0.involves(node) }
         node.willRemove()
         node.detachAll()

@@ -15,7 +15,9 @@ extension Graph {
     ///   their saved values whatever arrived while the script ran;
     /// - the reducers in registration order, after everything else, so that actions wires deliver
     ///   while the script runs leave the stores' states as saved;
-    /// - the probes.
+    /// - the probes;
+    /// - the connectors: each opened, given its wires by input, its probes made inside it, and
+    ///   closed (but the one open at the time, which stays open).
     ///
     /// What a feature defined is written inside `feature NAME begin` ... `feature end` (a feature
     /// may have several blocks: `begin` adds to it), features with nothing left as empty blocks,
@@ -72,8 +74,7 @@ struct GraphScriptWriter {
         writeSessionNotes()
         for type in graph.patchTypes.values {
             guard type.isUserDefined, let body = type.body else { continue }
-            command("patchtype \(type.name) (\(type.inputs.joined(separator: ", "))) -> (\(type.outputs.joined(separator: ", "))) "
-                    + Self.braced(body))
+            command("patchtype \(type.ports) " + Self.braced(body))
         }
         var wroteRouting = false
         for definition in orderedDefinitions() {
@@ -95,13 +96,31 @@ struct GraphScriptWriter {
         writeReducers()
         writeFeatures()
         writeMiddleware()
-        for target in graph.probes.keys {
-            let node = String(target.prefix { $0 != "." })
-            if let reason = unbuilt[node] {
-                note("not rebuilt: probe \(target) (\(node) is not rebuilt: \(reason))")
-            } else {
-                command("probe \(target)")
-            }
+        let owned = Set(graph.connectors.values.flatMap(graph.connectorProbeTargets))
+        for target in graph.probes.keys where !owned.contains(target) { writeProbe(target) }
+        writeConnectors()
+    }
+
+    private mutating func writeProbe(_ target: String) {
+        let node = String(target.prefix { $0 != "." })
+        if let reason = unbuilt[node] {
+            note("not rebuilt: probe \(target) (\(node) is not rebuilt: \(reason))")
+        } else {
+            command("probe \(target)")
+        }
+    }
+
+    /// Each connector with its wires (added by input) and its probes (made while it is open);
+    /// the connector open at the time is written last and left open.
+    private mutating func writeConnectors() {
+        let connectors = graph.connectors.values.filter { $0.name != graph.openConnectorName }
+            + graph.connectors.values.filter { $0.name == graph.openConnectorName }
+        for connector in connectors {
+            let inputs = graph.connectorInputs(connector).filter { unbuilt[$0.node] == nil }
+            command("connector \(connector.name)")
+            if !inputs.isEmpty { command("connector \(connector.name) add " + inputs.map(\.description).joined(separator: " ")) }
+            for target in graph.connectorProbeTargets(connector) { writeProbe(target) }
+            if connector.name != graph.openConnectorName { command("connector end") }
         }
     }
 
@@ -370,6 +389,7 @@ struct GraphScriptWriter {
     private mutating func write(_ wire: Wire) {
         feature = graph.feature(of: .object(ObjectIdentifier(wire)))
         var text = "wire \(wire.text)"
+        if wire.isFuture { text += " --future" }
         if let condition = wire.condition { text += " when \(condition.sourceText)" }
         if let transform = wire.transform { text += " : \(transform.sourceText)" }
         connection(text, between: [wire.source.address.node, wire.target.address.node])

@@ -263,10 +263,10 @@ extension Graph {
         tellStoreObservers(.step(step, state: store.state.value ?? .null))
         let root = rootCause
         store.currentIndex = step.index
-        // A step with changes goes out as an event: comparing whole states would cost as much as the
-        // state is large, and a change of a number's kind (1 → 1.0) must go out though `==` finds
-        // the states equal.
-        let delivery: Delivery = step.changes.isEmpty ? .change : .event
+        // A step with changes goes out as a known change: comparing whole states would cost as
+        // much as the state is large, and a change of a number's kind (1 → 1.0) must go out
+        // though `==` finds the states equal. What the state feeds compares again (rule 3).
+        let delivery: Delivery = step.changes.isEmpty ? .change : .knownChange
         transaction {
             store.republishState(cause: root, delivery)
             store.emit(store.action, step.action, cause: root, .event)

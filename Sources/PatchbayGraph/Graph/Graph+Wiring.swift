@@ -9,22 +9,24 @@ extension Graph {
         public var wire: String
     }
 
-    /// `wire SRC.PORT -> DST.PORT [when EXPR] [: EXPR]`, or with `~>` (`isDelay`) a delay edge.
-    /// Wiring a wired input replaces its wire in one step; the source's value, if it has one,
-    /// arrives at once (except over a delay edge, where values cross only on `tick`).
+    /// `wire SRC.PORT -> DST.PORT [--future] [when EXPR] [: EXPR]`, or with `~>` (`isDelay`) a
+    /// delay edge. Wiring a wired input replaces its wire in one step; the source's value, if it
+    /// has one, arrives at once, unless `future` (GlueKit's `futureValues`; a delay edge, where
+    /// values cross only on `tick`, never replays).
     @discardableResult
     public func wire(from sourceAddress: PortAddress, to targetAddress: PortAddress, when condition: Expression? = nil,
-                     transform: Expression? = nil, isDelay: Bool = false) throws(GraphError) -> WireOutcome {
+                     transform: Expression? = nil, isDelay: Bool = false, future: Bool = false) throws(GraphError) -> WireOutcome {
         let source = try outputPort(sourceAddress)
         let target = try inputPort(targetAddress)
         let sourceNode = source.owner as! GraphNode
         let targetNode = target.graphNode
-        if !isDelay, !target.isQueued, let path = path(from: targetNode, to: sourceNode) {
+        if !isDelay, target.isInstantaneous, let path = path(from: targetNode, to: sourceNode) {
             throw .cycle(path.map(\.name) + [targetNode.name])
         }
         let old = target.wire
         if let old { detach(old) }
-        let wire = Wire(graph: self, from: source, to: target, condition: condition, transform: transform, isDelay: isDelay)
+        let wire = Wire(graph: self, from: source, to: target, condition: condition, transform: transform, isDelay: isDelay,
+                        isFuture: future && !isDelay)
         target.wire = wire
         wires[targetAddress] = wire
         defined(.wire(wire))
@@ -39,10 +41,11 @@ extension Graph {
         if old != nil {
             rankAll()  // the old wire's edge is gone, which may lower ranks
         } else {
-            if !isDelay, !target.isQueued { rankNewEdge(from: sourceNode, to: targetNode) }
+            if !isDelay, target.isInstantaneous { rankNewEdge(from: sourceNode, to: targetNode) }
             rankNewSamples(wire.sampledNames, readBy: targetNode)
         }
-        if !isDelay, let value = source.value {
+        ownIfConnectorOpen(wire)
+        if !isDelay, !future, let value = source.value {
             transaction { wire.deliver(value, .change) }
         }
         return WireOutcome(replaced: old?.text, wire: wire.definition)
@@ -130,6 +133,21 @@ extension Graph {
     }
 }
 
+extension Graph {
+    /// `unbind A B`: ends the bindings between two variables (in either order); both keep their
+    /// values.
+    /// - Returns: the bindings ended, as `A <-> B`.
+    @discardableResult
+    public func unbind(_ first: String, _ second: String) throws(GraphError) -> [String] {
+        let a = try node(first), b = try node(second)
+        let ended = bindings.filter { $0.involves(a) && $0.involves(b) && a !== b }
+        guard !ended.isEmpty else { throw .notBound(first, second, existing: bindings.map(\.text)) }
+        for binding in ended { binding.disconnect() }
+        bindings.removeAll { binding in ended.contains { $0 === binding } }
+        return ended.map(\.text)
+    }
+}
+
 /// Two variables kept equal by `bind`.
 final class Binding {
     unowned let left: VariableNode
@@ -142,6 +160,12 @@ final class Binding {
     }
 
     func involves(_ node: GraphNode) -> Bool { left === node || right === node }
+
+    /// Stops keeping the two variables equal.
+    func disconnect() {
+        for connection in connections { connection.disconnect() }
+        connections.removeAll()
+    }
 
     var text: String { "\(left.name) <-> \(right.name)" }
 }

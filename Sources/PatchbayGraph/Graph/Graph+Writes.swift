@@ -76,14 +76,25 @@ extension Graph {
             throw .wrongKind(name, kind: node.kind, expected: "send works on signals (use set for variables and knots)")
         }
         guard !signal.isClosed else { throw .signalClosed(name) }
-        let root = rootCause
+        send(on: signal, value, cause: rootCause)
+    }
+
+    /// Sends `value` on `signal`: now, at commit, or after the current transaction. A closed
+    /// signal reports the error instead (a value wired into its `send` input).
+    func send(on signal: SignalNode, _ value: Value, cause: Cause?) {
+        guard !signal.isClosed else {
+            engine.report(.closed(signal.name))
+            return
+        }
         switch engine.writeMode {
         case .immediate:
-            engine.runTransaction { signal.emitAll([(signal.out, value)], cause: root, .event) }
+            engine.runTransaction { signal.emitAll([(signal.out, value)], cause: cause, .event) }
         case .buffered:
-            engine.bufferedEvents.append { signal.emitAll([(signal.out, value)], cause: root, .event) }
+            engine.bufferedEvents.append { signal.emitAll([(signal.out, value)], cause: cause, .event) }
         case .queued:
-            engine.enqueue("\(name).out") { [unowned self] in try? send(name, value) }
+            engine.enqueue("\(signal.name).out") { [unowned self, weak signal] in
+                if let signal { send(on: signal, value, cause: cause) }
+            }
         }
     }
 

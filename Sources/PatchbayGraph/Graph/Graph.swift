@@ -16,6 +16,10 @@ public final class Graph {
     var wires: [PortAddress: Wire] = [:]
     var probes: OrderedDictionary<String, [Connection]> = [:]
     var bindings: [Binding] = []
+    /// The connectors by name, in the order they were made (Graph+Connectors.swift).
+    var connectors: OrderedDictionary<String, Connector> = [:]
+    /// The connector that wires and probes made now join.
+    var openConnectorName: String?
     /// What ranking the nodes incrementally needs (Graph+Ranks.swift).
     var ranks = RankIndex()
     private var events: [GraphEvent] = []

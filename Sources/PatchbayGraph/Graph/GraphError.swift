@@ -20,6 +20,13 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case expression(ExpressionError, source: String)
     case unknownProbe(String)
     case bindToItself(String)
+    /// `connector NAME` while another connector is open.
+    case connectorOpen(String)
+    /// `connector end` with no connector open.
+    case noOpenConnector
+    case unknownConnector(String, existing: [String])
+    /// `unbind A B` of two nodes no binding joins; `existing` lists the bindings.
+    case notBound(String, String, existing: [String])
     case noStore
     case ambiguousStore([String])
     case invalidAction(String)
@@ -88,6 +95,13 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .expression(let error, let source): error.message(in: source)
         case .unknownProbe(let target): "no probe on '\(target)'"
         case .bindToItself(let name): "cannot bind '\(name)' to itself"
+        case .connectorOpen(let name): "connector \(name) is open; close it with 'connector end' first"
+        case .noOpenConnector: "no connector is open; open one with 'connector NAME'"
+        case .unknownConnector(let name, let existing):
+            "no connector '\(name)'" + (existing.isEmpty ? " (there are none)" : " (connectors: \(Self.list(existing)))")
+        case .notBound(let first, let second, let existing):
+            "'\(first)' and '\(second)' are not bound"
+                + (existing.isEmpty ? " (there are no bindings)" : " (bindings: \(Self.list(existing)))")
         case .noStore: "there is no store yet; create one with store NAME = EXPR"
         case .ambiguousStore(let names): "there are several stores (\(Self.list(names))); name the one you mean"
         case .invalidAction(let detail): detail

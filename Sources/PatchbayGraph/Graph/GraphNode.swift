@@ -71,18 +71,19 @@ class GraphNode: NodeCore {
         releaseHeldArrivals()
     }
 
-    /// The nodes fed through instantaneous edges; a wire into a queued input is not one.
+    /// The nodes fed through instantaneous edges; a wire into a queued input, or one that only
+    /// attaches, is not one.
     override var downstreamNodes: [NodeCore] {
         outputs.flatMap { output in
-            output.receivers.filter { !(($0 as? Wire)?.target.isQueued ?? false) }.map(\.node)
+            output.receivers.filter { ($0 as? Wire)?.target.isInstantaneous ?? true }.map(\.node)
         }
     }
 
     /// The nodes feeding this one through instantaneous edges: the sources of its wires, but
-    /// delay edges and wires into queued inputs.
+    /// delay edges and wires into queued inputs or inputs that only attach.
     var upstreamNodes: [GraphNode] {
         inputs.compactMap { input in
-            guard let wire = input.wire, !wire.isDelay, !input.isQueued else { return nil }
+            guard let wire = input.wire, !wire.isDelay, input.isInstantaneous else { return nil }
             return wire.source.owner as? GraphNode
         }
     }
@@ -148,8 +149,7 @@ class GraphNode: NodeCore {
         return false
     }
 
-    /// Emits the outputs computed in one activation together; an activation caused by an event
-    /// sends events (never deduplicated), otherwise changes. Returns whether any output changed.
+    /// Emits the outputs computed in one activation together. Returns whether any output changed.
     @discardableResult
     final func emitAll(_ values: [(OutputPort<Value>, Value)], cause: Cause?, _ delivery: Delivery) -> Bool {
         var changed = false

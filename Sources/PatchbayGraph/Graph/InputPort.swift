@@ -12,9 +12,18 @@ final class InputPort: PortCore, Receiver {
     private(set) var value: Value?
     /// Whether a value arrived in the current wave, and whether as an event.
     private(set) var arrival: Delivery?
+    /// The values that arrived earlier in the current wave than `value`, oldest first: an event
+    /// port may send several events in one wave (a patch emitting it several times in one run).
+    private(set) var earlierArrivals: [Value] = []
     /// Whether what arrives is handled after the current transaction (a store's `dispatch`), so
     /// that a wire into it is not an instantaneous edge and may close a loop.
     var isQueued = false
+    /// Whether what arrives only attaches the node to its source (a tap's `view` input): the node
+    /// computes nothing from it, so it is no arrival, and a wire into the input is not an
+    /// instantaneous edge (a tap may drive its own view's inputs).
+    var onlyAttaches = false
+    /// Whether a wire into the input is an instantaneous edge, which ranks and cycle checks follow.
+    var isInstantaneous: Bool { !isQueued && !onlyAttaches }
     /// Probes on the input are listeners of this port, which repeats what arrives.
     let observers: OutputPort<Value>
 
@@ -33,6 +42,12 @@ final class InputPort: PortCore, Receiver {
     var address: PortAddress { PortAddress(node: graphNode.name, port: name) }
 
     func receive(_ value: Value, _ delivery: Delivery) {
+        if onlyAttaches {
+            self.value = value
+            observers.emit(value, .event)
+            return
+        }
+        if arrival != nil, let earlier = self.value { earlierArrivals.append(earlier) }
         self.value = value
         arrival = arrival == .event ? .event : delivery
         observers.emit(value, .event)
@@ -42,6 +57,13 @@ final class InputPort: PortCore, Receiver {
     /// Forgets the arrival once the node has been evaluated.
     func consumeArrival() {
         arrival = nil
+        if !earlierArrivals.isEmpty { earlierArrivals.removeAll() }
+    }
+
+    /// Every value that arrived in the current wave, oldest first.
+    var arrivals: [Value] {
+        guard arrival != nil, let value else { return [] }
+        return earlierArrivals + [value]
     }
 
     /// Replaces the value without an arrival (used when the node is created).

@@ -8,19 +8,23 @@ final class Wire: Receiver {
     let condition: Expression?
     let transform: Expression?
     let isDelay: Bool
+    /// Whether the wire skipped the replay of its source's value when it was made (`--future`,
+    /// GlueKit's `futureValues`).
+    let isFuture: Bool
     /// Whether the `when` or the transform reads nodes (samples): then the wire delivers at its
     /// target's turn in the wave, once what it reads has settled (SPEC 4.3 rule 8).
     let readsNodes: Bool
     unowned let graph: Graph
 
     init(graph: Graph, from source: OutputPort<Value>, to target: InputPort, condition: Expression?,
-         transform: Expression?, isDelay: Bool) {
+         transform: Expression?, isDelay: Bool, isFuture: Bool = false) {
         self.graph = graph
         self.source = source
         self.target = target
         self.condition = condition
         self.transform = transform
         self.isDelay = isDelay
+        self.isFuture = isFuture
         readsNodes = !(condition?.freeNames.isEmpty ?? true) || !(transform?.freeNames.isEmpty ?? true)
     }
 
@@ -32,6 +36,7 @@ final class Wire: Receiver {
     /// The full definition, as `wire` takes it.
     var definition: String {
         var text = self.text
+        if isFuture { text += " --future" }
         if let condition { text += " when \(condition)" }
         if let transform { text += " : \(transform)" }
         return text

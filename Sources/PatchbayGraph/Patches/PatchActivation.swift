@@ -16,14 +16,24 @@ struct PatchActivation {
         return port.value
     }
 
+    /// Every value that arrived on `input` in this wave, oldest first (several when an event port
+    /// sent several events in one wave).
+    func arrivals(_ input: String) -> [Value] {
+        patch.input(input)?.arrivals ?? []
+    }
+
     /// The current value of `input`: what last arrived, or its local value.
     func value(_ input: String) -> Value? {
         patch.input(input)?.value
     }
 
-    /// Sends `value` on `output` when the run ends.
+    /// Sends `value` on `output` when the run ends: on a value port the last value emitted in
+    /// the run, on an event port every value, each an event of its own, in emission order.
     mutating func emit(_ output: String, _ value: Value) {
-        emissions.removeAll { $0.port == output }
+        // The port is looked up only for a second emission on it: most runs emit once per port.
+        if emissions.contains(where: { $0.port == output }), patch.output(output)?.remembers ?? true {
+            emissions.removeAll { $0.port == output }
+        }
         emissions.append((output, value))
     }
 

@@ -16,9 +16,12 @@ final class PatchNode: GraphNode {
         super.init(graph: graph, name: name, kind: .patch(type: type.name))
         // A parameter named like an input gives the input its local value; so does its default.
         for input in design.inputs {
-            addInput(input, local: arguments[input] ?? type.parameters.first { $0.name == input }?.defaultValue)
+            let port = addInput(input, local: arguments[input] ?? type.parameters.first { $0.name == input }?.defaultValue)
+            port.onlyAttaches = design.attachingInputs.contains(input)
         }
-        for output in design.outputs { addOutput(output, initial: design.initialOutputs[output]) }
+        for output in design.outputs {
+            addOutput(output, remembers: !type.eventOutputs.contains(output), initial: design.initialOutputs[output])
+        }
     }
 
     override func saved() -> () -> Void {
@@ -38,7 +41,6 @@ final class PatchNode: GraphNode {
         let arrivals = inputs.filter { $0.arrival != nil }
         // A held arrival may have been filtered out by its wire's `when`, or failed in it.
         guard !arrivals.isEmpty else { return }
-        let delivery: Delivery = arrivals.contains { $0.arrival == .event } ? .event : .change
         let cause = arrivals.first?.cause
         var activation = PatchActivation(patch: self)
         defer { for input in arrivals { input.consumeArrival() } }
@@ -50,6 +52,8 @@ final class PatchNode: GraphNode {
         }
         let wasMarked = clearMarks()
         let values = activation.emissions.compactMap { emission in output(emission.port).map { ($0, emission.value) } }
-        emitAll(values, cause: cause, wasMarked ? .event : delivery)
+        // Value outputs computed to an equal value stop there, whatever arrived (rule 3); event
+        // outputs send every emission.
+        emitAll(values, cause: cause, wasMarked ? .event : .change)
     }
 }

@@ -18,6 +18,9 @@ public struct PatchType: Sendable {
     /// The input ports; types whose inputs depend on parameters list what they usually have.
     public let inputs: [String]
     public let outputs: [String]
+    /// The outputs that are event ports: they remember nothing, and every value emitted on them
+    /// goes out as an event of its own, even several in one run.
+    public let eventOutputs: [String]
     public let parameters: [Parameter]
     /// The ports and behaviour of one patch made with `arguments` (every parameter present).
     let instantiate: @Sendable (PatchArguments) throws(PatchTypeError) -> PatchDesign
@@ -26,13 +29,14 @@ public struct PatchType: Sendable {
     /// The statements of a type defined with `patchtype`; `nil` for a built-in type.
     let body: StatementBlock?
 
-    init(name: String, summary: String, inputs: [String], outputs: [String], parameters: [Parameter] = [],
-         isUserDefined: Bool = false, body: StatementBlock? = nil,
+    init(name: String, summary: String, inputs: [String], outputs: [String], eventOutputs: [String] = [],
+         parameters: [Parameter] = [], isUserDefined: Bool = false, body: StatementBlock? = nil,
          instantiate: @escaping @Sendable (PatchArguments) throws(PatchTypeError) -> PatchDesign) {
         self.name = name
         self.summary = summary
         self.inputs = inputs
         self.outputs = outputs
+        self.eventOutputs = eventOutputs
         self.parameters = parameters
         self.isUserDefined = isUserDefined
         self.body = body
@@ -41,8 +45,17 @@ public struct PatchType: Sendable {
 
     /// `map (in) -> (out)  fn=...` as `patch types` prints it.
     public var signature: String {
-        "\(name) (\(inputs.joined(separator: ", "))) -> (\(outputs.joined(separator: ", ")))"
-            + parameters.map { " \($0.name)=" + ($0.defaultValue.map { "\($0)" } ?? "...") }.joined()
+        ports + parameters.map { " \($0.name)=" + ($0.defaultValue.map { "\($0)" } ?? "...") }.joined()
+    }
+
+    /// `merge (a, b, c) -> (event out)`: the name and the ports, as `patchtype` takes them.
+    public var ports: String {
+        "\(name) (\(inputs.joined(separator: ", "))) -> (\(outputDeclarations.joined(separator: ", ")))"
+    }
+
+    /// The outputs as `patchtype` declares them: `event NAME` for an event port.
+    public var outputDeclarations: [String] {
+        outputs.map { eventOutputs.contains($0) ? "event \($0)" : $0 }
     }
 }
 
@@ -68,6 +81,8 @@ struct PatchDesign {
     var outputs: [String]
     /// Outputs that start with a value (a counter's `count` starts at 0).
     var initialOutputs: [String: Value] = [:]
+    /// Inputs that only attach the patch to what is wired into them (see `InputPort.onlyAttaches`).
+    var attachingInputs: [String] = []
     var behavior: any PatchBehavior
 }
 

@@ -5,9 +5,13 @@ extension PatchType {
     /// once every input has a value and again whenever one arrives; it reads inputs by name,
     /// other nodes as samples, keeps `state` between runs (starting as `{}`), and sends outputs
     /// with `emit`.
-    public static func userDefined(name: String, inputs: [String], outputs: [String], body: StatementBlock) -> PatchType {
+    /// Outputs named in `eventOutputs` are event ports, on which the body may emit several times in
+    /// one run (flatMap).
+    public static func userDefined(name: String, inputs: [String], outputs: [String], eventOutputs: [String] = [],
+                                   body: StatementBlock) -> PatchType {
         PatchType(
-            name: name, summary: "user-defined: \(body)", inputs: inputs, outputs: outputs, isUserDefined: true, body: body
+            name: name, summary: "user-defined: \(body)", inputs: inputs, outputs: outputs, eventOutputs: eventOutputs,
+            isUserDefined: true, body: body
         ) { _ throws(PatchTypeError) in
             PatchDesign(inputs: inputs, outputs: outputs,
                         behavior: StatementsBehavior(inputs: inputs, outputs: outputs, body: body))

@@ -13,11 +13,14 @@ enum DataflowCommand: Sendable {
     case touch(Target)
     case patch(Name, type: Name, arguments: [(Name, Expression)])
     case patchTypes
-    case patchType(Name, inputs: [Name], outputs: [Name], body: StatementBlock)
+    /// `eventOutputs` are the outputs declared `event NAME`.
+    case patchType(Name, inputs: [Name], outputs: [Name], eventOutputs: [Name], body: StatementBlock)
     case knot(Name, Expression)
-    case wire(from: Target, to: Target, condition: Expression?, transform: Expression?, isDelay: Bool)
+    case wire(from: Target, to: Target, condition: Expression?, transform: Expression?, isDelay: Bool, future: Bool)
     case unwire(Target)
     case bind(Name, Name)
+    case unbind(Name, Name)
+    case connector(ConnectorAction)
     case pipe(from: Target, to: Name, condition: Expression?, body: StatementBlock)
     case probe(Target, future: Bool)
     case unprobe(Target?)
@@ -33,6 +36,20 @@ enum DataflowCommand: Sendable {
     case graph(dot: Bool, file: Name?, force: Bool)
     case render
     case why(Target)
+}
+
+/// What `connector` does.
+enum ConnectorAction: Sendable {
+    /// `connector NAME`
+    case open(Name)
+    /// `connector end`
+    case end
+    /// `connector list`
+    case list
+    /// `connector NAME add DST.PORT ...`
+    case add(Name, inputs: [Target])
+    /// `connector NAME disconnect`
+    case disconnect(Name)
 }
 
 extension CommandParser {
@@ -82,15 +99,21 @@ extension CommandParser {
                 throw scanner.missing("'->' (or '~>' for a delay edge)", command: word)
             }
             let target = try scanner.requireAddress("the input to wire", command: word)
+            let flagStart = scanner.restRange.lowerBound
+            let future = scanner.symbol("--future")
+            if future, isDelay {
+                throw usage(word, "--future is for -> wires: a delay edge (~>) never replays", at: flagStart..<flagStart + 8)
+            }
             var condition: Expression?, transform: Expression?
             if !isDelay, scanner.keyword("when") { condition = try scanner.expression(command: word) }
             if !isDelay, scanner.symbol(":") { transform = try scanner.expression(command: word) }
-            command = .wire(from: source, to: target, condition: condition, transform: transform, isDelay: isDelay)
+            command = .wire(from: source, to: target, condition: condition, transform: transform, isDelay: isDelay, future: future)
         case "unwire":
             command = .unwire(try scanner.requireAddress("the input to unwire", command: word))
-        case "bind":
+        case "bind", "unbind":
             let first = try scanner.requireName("two variables", command: word)
-            command = .bind(first, try scanner.requireName("a second variable", command: word))
+            let second = try scanner.requireName("a second variable", command: word)
+            command = word == "bind" ? .bind(first, second) : .unbind(first, second)
         case "pipe":
             let source = try scanner.requireAddress("the source output", command: word)
             try scanner.requireSymbol("->", command: word)
@@ -98,6 +121,23 @@ extension CommandParser {
             let condition = scanner.keyword("when") ? try scanner.expression(command: word) : nil
             try scanner.requireSymbol(":", command: word)
             command = .pipe(from: source, to: knot, condition: condition, body: try scanner.statements(command: word))
+        case "connector":
+            if scanner.keyword("end") {
+                command = .connector(.end)
+            } else if scanner.keyword("list") {
+                command = .connector(.list)
+            } else {
+                let name = try scanner.requireName("the connector's name, or end, list", command: word)
+                if scanner.keyword("disconnect") {
+                    command = .connector(.disconnect(name))
+                } else if scanner.keyword("add") {
+                    var inputs = [try scanner.requireAddress("the input whose wire to add", command: word)]
+                    while !scanner.isAtEnd { inputs.append(try scanner.requireAddress("the input whose wire to add", command: word)) }
+                    command = .connector(.add(name, inputs: inputs))
+                } else {
+                    command = .connector(.open(name))
+                }
+            }
         case "probe":
             let target = try scanner.requireTarget("the node or NODE.PORT to probe", command: word)
             command = .probe(target, future: scanner.symbol("--future"))
@@ -130,15 +170,22 @@ extension CommandParser {
         return command
     }
 
-    /// `patchtype NAME (IN, ...) -> (OUT, ...) { STATEMENTS }`
+    /// `patchtype NAME (IN, ...) -> (OUT, event OUT, ...) { STATEMENTS }`
     private static func patchType(_ scanner: inout CommandScanner) throws(ShellError) -> DataflowCommand {
         let word = "patchtype"
         let name = try scanner.requireName("the new type's name", command: word)
-        func names(_ what: String) throws(ShellError) -> [Name] {
+        // `event NAME` declares an event port among the outputs.
+        var eventOutputs: [Name] = []
+        func names(_ what: String, events: Bool = false) throws(ShellError) -> [Name] {
             try scanner.requireSymbol("(", command: word)
             var names: [Name] = []
             while !scanner.symbol(")") {
-                names.append(try scanner.requireName(what, command: word))
+                var name = try scanner.requireName(what, command: word)
+                if events, name.text == "event", let (text, range) = scanner.name() {
+                    name = Name(text: text, range: range)
+                    eventOutputs.append(name)
+                }
+                names.append(name)
                 if !scanner.symbol(",") {
                     try scanner.requireSymbol(")", command: word)
                     break
@@ -148,11 +195,11 @@ extension CommandParser {
         }
         let inputs = try names("an input name")
         try scanner.requireSymbol("->", command: word)
-        let outputs = try names("an output name")
+        let outputs = try names("an output name (event NAME for an event port)", events: true)
         scanner.skipBlanks()
         guard scanner.offset < scanner.bytes.count, scanner.bytes[scanner.offset] == UInt8(ascii: "{") else {
             throw scanner.missing("'{' to start the body", command: word)
         }
-        return .patchType(name, inputs: inputs, outputs: outputs, body: try scanner.statements(command: word))
+        return .patchType(name, inputs: inputs, outputs: outputs, eventOutputs: eventOutputs, body: try scanner.statements(command: word))
     }
 }

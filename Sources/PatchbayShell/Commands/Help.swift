@@ -61,7 +61,7 @@ enum Help {
         var lines = ["patch NAME \(type.name)" + type.parameters.map { " [\($0.name)=...]" }.joined(),
                      "  " + type.summary,
                      "  inputs: " + (type.inputs.isEmpty ? "none" : type.inputs.joined(separator: ", ")),
-                     "  outputs: " + (type.outputs.isEmpty ? "none" : type.outputs.joined(separator: ", "))]
+                     "  outputs: " + (type.outputs.isEmpty ? "none" : type.outputDeclarations.joined(separator: ", "))]
         for parameter in type.parameters {
             let fallback = parameter.defaultValue.map { " (default \($0))" } ?? " (required)"
             lines.append("  \(parameter.name)=  \(parameter.summary)\(fallback)")
@@ -70,6 +70,7 @@ enum Help {
         let json: Value = [
             "type": .string(type.name), "summary": .string(type.summary),
             "inputs": .array(type.inputs.map(Value.string)), "outputs": .array(type.outputs.map(Value.string)),
+            "eventOutputs": .array(type.eventOutputs.map(Value.string)),
             "parameters": .array(type.parameters.map { .string($0.name) }),
         ]
         return CommandResult(lines: lines, json: json)

@@ -87,7 +87,7 @@ struct Completer {
             return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"]][earlier[1]] ?? []
         case "send", "close", "touch", "rm", "show", "why", "tap", "set":
             return position == 1 ? context.nodeNames : expressionNames
-        case "bind" where position <= 2:
+        case "bind" where position <= 2, "unbind" where position <= 2:
             return context.nodeNames
         case "dispatch":
             if position == 1 { return context.storeNames + context.actionTypes }
@@ -132,6 +132,10 @@ struct Completer {
             case 3 where earlier[2] == "on": return ["*"] + (context.actionTypesByStore[earlier[1]] ?? [])
             default: return ["drop", "dispatch"] + expressionNames
             }
+        case "connector":
+            if position == 1 { return ["end", "list"] + context.connectorNames }
+            if position == 2 { return ["add", "disconnect"] }
+            return earlier[2] == "add" ? context.ports : []
         case "probe":
             return position == 1 ? context.nodeNames : ["--future"]
         case "unprobe" where position == 1:
@@ -139,6 +143,7 @@ struct Completer {
         case "wire", "unwire", "pipe":
             if earlier.last == "->" && command == "pipe" { return context.nodeNames }
             if position == 1 || earlier.last == "->" || earlier.last == "~>" { return context.nodeNames }
+            if command == "wire", position == 4, earlier[2] == "->" { return ["--future", "when"] + expressionNames }
             return expressionNames
         default:
             return expressionNames
@@ -274,4 +279,5 @@ struct CompletionContext {
     var featureNames: [String] = []
     /// The branches of every store's history.
     var branchNames: [String] = []
+    var connectorNames: [String] = []
 }

@@ -54,15 +54,17 @@ extension Shell {
             return CommandResult(lines: ["\(name.text): \(Self.describe(summary, style: style))"], json: Self.json(summary))
         case .patchTypes:
             return patchTypesResult()
-        case .patchType(let name, let inputs, let outputs, let body):
+        case .patchType(let name, let inputs, let outputs, let eventOutputs, let body):
             try call([name], [], name.range) { () throws(GraphError) in
-                try graph.definePatchType(name.text, inputs: inputs.map(\.text), outputs: outputs.map(\.text), body: body)
+                try graph.definePatchType(name.text, inputs: inputs.map(\.text), outputs: outputs.map(\.text),
+                                          eventOutputs: eventOutputs.map(\.text), body: body)
             }
-            let signature = "\(name.text) (\(inputs.map(\.text).joined(separator: ", "))) -> (\(outputs.map(\.text).joined(separator: ", ")))"
+            let signature = graph.allPatchTypes.first { $0.name == name.text }!.ports
             return CommandResult(lines: ["patch type \(signature)"], json: ["type": .string(name.text)])
-        case .wire(let source, let target, let condition, let transform, let isDelay):
+        case .wire(let source, let target, let condition, let transform, let isDelay, let future):
             let outcome = try call([], [source, target], source.range.lowerBound..<target.range.upperBound) { () throws(GraphError) in
-                try graph.wire(from: source.address!, to: target.address!, when: condition, transform: transform, isDelay: isDelay)
+                try graph.wire(from: source.address!, to: target.address!, when: condition, transform: transform, isDelay: isDelay,
+                               future: future)
             }
             let line = outcome.replaced.map { "rewired \(target.text): \($0) replaced by \(outcome.wire)" } ?? "wired \(outcome.wire)"
             return CommandResult(lines: [line], json: ["wire": .string(outcome.wire), "replaced": outcome.replaced.map(Value.string) ?? .null])
@@ -72,6 +74,11 @@ extension Shell {
         case .bind(let first, let second):
             try call([first, second], [], whole) { () throws(GraphError) in try graph.bind(first.text, second.text) }
             return CommandResult()
+        case .connector(let action):
+            return try connector(action, whole)
+        case .unbind(let first, let second):
+            let ended = try call([first, second], [], whole) { () throws(GraphError) in try graph.unbind(first.text, second.text) }
+            return CommandResult(lines: ended.map { "unbound \($0)" }, json: ["bindings": .array(ended.map(Value.string))])
         case .pipe(let source, let knot, let condition, let body):
             try call([knot], [source], whole) { () throws(GraphError) in
                 try graph.pipe(from: source.address!, to: knot.text, when: condition, body: body)
@@ -171,13 +178,51 @@ extension Shell {
         }
     }
 
+    private func connector(_ action: ConnectorAction, _ whole: Range<Int>) throws(ShellError) -> CommandResult {
+        switch action {
+        case .open(let name):
+            try call([name], [], name.range) { () throws(GraphError) in try graph.openConnector(name.text) }
+            return CommandResult(lines: ["connector \(name.text) open: wires and probes made now join it until 'connector end'"],
+                                 json: ["connector": .string(name.text), "open": true])
+        case .end:
+            let name = try call([], [], whole) { () throws(GraphError) in try graph.endConnector() }
+            return CommandResult(lines: ["connector \(name) closed"], json: ["connector": .string(name), "open": false])
+        case .list:
+            let summaries = graph.connectorSummaries
+            var lines: [String] = []
+            for summary in summaries {
+                lines.append(summary.name + (summary.isOpen ? "  (open)" : ""))
+                lines += summary.wires.map { "  wire \($0)" } + summary.probes.map { "  probe \($0)" }
+            }
+            return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
+        case .add(let name, let inputs):
+            let added = try call([name], inputs, whole) { () throws(GraphError) in
+                try graph.addToConnector(name.text, inputs: inputs.map { $0.address! })
+            }
+            return CommandResult(lines: added.map { "connector \(name.text): wire \($0)" },
+                                 json: ["connector": .string(name.text), "wires": .array(added.map(Value.string))])
+        case .disconnect(let name):
+            let ended = try call([name], [], name.range) { () throws(GraphError) in try graph.disconnectConnector(name.text) }
+            let count = ended.wires.count + ended.probes.count
+            return CommandResult(lines: ["connector \(name.text) disconnected: \(ended.wires.count) wire\(ended.wires.count == 1 ? "" : "s"), "
+                                         + "\(ended.probes.count) probe\(ended.probes.count == 1 ? "" : "s")" + (count == 0 ? " (nothing left to end)" : "")],
+                                 json: Self.json(ended))
+        }
+    }
+
+    private static func json(_ summary: Graph.ConnectorSummary) -> Value {
+        ["connector": .string(summary.name), "wires": .array(summary.wires.map(Value.string)),
+         "probes": .array(summary.probes.map(Value.string)), "open": .bool(summary.isOpen)]
+    }
+
     static func range(of error: GraphError, names: [Name], targets: [Target], typeName: Name? = nil,
                       parameters: [String: Range<Int>] = [:]) -> Range<Int>? {
         switch error {
         case .unknownNode(let node, _), .wrongKind(let node, _, _), .signalClosed(let node), .nameTaken(let node, _),
             .reservedName(let node), .unknownProbe(let node), .bindToItself(let node), .unknownReducer(let node, _),
             .invalidReducerID(let node), .reducerExists(let node), .unknownMiddleware(let node, _),
-            .invalidMiddlewareID(let node), .middlewareExists(let node):
+            .invalidMiddlewareID(let node), .middlewareExists(let node),
+            .notBound(let node, _, _), .unknownConnector(let node, _), .connectorOpen(let node):
             return names.first { $0.text == node }?.range
                 ?? targets.first { $0.node.text == node || $0.text == node }?.node.range
         case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address):
@@ -200,7 +245,8 @@ extension Shell {
         case .unknownRoute(let pattern, _), .ambiguousRouteRemoval(let pattern, _), .unknownRouteRegistration(let pattern, _, _):
             return names.first { $0.text == pattern }?.range
         case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
-            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .unknownPresenter, .invalidRouteRequest, .featureOpen, .noOpenFeature, .unknownFeature:
+            .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .unknownPresenter, .invalidRouteRequest, .featureOpen,
+            .noOpenFeature, .unknownFeature, .noOpenConnector:
             return nil
         }
     }

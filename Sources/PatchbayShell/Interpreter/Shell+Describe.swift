@@ -49,11 +49,10 @@ extension Shell {
 
     func patchTypesResult() -> CommandResult {
         let types = graph.allPatchTypes
-        let width = types.map { "\($0.name) (\($0.inputs.joined(separator: ", "))) -> (\($0.outputs.joined(separator: ", ")))".count }.max() ?? 0
+        let width = types.map(\.ports.count).max() ?? 0
         var lines: [String] = []
         for type in types {
-            let ports = "\(type.name) (\(type.inputs.joined(separator: ", "))) -> (\(type.outputs.joined(separator: ", ")))"
-            lines.append("  " + ports.padding(to: width) + "  " + type.summary)
+            lines.append("  " + type.ports.padding(to: width) + "  " + type.summary)
             for parameter in type.parameters {
                 let fallback = parameter.defaultValue.map { " (default \($0))" } ?? " (required)"
                 lines.append("  " + String(repeating: " ", count: width) + "    \(parameter.name)=  \(parameter.summary)\(fallback)")
@@ -62,7 +61,8 @@ extension Shell {
         let json = Value.array(types.map { type in
             [
                 "type": .string(type.name), "inputs": .array(type.inputs.map(Value.string)),
-                "outputs": .array(type.outputs.map(Value.string)), "summary": .string(type.summary),
+                "outputs": .array(type.outputs.map(Value.string)), "eventOutputs": .array(type.eventOutputs.map(Value.string)),
+                "summary": .string(type.summary),
                 "parameters": .array(type.parameters.map { .string($0.name) }), "userDefined": .bool(type.isUserDefined),
             ]
         })

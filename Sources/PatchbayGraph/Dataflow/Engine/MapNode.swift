@@ -19,15 +19,16 @@ final class MapNode<Input, Output>: NodeCore, Receiver {
         let output = OutputPort(owner: self, name: "value", remembers: remembers, initial: initial, isEqual: isEqual)
         self.output = output
         follow(rank: upstream.owner.rank)
-        upstream.attach(self) { [transform, output] value, delivery in
-            output.emit(transform(value), delivery)
+        // A change, whatever arrived: a value recomputed to an equal one stops here (rule 3).
+        upstream.attach(self) { [transform, output] value, _ in
+            output.emit(transform(value), .change)
         }
     }
 
     @usableFromInline var node: NodeCore { self }
 
     @usableFromInline func receive(_ value: Input, _ delivery: Delivery) {
-        output.emit(transform(value), delivery)
+        output.emit(transform(value), .change)
     }
 
     override var downstreamNodes: [NodeCore] { output.receivers.map(\.node) }

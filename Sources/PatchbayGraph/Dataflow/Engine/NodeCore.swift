@@ -77,10 +77,19 @@ class NodeCore {
     }
 }
 
-/// How a value travels: a change of a value port (equal values stop there) or an event (always
-/// delivered, never deduplicated; also what `touch` sends).
+/// How a value travels.
+///
+/// A value port never passes on a value equal to the one it holds, whatever started the wave
+/// (SPEC 4.3 rule 3): what it sends on is a `.change`, unless it was forced with an `.event`.
+/// An event port sends on every value as an `.event`.
 @usableFromInline
 enum Delivery {
+    /// A value port's new value: equal to the port's value, it stops there.
     case change
+    /// A value its writer knows to differ from the port's (a store step that changed something):
+    /// stored without comparing the two, then sent on as a `.change`.
+    case knownChange
+    /// An event: always delivered, never deduplicated. On a value port it forces the value
+    /// through although it did not change (`touch`, a mark cleared, a tap).
     case event
 }

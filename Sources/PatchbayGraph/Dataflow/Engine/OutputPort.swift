@@ -41,24 +41,32 @@ final class OutputPort<Value>: PortCore {
 
     /// Sends a value on: stores it (value ports), passes it to receivers now, and to listeners
     /// when the transaction settles. A change equal to the current value stops here.
+    ///
+    /// What the receivers get is a `.change` from a value port, unless `delivery` forced it
+    /// (`.event`), so that the next value port down compares again however the wave started;
+    /// an event port sends events.
     /// - Returns: whether the value went on.
     @inlinable @inline(__always)
     @discardableResult
     func emit(_ newValue: Value, _ delivery: Delivery) -> Bool {
+        let onward: Delivery
         if remembers {
             if delivery == .change, let old = value, let isEqual, isEqual(old, newValue) { return false }
             // Only a transaction whose first delivery is a change compares against the value
             // before it (`isChangedBack`); an event goes to the listeners regardless.
             if delivery == .change, !listeners.isEmpty, buffered.isEmpty { valueBeforeTransaction = value }
             value = newValue
+            onward = delivery == .event ? .event : .change
+        } else {
+            onward = .event
         }
         // Re-reads `edges` at every step: a receiver may attach or detach edges of this port.
         var index = 0
         while index < edges.count {
-            edges[index].deliver(newValue, delivery)
+            edges[index].deliver(newValue, onward)
             index += 1
         }
-        if !listeners.isEmpty { buffer(newValue, delivery) }
+        if !listeners.isEmpty { buffer(newValue, remembers ? delivery : .event) }
         return true
     }
 
@@ -96,7 +104,7 @@ final class OutputPort<Value>: PortCore {
         listeners.isDelivering = true
         if buffered.count == 1 {
             let entry = buffered.removeLast()
-            if entry.delivery == .event || !isChangedBack(from: before, to: entry.value) {
+            if entry.delivery != .change || !isChangedBack(from: before, to: entry.value) {
                 listeners.deliver(entry.value, toFirst: count)
             }
         } else {

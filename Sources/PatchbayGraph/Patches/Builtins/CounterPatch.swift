@@ -16,8 +16,8 @@ final class CounterBehavior: PatchBehavior {
 
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         if activation.arrived("reset") != nil { count = 0 }
-        if activation.arrived("inc") != nil { count += 1 }
-        if activation.arrived("dec") != nil { count -= 1 }
+        count += activation.arrivals("inc").count
+        count -= activation.arrivals("dec").count
         activation.emit("count", .int(count))
     }
 

@@ -27,7 +27,7 @@ final class DelayBehavior: PatchBehavior {
         let cause = patch.input("in")?.cause
         patch.engine.setTimer(after: milliseconds, owner: patch) { [unowned patch] in
             patch.engine.runTransaction {
-                if let out = patch.output("out") { patch.emitAll([(out, value)], cause: cause, .event) }
+                if let out = patch.output("out") { patch.emitAll([(out, value)], cause: cause, .change) }
             }
         }
     }

@@ -1,10 +1,10 @@
 import PatchbayCore
 
 extension PatchType {
-    /// `merge`: whichever of `a`, `b`, `c` arrives goes to `out`.
+    /// `merge`: every value that arrives on `a`, `b` or `c` goes to `out` (GlueKit's merged source).
     static let merge = PatchType(
-        name: "merge", summary: "out = whichever of a, b, c arrives (a first when several arrive together)",
-        inputs: ["a", "b", "c"], outputs: ["out"]
+        name: "merge", summary: "out = every value arriving on a, b, c, each an event (in input order when several arrive together)",
+        inputs: ["a", "b", "c"], outputs: ["out"], eventOutputs: ["out"]
     ) { _ throws(PatchTypeError) in
         PatchDesign(inputs: ["a", "b", "c"], outputs: ["out"], behavior: MergeBehavior())
     }
@@ -13,10 +13,7 @@ extension PatchType {
 final class MergeBehavior: PatchBehavior {
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         for input in ["a", "b", "c"] {
-            if let value = activation.arrived(input) {
-                activation.emit("out", value)
-                return
-            }
+            for value in activation.arrivals(input) { activation.emit("out", value) }
         }
     }
 }

@@ -7,7 +7,8 @@ extension PatchType {
         name: "tap", summary: "x, y = where `tap VIEW X Y` hit the view wired into view",
         inputs: ["view"], outputs: ["x", "y"]
     ) { _ throws(PatchTypeError) in
-        PatchDesign(inputs: ["view"], outputs: ["x", "y"], behavior: TapBehavior())
+        // `view` only attaches the tap, so the tap may drive its view's own inputs (Wolf).
+        PatchDesign(inputs: ["view"], outputs: ["x", "y"], attachingInputs: ["view"], behavior: TapBehavior())
     }
 }
 

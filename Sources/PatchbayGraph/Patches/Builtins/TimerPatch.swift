@@ -30,7 +30,7 @@ final class TimerBehavior: PatchBehavior {
             count += 1
             let value = Value.int(count)
             patch.engine.runTransaction {
-                if let tick = patch.output("tick") { patch.emitAll([(tick, value)], cause: Cause("tick"), .event) }
+                if let tick = patch.output("tick") { patch.emitAll([(tick, value)], cause: Cause("tick"), .change) }
             }
             start(patch)
         }
