@@ -237,6 +237,30 @@ struct SelfContainedRecordingTests {
         #expect(replayed.run("clock\ntick 4\nstate s\nhistory s") == live.run("clock\ntick 4\nstate s\nhistory s"))
     }
 
+    /// Found by the session oracle: the import's new start publishes the store's state, and
+    /// what is wired to its dispatch runs then; a replay rebuilds that start from the recording
+    /// without running the wire a second time.
+    @Test func anImportIntoAStoreWiredToItsOwnDispatchVerifies() throws {
+        let directory = TemporaryDirectory()
+        let exported = directory.path + "/devtools.json"
+        let path = directory.path + "/import.jsonl"
+        let live = liveShell()
+        live.run("""
+            store s = {count: 3}
+            record \(path)
+            reducer s on Inc : state.count += action.by
+            wire s.state -> s.dispatch when $.count > 2 : {type: 'Push', v: $.count}
+            export devtools s \(exported)
+            dispatch s Inc {by: 1}
+            import devtools \(exported) s --force
+            record stop
+            """)
+        let replayed = liveShell()
+        #expect(replayed.run("replay \(path) --verify").last?.hasPrefix("verified ") == true)
+        #expect(view(of: replayed) == view(of: live))
+        #expect(view(of: inspecting(path)) == view(of: live))
+    }
+
     @Test func aResetIsRecordedAndReplayed() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/reset.jsonl"
@@ -253,6 +277,31 @@ struct SelfContainedRecordingTests {
             record stop
             """)
         #expect(verify(path).last == "verified 7 steps of \(path): every effect matches the recording")
+    }
+
+    /// Found by the session oracle: a checkout that set off a loop grew the branch it checked
+    /// out, and taking the command back left those actions there.
+    @Test func aLoopSetOffByACheckoutIsTakenBackOnTheBranchItGrew() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/checkout.jsonl"
+        let live = liveShell()
+        live.run("""
+            store s = {count: 3, n: 0}
+            reducer s on * : state.n += 1
+            dispatch s Echo
+            jump s 0
+            reducer s on Div : state.count = state.count / action.d
+            dispatch s Div {d: 2}
+            record \(path)
+            wire s.state -> s.dispatch when $.count > 2 : {type: 'Push'}
+            """)
+        let before = view(of: live)
+        #expect(live.run("checkout s main").first?.hasPrefix("error: did not settle") == true)
+        #expect(view(of: live) == before)
+        #expect(live.run("branch s") == ["  main  1 action", "* b1  1 action, from main at #0"])
+        live.run("record stop")
+        #expect(view(of: inspecting(path)) == before)
+        #expect(verify(path).last?.hasPrefix("verified ") == true)
     }
 
     @Test func aDispatchLoopThatNeverSettlesIsTakenBackLiveInReplayAndInInspect() throws {

@@ -4,10 +4,11 @@ extension History {
     /// Where a history stands, so that what was recorded after it can be taken back (a command
     /// that failed as a whole, like a dispatch loop that never settles, or that Ctrl-C stopped).
     package struct Mark {
-        package let timelineCount: Int
         let selected: Int
-        package let count: Int
-        package let current: Int
+        /// The number of steps of each timeline: a command may append to several (a checkout
+        /// between two dispatches).
+        let counts: [Int]
+        let current: Int
         let forks: Int
         package let rewrites: Int
         /// The history as it was before the first rewrite made while the mark was held.
@@ -35,8 +36,13 @@ extension History {
     package func mark() -> Mark {
         let undo = openUndo ?? RewriteUndo()
         openUndo = undo
-        return Mark(timelineCount: timelines.count, selected: selected, count: count, current: current, forks: forks,
-                    rewrites: rewrites, undo: undo)
+        return Mark(selected: selected, counts: timelines.map(\.count), current: current, forks: forks, rewrites: rewrites, undo: undo)
+    }
+
+    /// Whether the history is where it was at `mark`.
+    package func isUnchanged(since mark: Mark) -> Bool {
+        rewrites == mark.rewrites && selected == mark.selected && current == mark.current
+            && timelines.count == mark.counts.count && zip(timelines, mark.counts).allSatisfy { $0.count == $1 }
     }
 
     /// Called before each rewrite: while a mark is held, the first rewrite keeps the history as
@@ -59,14 +65,17 @@ extension History {
             guard let before = mark.undo.before, before.rewrites == mark.rewrites else { return nil }
             source = (before.timelines, before.initial, before.current, before.rewrites)
         }
-        guard source.timelines.count >= mark.timelineCount, source.timelines[mark.selected].count >= mark.count,
+        guard source.timelines.count >= mark.counts.count,
+              zip(source.timelines, mark.counts).allSatisfy({ $0.count >= $1 }),
               // From the mark's own timeline: the live state belongs to the current one.
               let state = try? source.timelines[mark.selected].state(at: mark.current, live: nil, liveIndex: source.current)
         else { return nil }
         (timelines, initial, rewrites) = (source.timelines, source.initial, source.rewrites)
-        timelines.removeLast(timelines.count - mark.timelineCount)
+        timelines.removeLast(timelines.count - mark.counts.count)
+        for (position, count) in mark.counts.enumerated() where timelines[position].count > count {
+            timelines[position].truncate(to: count)
+        }
         selected = mark.selected
-        timelines[selected].truncate(to: mark.count)
         current = mark.current
         forks = mark.forks
         return state

@@ -151,15 +151,21 @@ public struct Inspection {
         for name in order {
             guard let store = stores[name] else { continue }
             store.finished = (store.history.branch, store.history.current)
-            do {
-                if (try? graph.storeState(name)) == store.state {
-                    try graph.restore(name, to: store.state, index: store.history.current)
-                } else {
-                    try graph.travel(name, to: store.state, index: store.history.current)
+            var failure: GraphError?
+            // Derived nodes follow the state; what is wired to a dispatch does not run: the
+            // recording holds the actions it dispatched.
+            graph.engine.droppingFollowUps {
+                do throws(GraphError) {
+                    if (try? graph.storeState(name)) == store.state {
+                        try graph.restore(name, to: store.state, index: store.history.current)
+                    } else {
+                        try graph.travel(name, to: store.state, index: store.history.current)
+                    }
+                } catch {
+                    failure = error
                 }
-            } catch {
-                throw InspectionError(message: error.description)
             }
+            if let failure { throw InspectionError(message: failure.description) }
         }
     }
 

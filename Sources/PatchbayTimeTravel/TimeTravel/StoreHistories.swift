@@ -175,8 +175,7 @@ public final class StoreHistories {
                 isComplete = false
                 continue
             }
-            guard history.count != mark.count || history.current != mark.current || history.timelines.count != mark.timelineCount
-                    || history.rewrites != mark.rewrites else { continue }
+            guard !history.isUnchanged(since: mark) else { continue }
             guard let state = history.rollBack(to: mark) else {
                 isComplete = false
                 continue
