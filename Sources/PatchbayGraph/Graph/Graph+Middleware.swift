@@ -47,16 +47,7 @@ extension Graph {
         let store = try store(storeName)
         if store.hosted != nil { throw .hostedMiddleware(store: store.name) }
         let taken = Set(nodes.values.lazy.compactMap { $0 as? StoreNode }.flatMap { $0.middleware.map(\.id) })
-        let id: String
-        if let requested {
-            guard requested.hasPrefix("m"), let number = Int(requested.dropFirst()), number > 0, requested == "m\(number)" else {
-                throw .invalidMiddlewareID(requested)
-            }
-            guard !taken.contains(requested) else { throw .middlewareExists(requested) }
-            id = requested
-        } else {
-            id = (1...).lazy.map { "m\($0)" }.first { !taken.contains($0) }!
-        }
+        let id = try Self.id("m", requested: requested, taken: taken, invalid: GraphError.invalidMiddlewareID, exists: GraphError.middlewareExists)
         store.middleware.append(StoreMiddleware(id: id, type: type, body: body))
         return id
     }

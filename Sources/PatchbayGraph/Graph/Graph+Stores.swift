@@ -80,23 +80,21 @@ extension Graph {
         if store.hosted != nil { throw .hostedReducer(store: store.name) }
         if let delay, !(0...VirtualClock.maximumDelay).contains(delay) { throw .invalidDelay(delay) }
         let taken = Set(nodes.values.lazy.compactMap { $0 as? StoreNode }.flatMap { $0.reducers.map(\.id) })
-        let id: String
-        if let requested {
-            guard Self.reducerNumber(requested) != nil else { throw .invalidReducerID(requested) }
-            guard !taken.contains(requested) else { throw .reducerExists(requested) }
-            id = requested
-        } else {
-            id = (1...).lazy.map { "r\($0)" }.first { !taken.contains($0) }!
-        }
+        let id = try Self.id("r", requested: requested, taken: taken, invalid: GraphError.invalidReducerID, exists: GraphError.reducerExists)
         store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))
         defined(.reducer(id: id, store: store.name))
         return id
     }
 
-    /// The number of reducer id `id` (`r12`: 12), or `nil` for a text that is not one.
-    package static func reducerNumber(_ id: String) -> Int? {
-        guard id.hasPrefix("r"), let number = Int(id.dropFirst()), number > 0, id == "r\(number)" else { return nil }
-        return number
+    /// The id of a new reducer or middleware: `requested` when it is `prefix` and a number and
+    /// not `taken`, or else the lowest free one (`r1`, `r2`, ...).
+    static func id(_ prefix: String, requested: String?, taken: Set<String>, invalid: (String) -> GraphError,
+                   exists: (String) -> GraphError) throws(GraphError) -> String {
+        guard let requested else { return (1...).lazy.map { prefix + "\($0)" }.first { !taken.contains($0) }! }
+        guard requested.hasPrefix(prefix), let number = Int(requested.dropFirst(prefix.count)), number > 0, requested == prefix + "\(number)"
+        else { throw invalid(requested) }
+        guard !taken.contains(requested) else { throw exists(requested) }
+        return requested
     }
 
     /// `reducer list [STORE]`
