@@ -22,6 +22,7 @@ public enum Patchbay {
     public static func main(hosting stores: [HostedStore] = [], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         do {
             var command: any HostCommand
+            let arguments = subcommandFirst(arguments)
             switch arguments.first {
             case "replay": command = try Replay.parse(Array(arguments.dropFirst()))
             case "inspect": command = try Inspect.parse(Array(arguments.dropFirst()))
@@ -32,6 +33,20 @@ public enum Patchbay {
             PatchbayCommand.exit(withError: error)
         }
         PatchbayCommand.exit()
+    }
+
+    /// The command line with its subcommand first, so that the global options may come before
+    /// it as well as after (`patchbay --json replay FILE --verify`): a `replay` or `inspect`
+    /// that follows only options (and their values) moves to the front.
+    static func subcommandFirst(_ arguments: [String]) -> [String] {
+        // The options of `SessionOptions` that take a value.
+        let valued: Set = ["--record", "--history-file", "--color", "--work-budget", "--memory-budget"]
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "--" {
+            index += valued.contains(arguments[index]) ? 2 : 1
+        }
+        guard index > 0, index < arguments.count, ["replay", "inspect"].contains(arguments[index]) else { return arguments }
+        return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
     }
 }
 

@@ -94,6 +94,13 @@ struct RecordingProcessTests {
         let replayed = try PatchbayProcess.run(["replay", path, "--verify"])
         #expect(replayed.status == 0, "\(replayed.errors)")
         #expect(replayed.outputLines.last == "verified 3 steps of \(path): every effect matches the recording")
+        // Global options go before the subcommand or after it.
+        for arguments in [["--json", "replay", path, "--verify"], ["replay", path, "--json", "--verify"],
+                          ["--color", "never", "--json", "replay", path, "--verify"]] {
+            let json = try PatchbayProcess.run(arguments)
+            #expect(json.status == 0, "\(arguments): \(json.errors)")
+            #expect(json.outputLines.last?.contains(#""verified":true"#) == true, "\(arguments): \(json.outputLines)")
+        }
 
         // A changed recording fails with status 1 and names the step.
         let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "state.n += 1", with: "state.n += 2")

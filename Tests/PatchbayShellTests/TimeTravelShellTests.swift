@@ -111,6 +111,13 @@ struct SkipBlameFindShellTests {
         #expect(session.run("find state.count == 0") == ["#0 (initial state)"])
         #expect(session.run("find state.count > 100") == ["no state matches"])
     }
+
+    @Test func aFindConditionThatIsNotABoolIsAnErrorAtTheCondition() {
+        let session = counter()
+        #expect(session.run("find state.count + 1") == [
+            "error: find's condition (at #0) must be a bool, not an int in 'state.count + 1'\n  find state.count + 1\n       ^~~~~~~~~~~~~~~",
+        ])
+    }
 }
 
 @Suite("Time travel: branches and rewrites")

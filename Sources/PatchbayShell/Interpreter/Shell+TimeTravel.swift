@@ -266,22 +266,29 @@ extension Shell {
     }
 
     /// `find EXPR`: the states where EXPR holds. A step where it fails to evaluate does not
-    /// match; when it fails everywhere, the first error is the answer.
+    /// match; when it fails everywhere, the first error is the answer. A condition that gives
+    /// something else than a bool is an error at once.
     private func find(_ condition: Expression, in history: History, text: String) throws(ShellError) -> CommandResult {
         let style = style
         var found: [(Int, HistoryEntry?)] = []
         var firstError: ExpressionError?
+        var notABool: ExpressionError?
         var evaluated = 0
         history.walk { index, entry, state in
             do throws(ExpressionError) {
                 let result = try condition.evaluate(Bindings(state: state, action: entry?.action ?? .null), in: graph)
                 evaluated += 1
-                if case .bool(true) = result { found.append((index, entry)) }
+                guard case .bool(let holds) = result else {
+                    notABool = ExpressionError(.notABool(context: "find's condition (at #\(index))", type: result.typeName), at: condition.range)
+                    return false
+                }
+                if holds { found.append((index, entry)) }
             } catch {
                 if firstError == nil { firstError = error }
             }
             return true
         }
+        if let notABool { throw ShellError(notABool, in: text) }
         if evaluated == 0, let firstError { throw ShellError(firstError, in: text) }
         let lines = found.isEmpty ? ["no state matches"] : found.map { index, entry in
             entry.map { "#\(index) \(style.action($0.action))" } ?? "#0 (initial state)"
