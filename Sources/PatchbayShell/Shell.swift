@@ -177,6 +177,7 @@ public final class Shell {
                 // recorders heard of them (a replay fails the same way and takes them back too).
                 let eventCounts = recorders.map(\.pendingCount)
                 let restored = takeBack(recorders).restored
+                unmake(command)
                 let error = ShellError(.graph(.engine(runaway)), at: 0..<0)
                 for (recorder, count) in zip(recorders, eventCounts) {
                     // The command's line is there still when what it did could not be taken back.
@@ -245,6 +246,17 @@ public final class Shell {
             for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }
         }
         return (restored, isComplete)
+    }
+
+    /// Removes the wire or binding a command made, when the command failed as a whole (its
+    /// first delivery set off a loop that never settled): it leaves state as it was before it.
+    private func unmake(_ command: Command) {
+        switch command {
+        case .dataflow(.wire(_, let target, _, _, _, _)): if let address = target.address { try? graph.unwire(address) }
+        case .dataflow(.bind(let first, let second)): _ = try? graph.unbind(first.text, second.text)
+        default: return
+        }
+        _ = graph.takeEvents()
     }
 
     /// The recorders that take a command run at the current depth (`nil`: one that did not

@@ -279,6 +279,23 @@ struct SelfContainedRecordingTests {
         #expect(verify(path).last == "verified 7 steps of \(path): every effect matches the recording")
     }
 
+    /// A wire whose first delivery sets off a loop that never settles fails as a whole: the
+    /// wire goes with the actions, live and in a replay.
+    @Test func aWireThatSetsOffALoopIsNotMade() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/wire.jsonl"
+        let live = liveShell()
+        live.run("record \(path)\nstore s = {count: 3, n: 0}\nreducer s on * : state.n += 1")
+        let before = live.run("show s.state\nhistory s")
+        #expect(live.run("wire s.state -> s.dispatch when $.count > 2 : {type: 'Push'}").first?.hasPrefix("error: did not settle") == true)
+        #expect(live.run("show s.state\nhistory s") == before)
+        live.run("dispatch s Other\nrecord stop")
+        #expect(live.run("state s") == ["{count: 3, n: 1}"])
+        let replayed = liveShell()
+        #expect(replayed.run("replay \(path) --verify").last?.hasPrefix("verified ") == true)
+        #expect(replayed.run("show s.state\nhistory s") == live.run("show s.state\nhistory s"))
+    }
+
     /// Found by the session oracle: a checkout that set off a loop grew the branch it checked
     /// out, and taking the command back left those actions there.
     @Test func aLoopSetOffByACheckoutIsTakenBackOnTheBranchItGrew() throws {
