@@ -97,6 +97,14 @@ struct TimeTravelCompletionTests {
         #expect(shell.complete("blame a", cursor: 7).candidates == ["app"])
     }
 
+    @Test func aReducerOrMiddlewareWithAnIdCompletesAsWithout() {
+        let shell = shell()
+        #expect(shell.complete("reducer r7 = ca", cursor: 15).candidates == ["cart"])
+        #expect(shell.complete("reducer r7 = app o", cursor: 18).candidates == ["on"])
+        #expect(shell.complete("reducer r7 = app on I", cursor: 21).candidates == ["Inc"])
+        #expect(shell.complete("middleware m2 = ca", cursor: 18).candidates == ["cart"])
+    }
+
     @Test func checkoutCompletesBranchNames() {
         #expect(shell().complete("checkout b", cursor: 10).candidates == ["b1"])
         #expect(shell().complete("checkout app m", cursor: 14).candidates == ["main"])

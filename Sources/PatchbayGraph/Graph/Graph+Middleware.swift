@@ -54,8 +54,7 @@ extension Graph {
 
     /// `middleware list [STORE]`, in registration order.
     public func middlewareSummaries(of storeName: String? = nil) throws(GraphError) -> [MiddlewareSummary] {
-        let stores = try storeName.map { name throws(GraphError) in [try store(name)] } ?? nodes.values.compactMap { $0 as? StoreNode }
-        return stores.flatMap { store in
+        try stores(storeName).flatMap { store in
             store.middleware.map { middleware in
                 var summary = middleware.summary
                 summary.store = store.name

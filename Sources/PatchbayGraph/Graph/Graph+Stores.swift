@@ -97,10 +97,14 @@ extension Graph {
         return requested
     }
 
+    /// The store named, or every store (in creation order) when none is.
+    func stores(_ name: String?) throws(GraphError) -> [StoreNode] {
+        try name.map { name throws(GraphError) in [try store(name)] } ?? nodes.values.compactMap { $0 as? StoreNode }
+    }
+
     /// `reducer list [STORE]`
     public func reducerSummaries(of storeName: String? = nil) throws(GraphError) -> [ReducerSummary] {
-        let stores = try storeName.map { name throws(GraphError) in [try store(name)] } ?? nodes.values.compactMap { $0 as? StoreNode }
-        return stores.flatMap { store in
+        try stores(storeName).flatMap { store in
             store.reducers.map { reducer in
                 var summary = reducer.summary
                 summary.store = store.name

@@ -32,6 +32,10 @@ struct Completer {
         guard let command = earlier.first else {
             return CommandCatalog.words.filter { $0 != "=" }
         }
+        // `reducer ID = STORE on ...` completes as `reducer STORE on ...` from the store on.
+        if ["reducer", "middleware"].contains(command), earlier.count > 2, earlier[2] == "=" {
+            return pool(for: word, after: [command] + earlier.dropFirst(3))
+        }
         let position = earlier.count
         // A command that takes nothing completes nothing after it.
         if let info = CommandCatalog.info(for: command),
