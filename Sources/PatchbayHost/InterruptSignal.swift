@@ -44,6 +44,24 @@ final class InterruptSignal {
     /// Whether SIGINT arrived since the last `clear()`.
     var wasReceived: Bool { signalInterruption.isRequested }
 
+    /// Reads from `descriptor` as `read(2)` does, except that a SIGINT that arrived before the
+    /// call, or arrives while it waits, ends it with -1 and `errno` `EINTR`. The wait polls (every
+    /// 50 ms): a signal that lands between a check of the flag and a blocking `read` would not
+    /// interrupt that read, and the process would wait for input it may never get.
+    func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            if wasReceived {
+                errno = EINTR
+                return -1
+            }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 50)
+            if polled > 0 || (polled < 0 && errno != EINTR) {
+                return Foundation.read(descriptor, buffer.baseAddress, buffer.count)
+            }
+        }
+    }
+
     /// Puts back the SIGINT action from before.
     func restore() {
         sigaction(SIGINT, &previous, nil)

@@ -548,7 +548,7 @@ final class PlainLineReader: LineReader {
         while pending.isEmpty && !atEnd {
             if let work = idle, !waitForInput(work, prompt: prompt) { idle = nil }
             // A SIGINT while waiting is an interrupted read, as one during the read is.
-            let count = interrupts.wasReceived ? -1 : buffer.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { interrupts.read(STDIN_FILENO, into: $0) }
             if count > 0 {
                 pending += splitter.append(buffer[..<count]).map(Self.text)
             } else if count < 0, interrupts.wasReceived || errno == EINTR {

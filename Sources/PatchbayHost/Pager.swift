@@ -43,6 +43,10 @@ struct Pager {
         // A pager quit before the end (q in less) closes the pipe: the write fails, nothing dies.
         let previous = signal(SIGPIPE, SIG_IGN)
         defer { signal(SIGPIPE, previous) }
+        // Its end is awaited through the termination handler: `waitUntilExit()` spins a run loop
+        // that has been seen not to return on some Linux hosts.
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         do { try process.run() } catch { return nil }
         let descriptor = pipe.fileHandleForWriting.fileDescriptor
         bytes.withUnsafeBytes { raw in
@@ -57,7 +61,7 @@ struct Pager {
             }
         }
         try? pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
+        ended.wait()
         return process.terminationStatus
     }
 }

@@ -249,7 +249,9 @@ struct SessionOptions: ParsableArguments {
                 session.run()
                 return
             }
-            interrupts.clear()
+            // With -i, an interrupted script before this is over; without, a SIGINT from now on
+            // (none came before: the run would have ended) ends the run.
+            if interactive { interrupts.clear() }
             failed = StandardInputScript.run(shell: shell, keepGoing: keepGoing, output: output, interrupts: interrupts) || failed
             if interrupts.wasReceived { throw ExitCode(130) }
         }

@@ -12,7 +12,7 @@ enum StandardInputScript {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         reading: while !runner.isStopped {
             output.flush()
-            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { interrupts.read(STDIN_FILENO, into: $0) }
             if interrupts.wasReceived { break }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }

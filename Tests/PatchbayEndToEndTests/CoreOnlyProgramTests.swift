@@ -8,15 +8,11 @@ struct CoreOnlyProgramTests {
     private var program: URL { PatchbayProcess.binary.deletingLastPathComponent().appendingPathComponent("patchbay-core-check") }
 
     @Test func itLinksAndRunsAStoreWithoutFoundation() throws {
-        let process = Process()
-        process.executableURL = program
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(text == "{type: \"add\", reading: 2.5}\n{count: 2, readings: [2.5, -1.5]}\n")
+        let child = try ChildProcess(program)
+        child.closeInput()
+        #expect(child.waitForExit("patchbay-core-check"))
+        #expect(child.status == 0)
+        #expect(child.printed == "{type: \"add\", reading: 2.5}\n{count: 2, readings: [2.5, -1.5]}\n")
     }
 
     #if os(Linux)

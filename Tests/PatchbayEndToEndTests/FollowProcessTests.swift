@@ -23,24 +23,16 @@ struct FollowProcessTests {
         let count = 30
 
         // The app: its store line first, then, after a pause, an action every 40 ms.
-        let app = Process()
-        app.executableURL = Self.writer
-        app.arguments = [path, String(count), "40", "800"]
-        let appErrors = Pipe()
-        app.standardError = appErrors
-        try app.run()
-        defer { if app.isRunning { app.terminate() } }
-        let deadline = Date().addingTimeInterval(10)
-        while (try? String(contentsOfFile: path, encoding: .utf8))?.contains(#""kind":"store""#) != true, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        let app = try ChildProcess(Self.writer, [path, String(count), "40", "800"])
+        _ = app.wait(until: { (try? String(contentsOfFile: path, encoding: .utf8))?.contains(#""kind":"store""#) == true },
+                     timeout: .seconds(10))
 
         // Standard input is a pipe: it follows until the file has not grown for 3 s, then runs
         // the commands on what arrived.
         let result = try PatchbayProcess.run(["inspect", path, "--follow", "--idle", "3"],
                                              script: "jump 2\nstate\njump end\nstate\nhistory --last 1\n")
-        app.waitUntilExit()
-        #expect(app.terminationStatus == 0, "app: \(String(decoding: appErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        app.waitForExit("the app writing the recording")
+        #expect(app.status == 0, "app: \(app.printedErrors)")
         #expect(result.status == 0, "errors: \(result.errors)")
         #expect(result.errors == "")
 
@@ -72,48 +64,27 @@ extension FollowProcessTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/app.pbsession"
-        let app = Process()
-        app.executableURL = Self.writer
-        app.arguments = [path, "3", "0"]
-        try app.run()
-        app.waitUntilExit()
-        #expect(app.terminationStatus == 0)
+        let app = try ChildProcess(Self.writer, [path, "3", "0"])
+        app.waitForExit("the app writing the recording")
+        #expect(app.status == 0)
 
-        let process = Process()
-        process.executableURL = PatchbayProcess.binary
-        process.arguments = ["inspect", path, "--follow"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        let collected = Mutex<[UInt8]>([])
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            collected.withLock { $0 += data }
-        }
-        try process.run()
-        func printed() -> String { collected.withLock { String(decoding: $0, as: UTF8.self) } }
+        let child = try ChildProcess(PatchbayProcess.binary, ["inspect", path, "--follow"], mergingErrors: true)
         // Each wait has a deadline of its own: on a loaded machine (sanitizers, CI) the first one
         // may take a while, and the interrupt must come while it follows.
-        var deadline = Date().addingTimeInterval(30)
-        while !printed().contains("following \(path)"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        process.interrupt()
-        deadline = Date().addingTimeInterval(30)
-        while !printed().contains("stopped following"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        try input.fileHandleForWriting.write(contentsOf: Data("jump 1\nstate\n".utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        let lines = printed().split(separator: "\n").map(String.init)
-        #expect(process.terminationStatus == 0, "\(printed())")
+        #expect(child.waitUntilPrinted("following \(path)"))
+        child.send(SIGINT)
+        #expect(child.waitUntilPrinted("stopped following"))
+        child.feed(Array("jump 1\nstate\n".utf8))
+        child.waitForExit("patchbay inspect --follow")
+        #expect(child.status == 0, "\(child.printed)")
+        let lines = child.printed.split(separator: "\n").map(String.init)
         #expect(lines == [
             "inspected \(path): app (3 actions)",
             "following \(path): new actions appear as they arrive, until Ctrl-C",
             "stopped following \(path) (0 new actions read)",
             "app at #1 of 3: {count: 1, last: 1}",
             "{count: 1, last: 1}",
-        ], "\(printed())")
+        ], "\(child.printed)")
     }
 
     @Test func idleWithoutFollowIsAUsageError() throws {

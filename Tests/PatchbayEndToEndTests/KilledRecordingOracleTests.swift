@@ -45,30 +45,18 @@ struct KilledRecordingOracleTests {
             .map { $0.replacingOccurrences(of: StoreSessionGenerator.directory, with: directory) }
         let path = directory + "/killed.jsonl"
 
-        let process = Process()
-        process.executableURL = PatchbayProcess.binary
-        process.arguments = ["--record", path, "--keep-going"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let stdin = Pipe()
-        process.standardInput = stdin
         // Each command's lines reach the file with one write when it ends: after the kill the
         // file holds every command that ended.
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = ErrorCollector(stdout.fileHandleForReading)
+        let child = try ChildProcess(PatchbayProcess.binary, ["--record", path, "--keep-going"], directory: directory)
         // The recording starts with the process: wait for its file. Then some commands, and
         // a kill a moment later: while it runs them or waits for more.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !FileManager.default.fileExists(atPath: path) { Thread.sleep(forTimeInterval: 0.002) }
+        _ = child.wait(until: { FileManager.default.fileExists(atPath: path) }, timeout: .seconds(30))
         let sent = random.int(1...commands.count)
-        try? stdin.fileHandleForWriting.write(contentsOf: Data(commands.prefix(sent).map { $0 + "\n" }.joined().utf8))
+        child.feed(Array(commands.prefix(sent).map { $0 + "\n" }.joined().utf8), closing: false)
         Thread.sleep(forTimeInterval: Double(random.int(0...40)) / 1000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? stdin.fileHandleForWriting.close()
-        _ = output.finish()
+        child.send(SIGKILL)
+        child.waitForExit("the patchbay killed mid-recording")
+        child.closeInput()
 
         let recorded = recordedCommands(path)
         let script = "= 'views'\n" + queries.joined(separator: "\n") + "\n"

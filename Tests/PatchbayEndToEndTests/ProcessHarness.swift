@@ -1,7 +1,143 @@
 import Foundation
+import Synchronization
+import Testing
 
-/// Runs the built `patchbay` binary with piped standard streams.
-struct PatchbayProcess {
+/// A child process started with piped standard streams, whose output is collected on other
+/// threads and whose end is awaited with a deadline: a child that hangs is killed and fails the
+/// test, and never hangs the test run. (`Process.waitUntilExit()` is not used: it waits without
+/// a deadline, and on some Linux hosts it has been seen not to return at all.)
+final class ChildProcess: @unchecked Sendable {
+    // `process` is configured before `run()` and read after; the collected bytes are behind locks.
+    let process = Process()
+    private let input = Pipe()
+    private let output = Collected()
+    private let errors = Collected()
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// Starts `executable arguments...`; `NO_COLOR` is set, then `environment` is added.
+    /// Standard error goes to `errors` unless `mergingErrors`, which sends it to `output`.
+    init(_ executable: URL = PatchbayProcess.binary, _ arguments: [String] = [], environment: [String: String] = [:],
+         directory: String? = nil, mergingErrors: Bool = false) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
+            .merging(environment) { _, new in new }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardInput = input
+        process.standardOutput = stdout
+        process.standardError = mergingErrors ? stdout : stderr
+        let semaphore = ended
+        process.terminationHandler = { _ in semaphore.signal() }
+        // The feeding writes fail with EPIPE once the child is gone, instead of raising SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        try process.run()
+        output.collect(stdout.fileHandleForReading)
+        if !mergingErrors { errors.collect(stderr.fileHandleForReading) }
+        try? stderr.fileHandleForWriting.close()
+    }
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// What the child printed on standard output so far.
+    var printed: String { output.text }
+
+    /// What the child printed on standard error so far.
+    var printedErrors: String { errors.text }
+
+    /// Writes `bytes` to the child's standard input on another thread (a large input cannot
+    /// block the test while the child's output fills its pipe), then closes it if `closing`.
+    func feed(_ bytes: some Collection<UInt8>, closing: Bool = true) {
+        let data = Data(bytes)
+        let handle = input.fileHandleForWriting
+        Thread {
+            try? handle.write(contentsOf: data)
+            if closing { try? handle.close() }
+        }.start()
+    }
+
+    /// Closes the child's standard input.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Sends `signal` to the child.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits until `condition` holds, polling; `false` after `timeout`.
+    func wait(until condition: () -> Bool, timeout: Duration = .seconds(60)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return true
+    }
+
+    /// Waits until standard output holds `text`; `false` after `timeout` or when the child ended
+    /// without printing it.
+    func waitUntilPrinted(_ text: String, timeout: Duration = .seconds(60)) -> Bool {
+        wait(until: { printed.contains(text) || !process.isRunning }, timeout: timeout) && printed.contains(text)
+    }
+
+    /// Waits for the child to end and its output to be read to the end. A child still running
+    /// after `timeout` is killed, and the test fails naming `what`: `false`.
+    @discardableResult
+    func waitForExit(timeout: Duration = .seconds(300), _ what: @autoclosure () -> String = "the child process",
+                     sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let seconds = Double(timeout.components.seconds)
+        guard ended.wait(timeout: .now() + seconds) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            _ = ended.wait(timeout: .now() + 10)
+            Issue.record("\(what()) did not end within \(timeout): killed. It printed:\n\(printed)\(printedErrors)",
+                         sourceLocation: sourceLocation)
+            return false
+        }
+        ended.signal()  // later waits return at once
+        output.waitForEnd()
+        errors.waitForEnd()
+        return true
+    }
+
+    /// The exit status (after `waitForExit`).
+    var status: Int32 { process.terminationStatus }
+
+    /// Whether the child ended by a signal it did not handle (after `waitForExit`).
+    var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
+
+    /// Bytes a pipe delivered, read to its end by a thread of their own.
+    private final class Collected: Sendable {
+        private let state = Mutex<[UInt8]>([])
+        private let done = DispatchSemaphore(value: 0)
+        private let collecting = Atomic<Bool>(false)
+
+        func collect(_ handle: FileHandle) {
+            collecting.store(true, ordering: .sequentiallyConsistent)
+            Thread { [self] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    state.withLock { $0 += data }
+                }
+                done.signal()
+            }.start()
+        }
+
+        /// Waits (at most 10 s: a grandchild may hold the pipe open) for the end of the pipe.
+        func waitForEnd() {
+            guard collecting.load(ordering: .sequentiallyConsistent) else { return }
+            _ = done.wait(timeout: .now() + 10)
+            done.signal()
+        }
+
+        var text: String { String(decoding: state.withLock { $0 }, as: UTF8.self) }
+    }
+}
+
+/// Runs the built `patchbay` binary to its end.
+enum PatchbayProcess {
     struct Result {
         var status: Int32
         var output: String
@@ -27,53 +163,14 @@ struct PatchbayProcess {
 
     /// Runs `patchbay arguments...` with `input` on standard input (a pipe, so script mode).
     static func run(_ arguments: [String] = [], input: some Collection<UInt8> = [UInt8](), environment: [String: String] = [:],
-                    directory: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let data = Data(input)
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: data)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errors = ErrorCollector(stderr.fileHandleForReading)
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                      errors: String(decoding: errors.finish(), as: UTF8.self))
+                    directory: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        let child = try ChildProcess(binary, arguments, environment: environment, directory: directory)
+        child.feed(input)
+        let ended = child.waitForExit("patchbay \(arguments.joined(separator: " "))", sourceLocation: sourceLocation)
+        return Result(status: ended ? child.status : -1, output: child.printed, errors: child.printedErrors)
     }
 
-    static func run(_ arguments: [String] = [], script: String) throws -> Result {
-        try run(arguments, input: Array(script.utf8))
-    }
-}
-
-/// Reads a pipe to its end on another thread, so neither pipe can fill and block the child.
-final class ErrorCollector: @unchecked Sendable {
-    // `data` is written by the reading thread before `done` is signalled, and read only after.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }.start()
-    }
-
-    func finish() -> Data {
-        done.wait()
-        return data
+    static func run(_ arguments: [String] = [], script: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        try run(arguments, input: Array(script.utf8), sourceLocation: sourceLocation)
     }
 }

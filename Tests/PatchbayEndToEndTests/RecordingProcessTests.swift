@@ -12,35 +12,17 @@ struct RecordingProcessTests {
     /// A counter store and its reducer, as commands.
     private static let counter = "store app = {count: 0}\nreducer app on Add : state.count += 1\n"
 
-    /// Starts `patchbay --record path`, reading commands from the pipe it returns and writing
-    /// its output to `output`.
-    private func startRecording(into path: String, output: Any) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = PatchbayProcess.binary
-        process.arguments = ["--record", path]
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return (process, stdin)
-    }
-
     @Test func aRecordingKilledMidSessionLoadsWithEveryCompletedCommand() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/killed.jsonl"
-        let (process, stdin) = try startRecording(into: path, output: FileHandle.nullDevice)
-        let commands = Self.counter + String(repeating: "dispatch app Add\n", count: 20)
-        try stdin.fileHandleForWriting.write(contentsOf: Data(commands.utf8))
+        let child = try ChildProcess(PatchbayProcess.binary, ["--record", path])
+        child.feed(Array((Self.counter + String(repeating: "dispatch app Add\n", count: 20)).utf8), closing: false)
         // Wait until the last action is in the file, then kill without warning (the pipe stays open).
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains(#""index":20"#) {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        _ = child.wait(until: { ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains(#""index":20"#) })
+        child.send(SIGKILL)
+        child.waitForExit("the patchbay killed mid-session")
+        #expect(child.endedBySignal)
 
         let inspected = try PatchbayProcess.run(["inspect", path], script: "state\nhistory --last 1\n")
         #expect(inspected.status == 0, "\(inspected.errors)")
@@ -53,28 +35,14 @@ struct RecordingProcessTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/busy.jsonl"
-        let stdout = Pipe()
-        let (process, stdin) = try startRecording(into: path, output: stdout)
-        let commands = Self.counter + String(repeating: "dispatch app Add\n", count: 50_000)
-        // The feeding thread's write fails once the process is killed: EPIPE, not SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: Data(commands.utf8))
-        }
-        writer.start()
-        var output = Data()
-        while output.count(where: { $0 == 0x0A }) < 3_000 {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            output += chunk
-        }
-        kill(process.processIdentifier, SIGKILL)
-        output += stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try? stdin.fileHandleForWriting.close()
-        #expect(process.terminationReason == .uncaughtSignal)
+        let child = try ChildProcess(PatchbayProcess.binary, ["--record", path])
+        child.feed(Array((Self.counter + String(repeating: "dispatch app Add\n", count: 50_000)).utf8), closing: false)
+        _ = child.wait(until: { child.printed.count(where: { $0 == "\n" }) >= 3_000 || !child.process.isRunning })
+        child.send(SIGKILL)
+        child.waitForExit("the patchbay killed mid-script")
+        #expect(child.endedBySignal)
 
-        let printed = String(decoding: output, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("#") }
+        let printed = child.printed.split(separator: "\n").filter { $0.hasPrefix("#") }
         let lastPrinted = try #require(printed.last.flatMap { Int($0.dropFirst().prefix { $0.isNumber }) })
         #expect(lastPrinted >= 2_998 && lastPrinted < 50_000, "the kill came mid-script")
         let inspected = try PatchbayProcess.run(["inspect", path], script: "state\n")
@@ -116,24 +84,11 @@ struct RecordingProcessTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/limited.jsonl"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"trap "" XFSZ; ulimit -f 8; exec "$0" --record "$1""#, PatchbayProcess.binary.path, path]
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let commands = Self.counter + String(repeating: "dispatch app Add\n", count: 300)
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: Data(commands.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errors = ErrorCollector(stderr.fileHandleForReading)
-        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let printed = output + String(decoding: errors.finish(), as: UTF8.self)
+        let child = try ChildProcess(URL(fileURLWithPath: "/bin/sh"),
+                                     ["-c", #"trap "" XFSZ; ulimit -f 8; exec "$0" --record "$1""#, PatchbayProcess.binary.path, path])
+        child.feed(Array((Self.counter + String(repeating: "dispatch app Add\n", count: 300)).utf8))
+        child.waitForExit("patchbay under a file-size limit")
+        let printed = child.printed + child.printedErrors
 
         let message = try #require(printed.split(separator: "\n").first { $0.contains("the recording stopped") })
         #expect(message.contains("cannot write to the file: File too large; the recording stopped, and the file holds its first "))

@@ -115,38 +115,38 @@ struct HostileInputTests {
 
 @Suite("SIGINT in script mode")
 struct ScriptInterruptTests {
-    @Test func sigintEndsAScriptWithStatus130AfterClosingTheRecording() throws {
+    private func temporaryDirectory() throws -> String {
         let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Starts `patchbay arguments...` in `directory`, waits until `file` there holds `ready` (the
+    /// recording holds a command once it ran), sends SIGINT and waits for the end; how long that took.
+    private func interrupt(_ arguments: [String], in directory: String, once file: String, holds ready: String) throws -> (ChildProcess, Duration) {
+        let child = try ChildProcess(PatchbayProcess.binary, arguments, directory: directory)
+        let started = child.wait(until: { ((try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? "").contains(ready) })
+        #expect(started, "the command before the long one never ran: \(child.printedErrors)")
+        let sent = ContinuousClock.now
+        child.send(SIGINT)
+        child.waitForExit(timeout: .seconds(60), "the interrupted patchbay")
+        return (child, ContinuousClock.now - sent)
+    }
+
+    @Test func sigintEndsAScriptWithStatus130AfterClosingTheRecording() throws {
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = "var kept = 1\n= len(map(range(1000000), x => map(range(1000000), y => x + y)))\n= 3\n"
         try script.write(toFile: directory + "/long.pb", atomically: true, encoding: .utf8)
-
-        let process = Process()
-        process.executableURL = PatchbayProcess.binary
         // A budget the evaluation does not reach before the interrupt.
-        process.arguments = ["--record", "session.jsonl", "--work-budget", "1000000000000", "--memory-budget", "64G", "long.pb"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let errors = ErrorCollector(stderr.fileHandleForReading)
-        let output = ErrorCollector(stdout.fileHandleForReading)
-        // Let the long evaluation start.
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(process.isRunning)
-        let sent = ContinuousClock.now
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        let took = ContinuousClock.now - sent
+        let (child, took) = try interrupt(["--record", "session.jsonl", "--work-budget", "1000000000000", "--memory-budget", "64G", "long.pb"],
+                                          in: directory, once: "session.jsonl", holds: "var kept = 1")
 
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
+        #expect(!child.endedBySignal)
+        #expect(child.status == 130)
         #expect(took < .seconds(2), "the interrupt took \(took)")
-        #expect(String(decoding: output.finish(), as: UTF8.self) == "kept = 1\n")
-        let message = String(decoding: errors.finish(), as: UTF8.self)
+        #expect(child.printed == "kept = 1\n")
+        let message = child.printedErrors
         #expect(message.hasPrefix("long.pb:2:"), "\(message)")
         #expect(message.contains("error: interrupted; nothing changed"), "\(message)")
         // The recording is complete: the commands that ran, and not the interrupted one (which
@@ -160,8 +160,7 @@ struct ScriptInterruptTests {
     }
 
     @Test func sigintStopsALongTickAndLeavesItOutOfTheRecording() throws {
-        let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // A 1 ms timer dispatching into a store whose reducer takes a while: the tick would fire
         // 100,000 times, for far longer than the test waits.
@@ -175,32 +174,15 @@ struct ScriptInterruptTests {
 
             """
         try script.write(toFile: directory + "/ticks.pb", atomically: true, encoding: .utf8)
+        let (child, took) = try interrupt(["--record", "session.jsonl", "ticks.pb"], in: directory, once: "session.jsonl",
+                                          holds: "wire t.tick -> s.dispatch")
 
-        let process = Process()
-        process.executableURL = PatchbayProcess.binary
-        process.arguments = ["--record", "session.jsonl", "ticks.pb"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let errors = ErrorCollector(stderr.fileHandleForReading)
-        let output = ErrorCollector(stdout.fileHandleForReading)
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(process.isRunning)
-        let sent = ContinuousClock.now
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        let took = ContinuousClock.now - sent
-
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
+        #expect(!child.endedBySignal)
+        #expect(child.status == 130)
         #expect(took < .seconds(2), "the interrupt took \(took)")
-        let message = String(decoding: errors.finish(), as: UTF8.self)
+        let message = child.printedErrors
         #expect(message.hasPrefix("ticks.pb:5:"), "\(message)")
         #expect(message.contains("error: interrupted; nothing changed"), "\(message)")
-        _ = output.finish()
         let recording = try String(contentsOfFile: directory + "/session.jsonl", encoding: .utf8)
         #expect(recording.contains("wire t.tick -> s.dispatch"), "\(recording)")
         #expect(!recording.contains("tick 100000"), "\(recording)")
@@ -211,21 +193,29 @@ struct ScriptInterruptTests {
     }
 
     @Test func sigintWhileAPipedScriptWaitsForInputEndsItWithStatus130() throws {
-        let process = Process()
-        process.executableURL = PatchbayProcess.binary
-        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let output = ErrorCollector(stdout.fileHandleForReading)
-        try stdin.fileHandleForWriting.write(contentsOf: Data("= 40 + 2\n".utf8))
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        try? stdin.fileHandleForWriting.close()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
-        #expect(String(decoding: output.finish(), as: UTF8.self) == "42\n")
+        let child = try ChildProcess()
+        child.feed(Array("= 40 + 2\n".utf8), closing: false)
+        // Once the command printed, the script waits for more input.
+        #expect(child.waitUntilPrinted("42\n"))
+        child.send(SIGINT)
+        child.waitForExit(timeout: .seconds(60), "patchbay interrupted while it waits for input")
+        child.closeInput()
+        #expect(!child.endedBySignal)
+        #expect(child.status == 130)
+        #expect(child.printed == "42\n")
+    }
+
+    @Test func sigintAtAnyMomentOfAPipedScriptEndsItWithStatus130() throws {
+        // However early the signal comes (before the handler is up it ends the process by the
+        // signal), it is never lost: the run never goes on to wait for input forever.
+        for delay in [0, 1, 2, 5, 10, 20, 50, 100] {
+            let child = try ChildProcess()
+            child.feed(Array("= 40 + 2\n".utf8), closing: false)
+            Thread.sleep(forTimeInterval: Double(delay) / 1000)
+            child.send(SIGINT)
+            let ended = child.waitForExit(timeout: .seconds(30), "patchbay interrupted \(delay) ms after it started")
+            child.closeInput()
+            #expect(ended && (child.endedBySignal || child.status == 130), "after \(delay) ms: status \(child.status)")
+        }
     }
 }
