@@ -238,9 +238,11 @@ public final class Shell {
     @discardableResult
     private func takeBack(_ recorders: [SessionRecorder]) -> (restored: [String], isComplete: Bool) {
         guard let (historyMarks, graphMark, eventMarks) = commandMarks else { return ([], true) }
-        let (restored, isComplete) = histories.rollBack(to: historyMarks)
-        // After the stores moved back: the nodes they feed are then as the ticks found them.
-        graph.rollBack(to: graphMark)
+        let (restored, kept) = histories.rollBack(to: historyMarks)
+        let isComplete = kept.isEmpty
+        // After the stores moved back: every node is then as it was before the command, but a
+        // store whose history could not go back, which shows that history as it is.
+        histories.keepingStates(of: kept) { graph.rollBack(to: graphMark) }
         _ = graph.takeEvents()
         if isComplete {
             for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }
@@ -248,14 +250,12 @@ public final class Shell {
         return (restored, isComplete)
     }
 
-    /// Removes the wire or binding a command made, when the command failed as a whole (its
-    /// first delivery set off a loop that never settled): it leaves state as it was before it.
+    /// Removes the binding a command made, when the command failed as a whole (its first
+    /// delivery set off a loop that never settled): it leaves state as it was before it. (The
+    /// graph's roll back takes back the wires a command made or replaced.)
     private func unmake(_ command: Command) {
-        switch command {
-        case .dataflow(.wire(_, let target, _, _, _, _)): if let address = target.address { try? graph.unwire(address) }
-        case .dataflow(.bind(let first, let second)): _ = try? graph.unbind(first.text, second.text)
-        default: return
-        }
+        guard case .dataflow(.bind(let first, let second)) = command else { return }
+        _ = try? graph.unbind(first.text, second.text)
         _ = graph.takeEvents()
     }
 

@@ -270,6 +270,41 @@ struct DataflowShellReentrancyTests {
         #expect(run.output.last == "2")
     }
 
+    /// Everything a user can ask of the nodes of a session (values, marks, wires, the clock).
+    private func look(_ session: DataflowSession) -> [String] {
+        session.run("nodes\nshow a\nshow b\nshow inc\nshow c\nshow seen\nshow k\nclock")
+    }
+
+    /// SPEC 4.3 rule 7: the command that set off a loop that never settles leaves every node as
+    /// it was before it, the nodes the loop wrote and the patches' own state (a counter)
+    /// included, and a wire it replaced is back in its place.
+    @Test func aRunawayLoopLeavesEveryNodeAsItWasBeforeTheCommand() {
+        let session = DataflowSession()
+        session.run("""
+            var a = 0
+            var b = 0
+            patch inc map fn="$ + 1"
+            wire a.value -> inc.in
+            wire inc.out -> b.set
+            patch c counter
+            wire b.value -> c.inc
+            knot seen = {n: 0}
+            pipe b.value -> seen : state.n += 1
+            var k = 7
+            wire a.value -> k.set : $ * 10
+            set a = 3
+            """)
+        let before = look(session)
+        #expect(session.run("bind b a").first?.hasPrefix("error: did not settle") == true)
+        #expect(look(session) == before)
+        // A wire that replaces one and whose first delivery runs away: the old wire is back.
+        session.run("store s = {count: 3, n: 0}\nreducer s on * : state.n += 1\nvar x = 1\nwire x.value -> s.dispatch : {type: 'X'}")
+        let wired = look(session) + session.run("show s\nhistory s")
+        #expect(session.run("wire s.state -> s.dispatch when $.count > 2 : {type: 'Push'}").first?.hasPrefix("error: did not settle") == true)
+        #expect(look(session) + session.run("show s\nhistory s") == wired)
+        #expect(session.run("set x = 2\nstate s") == ["#2 X  n: 1 → 2", "{count: 3, n: 2}"])
+    }
+
     @Test func bindWritesBackAfterTheTransaction() {
         let session = DataflowSession()
         #expect(session.run("var a = 1\nvar b = 2\nbind a b\n= b") == ["a = 1", "b = 2", "1"])

@@ -24,6 +24,7 @@ extension Graph {
             throw .cycle(path.map(\.name) + [targetNode.name])
         }
         let old = target.wire
+        let replaced = old.map { old in (wire: old, place: old.source.place(of: old), tick: engine.tickHandlers[ObjectIdentifier(old)]) }
         if let old { detach(old) }
         let wire = Wire(graph: self, from: source, to: target, condition: condition, transform: transform, isDelay: isDelay,
                         isFuture: future && !isDelay)
@@ -45,6 +46,7 @@ extension Graph {
             rankNewSamples(wire.sampledNames, readBy: targetNode)
         }
         ownIfConnectorOpen(wire)
+        noteWireChange(made: wire, replaced: replaced)
         if !isDelay, !future, let value = source.value {
             transaction { wire.deliver(value, .change) }
         }
@@ -78,6 +80,19 @@ extension Graph {
         }
         wire.target.wire = nil
         wires[wire.target.address] = nil
+    }
+
+    /// Puts back a wire that `detach(_:)` removed, in its place among its source's receivers
+    /// (`place`) or with its tick handler (a delay edge), without delivering anything.
+    func reattach(_ wire: Wire, place: Int?, tick: TickHandler?) {
+        if let current = wire.target.wire { detach(current) }
+        if wire.isDelay {
+            engine.tickHandlers[ObjectIdentifier(wire)] = tick
+        } else {
+            wire.source.attach(wire, at: place)
+        }
+        wire.target.wire = wire
+        wires[wire.target.address] = wire
     }
 
     /// Delivers an input's local value after its wire went away; without one it becomes empty.

@@ -59,6 +59,8 @@ public final class Graph {
     var savesBeforeTicks: [SavedGraph] = []
     /// How many saves there were at each open mark, oldest first.
     var openMarks: [Int] = []
+    /// The wires made or replaced since the oldest open mark, oldest first.
+    var wireChanges: [WireChange] = []
 
     /// Names that expressions reserve, which nodes cannot take.
     public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url", "route"]

@@ -96,21 +96,22 @@ class GraphNode: NodeCore {
         for input in inputs { input.observers.removeAllListeners() }
     }
 
-    /// What the node holds that a transaction can change (its ports' values and causes, its
-    /// marks), as a closure that puts it back without sending anything (see `Graph.mark()`).
-    /// Called between transactions, when nothing is pending.
-    func saved() -> () -> Void {
+    /// What the node holds that a command can change (its ports' values and causes, its
+    /// inputs' local values, its marks), as a closure that puts it back without sending
+    /// anything (see `Graph.mark()`).
+    override func saved() -> (() -> Void)? {
         let outputs = self.outputs.map { ($0.value, $0.cause) }
-        let inputs = self.inputs.map { ($0.value, $0.cause) }
+        let inputs = self.inputs.map { ($0.value, $0.cause, $0.localValue) }
         let (failure, isStale) = (self.failure, self.isStale)
         return { [self] in
             for (port, (value, cause)) in zip(self.outputs, outputs) {
                 port.store(value)
                 port.cause = cause
             }
-            for (port, (value, cause)) in zip(self.inputs, inputs) {
+            for (port, (value, cause, local)) in zip(self.inputs, inputs) {
                 port.reset(to: value)
                 port.cause = cause
+                port.localValue = local
             }
             self.failure = failure
             self.isStale = isStale
@@ -137,6 +138,7 @@ class GraphNode: NodeCore {
     /// Emits one output; returns whether it changed.
     @discardableResult
     final func emit(_ port: OutputPort<Value>, _ value: Value, cause: Cause?, _ delivery: Delivery) -> Bool {
+        willChange()
         let before = port.cause
         // A port that sends again for the same cause (every action a store handles in one
         // command) keeps its link: links never change, so an equal one need not be made.

@@ -5,7 +5,7 @@ import PatchbayCore
 final class InputPort: PortCore, Receiver {
     let name: String
     /// The value set directly on the input; what it reverts to when unwired.
-    var localValue: Value?
+    var localValue: Value? { willSet { owner.willChange() } }
     /// The wire that drives the input, if any.
     var wire: Wire?
     /// The value that arrived most recently, whether from the wire or the local value.
@@ -42,6 +42,7 @@ final class InputPort: PortCore, Receiver {
     var address: PortAddress { PortAddress(node: graphNode.name, port: name) }
 
     func receive(_ value: Value, _ delivery: Delivery) {
+        owner.willChange()
         if onlyAttaches {
             self.value = value
             observers.emit(value, .event)
@@ -68,6 +69,7 @@ final class InputPort: PortCore, Receiver {
 
     /// Replaces the value without an arrival (used when the node is created).
     func reset(to value: Value?) {
+        owner.willChange()
         self.value = value
         observers.store(value)
     }

@@ -24,11 +24,11 @@ final class PatchNode: GraphNode {
         }
     }
 
-    override func saved() -> () -> Void {
+    override func saved() -> (() -> Void)? {
         let restoreNode = super.saved()
         let restoreBehavior = behavior.saved()
         return {
-            restoreNode()
+            restoreNode?()
             restoreBehavior?()
         }
     }

@@ -165,26 +165,38 @@ public final class StoreHistories {
     /// a whole) and moves each store that had some back to its state then, so that what is
     /// wired to it follows. A history rewritten since (a skip, a sweep) or replaced is left as
     /// it is, and then `isComplete` is false.
-    /// - Returns: the stores moved back, and whether every history is as it was at `marks`.
+    /// - Returns: the stores moved back, and those whose history stays as it is (empty when
+    ///   every history is as it was at `marks`).
     @discardableResult
-    package func rollBack(to marks: Marks) -> (moved: [String], isComplete: Bool) {
+    package func rollBack(to marks: Marks) -> (moved: [String], kept: [String]) {
         var moved: [String] = []
-        var isComplete = true
+        var kept: [String] = []
         for (store, history, mark) in marks.marks {
             guard histories[store] === history else {
-                isComplete = false
+                kept.append(store)
                 continue
             }
             guard !history.isUnchanged(since: mark) else { continue }
             guard let state = history.rollBack(to: mark) else {
-                isComplete = false
+                kept.append(store)
                 continue
             }
             // Published so that derived nodes follow; what is wired to dispatch does not run.
             graph.engine.droppingFollowUps { try? travel(store, to: state, history: history) }
             moved.append(store)
         }
-        return (moved, isComplete)
+        return (moved, kept)
+    }
+
+    /// Runs `body` (which puts the graph's nodes back as they were), then shows each of
+    /// `stores` that still exists at the state it has now, so that a store whose history
+    /// `rollBack(to:)` kept goes on showing that history.
+    package func keepingStates(of stores: [String], _ body: () -> Void) {
+        let states = stores.compactMap { store in histories[store].map { (store, $0, liveState(store)) } }
+        body()
+        for (store, history, state) in states {
+            graph.engine.droppingFollowUps { try? travel(store, to: state, history: history) }
+        }
     }
 
     /// Runs the store's reducers for a history entry, for a recomputation.

@@ -51,6 +51,14 @@ public final class Engine {
     /// The id of the newest node (ids count up from 1).
     private(set) var nextNodeID = 0
 
+    /// What puts back each node saved since the outermost open undo scope, in the order they
+    /// were saved; where each open scope's part of it starts, oldest scope first; and the
+    /// generation of the innermost scope, 0 when none is open (Engine+Undo.swift).
+    var undoLog: [() -> Void] = []
+    var undoScopes: [UndoScope] = []
+    var undoGeneration = 0
+    var lastUndoGeneration = 0
+
     /// Called for every error the engine reports outside a failing call: a node that failed, a
     /// runaway loop of follow-up writes. The shell prints these.
     public var onError: ((EngineError) -> Void)?
@@ -148,6 +156,7 @@ public final class Engine {
     func settle() {
         while !queue.isEmpty, let node = queue.popFirst() {
             node.isScheduled = false
+            node.willChange()
             node.evaluate()
         }
     }

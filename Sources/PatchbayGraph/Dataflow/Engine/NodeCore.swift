@@ -15,9 +15,11 @@ class NodeCore {
     /// How errors and runaway reports name the node (`x`, `counter`).
     var label: String
     /// Why the node's last evaluation failed; it keeps its last good value meanwhile.
-    var failure: String?
+    var failure: String? { willSet { willChange() } }
     /// Whether an upstream node failed, so this node's value may be out of date.
-    var isStale = false
+    var isStale = false { willSet { willChange() } }
+    /// The undo scope the node was last saved in (see `Engine.openUndoScope()`).
+    var savedGeneration = 0
 
     @usableFromInline
     init(engine: Engine, label: String) {
@@ -28,6 +30,19 @@ class NodeCore {
 
     /// Computes the node's outputs from its inputs; called once per wave when scheduled.
     func evaluate() {}
+
+    /// What the node holds that a transaction can change, as a closure that puts it back
+    /// without sending anything; `nil` for a node nothing takes back. Called before the node
+    /// first changes in an undo scope (see `willChange()`).
+    func saved() -> (() -> Void)? { nil }
+
+    /// Called before anything of the node changes: while an undo scope is open, saves the node
+    /// the first time in that scope. (Without one, a load and a compare.)
+    @inline(__always)
+    final func willChange() {
+        let generation = engine.undoGeneration
+        if generation != 0 && generation != savedGeneration { engine.save(self) }
+    }
 
     /// The nodes this one feeds through instantaneous edges.
     var downstreamNodes: [NodeCore] { [] }

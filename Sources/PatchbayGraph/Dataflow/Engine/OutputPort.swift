@@ -140,6 +140,17 @@ final class OutputPort<Value>: PortCore {
         edges.append(Edge(receiver: receiver, deliver: deliver))
     }
 
+    /// Adds a receiver at `place` among the others (at the end when `nil` or past it).
+    func attach(_ receiver: some Receiver<Value>, at place: Int?) {
+        let edge = Edge(receiver: receiver) { [receiver] value, delivery in receiver.receive(value, delivery) }
+        edges.insert(edge, at: min(place ?? edges.count, edges.count))
+    }
+
+    /// Where `receiver` is among the receivers.
+    func place(of receiver: any Receiver<Value>) -> Int? {
+        edges.firstIndex { $0.receiver === receiver }
+    }
+
     func detach(_ receiver: any Receiver<Value>) {
         edges.removeAll { $0.receiver === receiver }
     }

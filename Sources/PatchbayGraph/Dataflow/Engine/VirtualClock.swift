@@ -139,6 +139,8 @@ extension Engine {
                 clock.timers.append(timer)
                 throw .tooManyFirings(step: step, limit: limit, stoppedAt: clock.now)
             }
+            // A timer changes its owner's state before the owner sends anything (a count).
+            if let owner = timer.owner { nodes[owner]?.willChange() }
             timer.action()
         }
         clock.now = target

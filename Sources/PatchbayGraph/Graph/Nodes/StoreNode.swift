@@ -13,9 +13,9 @@ final class StoreNode: GraphNode {
     /// The app's reducer, for a hosted store (which has no shell reducers).
     var hosted: HostedReducer?
     /// How many actions the store has handled; the next one gets this plus one.
-    var actionCount = 0
+    var actionCount = 0 { willSet { willChange() } }
     /// The action being handled, whose index a queued dispatch records as its cause.
-    var currentIndex: Int?
+    var currentIndex: Int? { willSet { willChange() } }
     /// Whether the reducers hold the state (taken out of the `state` port) right now.
     private(set) var isReducing = false
 
@@ -27,11 +27,11 @@ final class StoreNode: GraphNode {
         dispatchInput.isQueued = true
     }
 
-    override func saved() -> () -> Void {
+    override func saved() -> (() -> Void)? {
         let restoreNode = super.saved()
         let (actionCount, currentIndex) = (self.actionCount, self.currentIndex)
         return { [self] in
-            restoreNode()
+            restoreNode?()
             self.actionCount = actionCount
             self.currentIndex = currentIndex
         }
@@ -40,6 +40,7 @@ final class StoreNode: GraphNode {
     /// Moves the state out of the `state` port for the reducers to change in place; the port
     /// reads as being reduced until `restoreState` or `republishState`.
     func takeState() -> Value {
+        willChange()
         isReducing = true
         var taken: Value? = nil
         swap(&taken, &state.value)
