@@ -105,9 +105,16 @@ final class TerminalHarness {
         return process.terminationStatus
     }
 
-    /// Ends the shell if it still runs.
+    /// Ends the shell if it still runs: `patchbay` is killed first, then `script`. (`script`
+    /// does not pass SIGTERM on: a `patchbay` left behind by a failed test, busy with a long
+    /// evaluation, would go on using a core for the rest of the test run.)
     func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            let pid = process.processIdentifier
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+            for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGKILL) }
+            process.terminate()
+        }
         try? input.fileHandleForWriting.close()
     }
 
