@@ -37,7 +37,10 @@ final class ChildProcess: @unchecked Sendable {
         try? stderr.fileHandleForWriting.close()
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    /// A child a failed test left running is killed: it must not go on using a core.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
 
     /// What the child printed on standard output so far.
     var printed: String { output.text }
