@@ -251,6 +251,19 @@ struct RouteShellPatternErrorTests {
         #expect(session.run("route list") == ["no routes yet"])
     }
 
+    /// Before, `tests:/test` was taken as the two segments `tests:` and `test`, a pattern that
+    /// the URL `tests:/test` (whose scheme is ignored) never matched.
+    @Test func aPatternWithASchemeIsRefusedAndSaysWhatToWrite() {
+        let session = RouteSession()
+        #expect(session.fail("route add tests:/test view=T") == [
+            error("a pattern has no scheme: URLs of every scheme ('tests:' too) are routed alike; write '/test'",
+                  "route add tests:/test view=T", column: 10, width: 6),
+        ])
+        #expect(session.run("route list") == ["no routes yet"])
+        session.run("route add /test view=T")
+        #expect(session.run("route tests:/test") == ["/test  {}  → T (push)"])
+    }
+
     @Test func unknownSettingsAndOptionsAreRefused() {
         let session = RouteSession()
         let badOption = session.fail("route add /q view=Q option=bogus")

@@ -28,6 +28,10 @@ enum PatternParser {
     /// The expansions of `text` in the order they are tried.
     static func expansions(of text: String) throws(RoutingError) -> [ExpandedPattern] {
         let bytes = Array(text.utf8)
+        if let scheme = bytes.withUnsafeBufferPointer(URLLayout.schemeLength), scheme + 1 < bytes.count, bytes[scheme + 1] == UInt8(ascii: "/") {
+            let path = String(decoding: bytes[(scheme + 1)...], as: UTF8.self)
+            throw RoutingError(.schemeInPattern(scheme: String(decoding: bytes[..<scheme], as: UTF8.self), path: path), at: 0..<scheme + 1)
+        }
         let parts = try self.parts(of: bytes)
 
         // Limits and the wildcard rule, checked over the whole pattern in text order.

@@ -27,6 +27,9 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
         case emptySegment
         /// More segments than `limit`.
         case tooManySegments(limit: Int)
+        /// The pattern starts with a URL scheme (`tests:/test`): patterns have none, because the
+        /// router routes the URLs of every scheme alike.
+        case schemeInPattern(scheme: String, path: String)
         // URLs
         /// A `%` not followed by two hexadecimal digits; the payload is the offending text.
         case malformedPercentEscape(String)
@@ -53,7 +56,7 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isPatternError: Bool {
         switch reason {
         case .unclosedGroup, .unmatchedClosingParenthesis, .nestedGroup, .emptyGroup, .tooManyGroups,
-            .wildcardNotLast, .emptyVariableName, .emptySegment, .tooManySegments:
+            .wildcardNotLast, .emptyVariableName, .emptySegment, .tooManySegments, .schemeInPattern:
             true
         case .malformedPercentEscape, .invalidUTF8, .noRouteMatches:
             false
@@ -73,6 +76,8 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
         case .emptyVariableName: text = "a ':' segment needs a name, e.g. :id"
         case .emptySegment: text = "empty segment ('//') in a pattern; remove one '/'"
         case .tooManySegments(let limit): text = "too many segments in a pattern; the limit is \(limit)"
+        case .schemeInPattern(let scheme, let path):
+            text = "a pattern has no scheme: URLs of every scheme ('\(scheme):' too) are routed alike; write '\(path)'"
         case .malformedPercentEscape(let escape):
             text = "malformed percent-escape '\(escape)'; write '%' as %25"
         case .invalidUTF8(let encoded): text = "'\(encoded)' does not decode to UTF-8 text"

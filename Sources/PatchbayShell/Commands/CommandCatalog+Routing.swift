@@ -6,6 +6,8 @@ extension CommandCatalog {
             synopsis: "route add PATTERN [view=NAME] [option=push|modal|replace|root|back] [priority=N] [when EXPR] | route URL [NAME=EXPR ...] [option=...] | route explain URL | route list | route rm PATTERN [view=NAME | handler] | route check",
             summary: "register route patterns and navigate to URLs through the wireframe",
             details: ["Patterns (JLRoutes): literal segments, :name, a trailing *, optional groups (/...).",
+                      "A URL may have any scheme (tests:/x); unlike JLRoutes, there are no per-scheme routes, so a",
+                      "pattern has no scheme and a URL's scheme is ignored.",
                       "Higher priority first, then registration order; the first match wins; a false `when` passes on.",
                       "A pattern may be added more than once (VISPER's features): its registrations take its URLs by",
                       "priority, and at equal priority a route without view= (a handler) first, then the one added",
