@@ -17,7 +17,7 @@ struct DataflowShellCreationTests {
             patch m map fn="$ + 1"
             patch n counter
             """) == [
-                "a = 2", "b = 20", "s: signal (out)", "k = {title: \"x\"}", "m: patch map (in) -> (out)",
+                "a = 2", "b = 20", "s: signal (send) -> (out)", "k = {title: \"x\"}", "m: patch map (in) -> (out)",
                 "n: patch counter (inc, dec, reset) -> (count)  = 0",
             ])
         #expect(session.error("var a = 3") == "error: 'a' is already a node (var); rm it first or pick another name")
@@ -107,7 +107,7 @@ struct DataflowShellPatchTypeTests {
     @Test func accumulate() {
         let session = DataflowSession()
         #expect(session.run("signal s\npatch sum accumulate fn=\"acc + $\" initial=10\nwire s.out -> sum.in\nprobe sum") == [
-            "s: signal (out)", "sum: patch accumulate (in) -> (out)  = 10", "wired s.out -> sum.in", "sum.out = 10  (txn 0)",
+            "s: signal (send) -> (out)", "sum: patch accumulate (in) -> (out)  = 10", "wired s.out -> sum.in", "sum.out = 10  (txn 0)",
         ])
         #expect(session.run("send s 1\nsend s 2") == ["sum.out = 11  (txn 1)", "sum.out = 13  (txn 2)"])
     }
@@ -243,7 +243,7 @@ struct DataflowShellObservingTests {
             "  no subscribers",
         ])
         #expect(session.run("signal s\nshow s") == [
-            "s: signal (out)", "s.out  event port, empty", "  no subscribers",
+            "s: signal (send) -> (out)", "s.out  event port, empty", "  no subscribers",
             "s.send  input, empty", "  driven by nothing (no wire, no local value)", "  no subscribers",
         ])
     }

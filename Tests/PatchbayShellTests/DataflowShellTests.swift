@@ -57,7 +57,7 @@ struct DataflowShellReplayTests {
     @Test func eventPortsNeverReplay() {
         let session = DataflowSession()
         #expect(session.run("signal s\nsend s 1\nprobe s\nvar last = 0\nwire s.out -> last.set\n= last\nsend s 2") == [
-            "s: signal (out)", "last = 0", "wired s.out -> last.set", "0", "s.out = 2  (txn 2)",
+            "s: signal (send) -> (out)", "last = 0", "wired s.out -> last.set", "0", "s.out = 2  (txn 2)",
         ])
     }
 }

@@ -22,7 +22,7 @@ extension Shell {
             return CommandResult(lines: ["\(name.text) = \(style.value(value))"], json: ["node": .string(name.text), "state": value])
         case .signal(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.createSignal(name.text) }
-            return CommandResult(lines: ["\(name.text): signal (out)"], json: ["node": .string(name.text)])
+            return CommandResult(lines: ["\(name.text): signal (send) -> (out)"], json: ["node": .string(name.text)])
         case .send(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.send(name.text, value) }
