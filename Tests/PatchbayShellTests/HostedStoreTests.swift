@@ -180,6 +180,23 @@ struct HostedStoreTests {
         #expect(session.run("history tally").last?.contains("(dispatched by #2)") == true)
     }
 
+    /// A history holds the actions as the middleware let them through: recomputing it (a skip,
+    /// `history recompute`) runs the reducer only. Before, the middleware ran again and scaled
+    /// every amount a second time.
+    @Test func recomputingAHistoryDoesNotRunTheMiddlewareAgain() throws {
+        let tenfold = Middleware<Tally, TallyAction> { action, _ in
+            if case .add(let amount) = action { return .add(amount: amount * 10) }
+            return action
+        }
+        let session = try HostedFixtures.session([HostedFixtures.tally(middleware: [tenfold])])
+        session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 2}")
+        #expect(session.run("state tally") == ["{total: 30, log: []}"])
+        #expect(session.run("history recompute tally").first?.hasPrefix("recomputed") == true)
+        #expect(session.run("state tally") == ["{total: 30, log: []}"])
+        session.run("skip tally 1")
+        #expect(session.run("state tally") == ["{total: 20, log: []}"])
+    }
+
     @Test func resetBringsTheAppsStoresBackInTheirInitialStates() throws {
         let session = try HostedFixtures.session()
         session.run("dispatch tally add {amount: 3}")
@@ -282,6 +299,14 @@ struct HostedStoreRecordingTests {
         other.run("import devtools \(directory.path)/t.json tally")
         #expect(other.run("state tally") == ["{total: 8, log: []}"])
         #expect(other.run("dispatch tally add {amount: 1}") == ["#3 add  total: 8 → 9"])
+
+        // The file holds the actions as the middleware let them through: a store with the app's
+        // middleware would see them a second time, so the import is refused and changes nothing.
+        let passing = Middleware<Tally, TallyAction> { action, _ in action }
+        let guarded = try HostedFixtures.session([HostedFixtures.tally(middleware: [passing])])
+        let refused = guarded.run("import devtools \(directory.path)/t.json tally")
+        #expect(refused.first?.contains("tally has the app's middleware, which would see the imported actions a second time") == true)
+        #expect(guarded.run("state tally\nhistory tally") == ["{total: 0, log: []}", ">  #0 (initial state)"])
     }
 }
 

@@ -66,14 +66,19 @@ package class HostedReducer {
     /// The store's initial state as a value.
     package func initialState() throws(HostedStoreError) -> Value { .null }
 
-    /// Reduces `state` by `action`; `state` is unchanged when this throws (an action or state
-    /// that does not decode, a state that does not encode).
-    package func reduce(_ state: inout Value, _ action: Value) throws(HostedStoreError) -> HostedOutcome {
+    /// Reduces `state` by `action`, through the middleware first unless `throughMiddleware` is
+    /// off (a history recomputed: its actions are those the middleware let through, as they
+    /// left it); `state` is unchanged when this throws (an action or state that does not
+    /// decode, a state that does not encode).
+    package func reduce(_ state: inout Value, _ action: Value, throughMiddleware: Bool = true) throws(HostedStoreError) -> HostedOutcome {
         HostedOutcome(action: action, followUps: [])
     }
 
     /// The action types known so far, for completion and suggestions.
     package var actionTypes: [String] { [] }
+
+    /// Whether the app gave the store middleware.
+    package var hasMiddleware: Bool { false }
 }
 
 /// The typed side of a hosted store: decodes, runs the app's code, encodes.
@@ -104,14 +109,16 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
 
     override package var actionTypes: [String] { actions.knownTypes }
 
-    override package func reduce(_ state: inout Value, _ action: Value) throws(HostedStoreError) -> HostedOutcome {
+    override package var hasMiddleware: Bool { !middleware.isEmpty }
+
+    override package func reduce(_ state: inout Value, _ action: Value, throughMiddleware: Bool = true) throws(HostedStoreError) -> HostedOutcome {
         var typedAction: Action
         do throws(ActionDecodingError) { typedAction = try actions.action(from: action) } catch {
             throw .action(error)
         }
         var typed = try decode(state)
         var followUps: [Action] = []
-        if !middleware.isEmpty {
+        if throughMiddleware && !middleware.isEmpty {
             let before = typed
             let context = MiddlewareContext<State, Action>(state: { before }, dispatch: { followUps.append($0) })
             for step in middleware {

@@ -59,12 +59,12 @@ extension Graph {
     }
 
     /// Runs a hosted store's reducer on `state`, as `reduce(_:action:reducer:state:)` does for
-    /// shell reducers (recomputing a history).
+    /// shell reducers (recomputing a history): the action is one the middleware let through
+    /// already, so the middleware does not run again.
     func reduceHosted(_ reducer: HostedReducer, action: Value, state: inout Value) -> StoreReduction {
         let before = state
         do {
-            let outcome = try reducer.reduce(&state, action)
-            if outcome.action == nil { return StoreReduction(changes: [], failure: "dropped by a middleware") }
+            _ = try reducer.reduce(&state, action, throughMiddleware: false)
         } catch {
             state = before
             return StoreReduction(changes: [], failure: GraphError(error).description)

@@ -63,6 +63,12 @@ extension Graph {
         }
     }
 
+    /// Whether the app gave a hosted store middleware of its own (which `middleware list` does
+    /// not show: it is Swift code).
+    package func hasAppMiddleware(_ storeName: String) -> Bool {
+        (try? store(storeName))?.hosted?.hasMiddleware ?? false
+    }
+
     /// `middleware rm ID`
     /// - Returns: the name of the store the middleware belonged to.
     @discardableResult

@@ -523,6 +523,10 @@ extension Shell {
                                       + "Redux DevTools file holds them as the reducers got them); 'middleware rm' it first, or import into another store"),
                              at: range)
         }
+        if exists, graph.hasAppMiddleware(store) {
+            throw ShellError(.session(path: path, detail: "\(store) has the app's middleware, which would see the imported actions a second time (a "
+                                      + "Redux DevTools file holds them as the reducers got them); import into another store"), at: range)
+        }
         if let (number, reason) = file.actions.enumerated().lazy.compactMap({ index, action in
             ScriptLiteral.unreadableReason(action).map { (index + 1, $0) }
         }).first {
