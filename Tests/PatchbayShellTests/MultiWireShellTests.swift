@@ -82,16 +82,16 @@ struct MultiWireShellTests {
         #expect(session.run("show a.send").first == "a.send  input (takes many wires), empty")
     }
 
-    @Test func aSecondWireFromTheSameSourceReplacesTheFirstInItsPlace() {
+    @Test func aSecondWireFromTheSameSourceReplacesTheFirstAndComesLast() {
         let session = DataflowSession()
         session.run(threeSources.joined(separator: "\n"))
         #expect(session.run(#"wire a.out -> app.dispatch : {type: "A!"}"#) == [
             #"rewired app.dispatch: a.out -> app.dispatch replaced by a.out -> app.dispatch : {type: "A!"}"#,
         ])
         #expect(session.run("show app.dispatch").dropFirst().prefix(3) == [
-            #"  driven by wire a.out -> app.dispatch : {type: "A!"}"#,
             #"  driven by wire b.out -> app.dispatch : {type: "B" + $.n}"#,
             "  driven by wire v.value -> app.dispatch",
+            #"  driven by wire a.out -> app.dispatch : {type: "A!"}"#,
         ])
         // Only the new wire delivers: one action per send.
         #expect(session.run("send a {}") == [#"#2 A!  log[1]: + "A!""#])
@@ -209,10 +209,10 @@ struct MultiWireShellTests {
         #expect(session.run("show app.dispatch") == [
             #"{"ok":true,"command":"show app.dispatch","result":[{"port":"app.dispatch","input":true,"valuePort":true,"state":"value","#
                 + #""value":{"type":"V0"},"failure":null,"driver":null,"#
-                + #""drivers":["wire a.out -> app.dispatch : $","wire v.value -> app.dispatch"],"manyWires":true,"subscribers":[]}]}"#,
+                + #""drivers":["wire v.value -> app.dispatch","wire a.out -> app.dispatch : $"],"manyWires":true,"subscribers":[]}]}"#,
         ])
         #expect(session.run("unwire app.dispatch") == [
-            #"{"ok":false,"command":"unwire app.dispatch","error":{"message":"app.dispatch has 2 wires (a.out -> app.dispatch, v.value -> app.dispatch); "#
+            #"{"ok":false,"command":"unwire app.dispatch","error":{"message":"app.dispatch has 2 wires (v.value -> app.dispatch, a.out -> app.dispatch); "#
                 + #"name the one to remove: unwire SRC.PORT -> app.dispatch","line":1,"column":12}}"#,
         ])
     }
@@ -255,5 +255,23 @@ struct MultiWirePersistenceTests {
         let inspect = DataflowSession()
         #expect(inspect.run("inspect \(path)").allSatisfy { !$0.hasPrefix("error") })
         #expect(inspect.run("history app") == session.run("history app"))
+    }
+
+    /// Found by the session oracle: a recording that starts after the wires were made rebuilds
+    /// them with a script, which must make them in the same order, or an error that lists them
+    /// differs in the replay.
+    @Test func aRecordingStartedLaterRebuildsTheWiresOfAnInputInTheOrderTheyWereMade() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/later.jsonl"
+        let session = DataflowSession()
+        session.run("store log = {count: 1, items: []}\nwire log.action ~> log.dispatch")
+        session.run("wire log.state -> log.dispatch when $.count > 2 : {type: 'Push', v: $.count}")
+        let (saved, _) = try session.save(in: directory)
+        #expect(DataflowSession.loading(saved).run("show log.dispatch") == session.run("show log.dispatch"))
+        session.run("record \(path)")
+        #expect(session.error("unwire log.dispatch").hasPrefix(
+            "error: log.dispatch has 2 wires (log.action ~> log.dispatch, log.state -> log.dispatch)"))
+        session.run("record stop")
+        #expect(DataflowSession().run("replay \(path) --verify").last?.hasPrefix("verified ") == true)
     }
 }

@@ -255,6 +255,13 @@ struct GraphScriptWriter {
         // Delay edges are not receivers: they cross at each tick, in the order they were made.
         chain(graph.delayWires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, $0.target.graphNode]) })
         chain(graph.bindings.map { connection(.binding($0), $0, between: [$0.left, $0.right]) })
+        // The wires of an input that takes many in the order they were made, which `show` and
+        // errors list them in.
+        for node in graph.nodes.values {
+            for input in node.inputs where input.wires.count > 1 {
+                chain(input.wires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, node]) })
+            }
+        }
         var sorter = DefinitionOrder(count: definitions.count)
         for (earlier, later) in order { sorter.require(earlier, before: later) }
         return sorter.sorted { $0 >= nodeCount }.map { definitions[$0] }

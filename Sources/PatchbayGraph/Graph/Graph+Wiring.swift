@@ -33,7 +33,9 @@ extension Graph {
         if let old { detach(old) }
         let wire = Wire(graph: self, from: source, to: target, condition: condition, transform: transform, isDelay: isDelay,
                         isFuture: future && !isDelay)
-        target.wires.insert(wire, at: replaced?.input ?? target.wires.endIndex)
+        // Last, as it was made last: a script that rebuilds the graph makes the wires of an input
+        // in this order.
+        target.wires.append(wire)
         defined(.wire(wire))
         if isDelay {
             nextDelayOrder += 1
