@@ -164,6 +164,27 @@ struct MultiWireShellTests {
         #expect(session.run("show app.dispatch").count == 4)
     }
 
+    @Test func routerOpenTakesAWireFromEachSource() {
+        let session = DataflowSession()
+        session.run("route add /a view=A\nroute add /b view=B\nsignal x\nsignal y\nwire x.out -> router.open\nwire y.out -> router.open")
+        #expect(session.run(#"send x "/a"\#nsend y "/b"\#nstack"#) == [
+            "router.open /a: /a  {}  → A (push)", "router.open /b: /b  {}  → B (push)", "1  A  /a", "2  B  /b",
+        ])
+    }
+
+    @Test func removingAFeatureTakesItsWireOnlyAndLeavesTheOthers() {
+        let session = DataflowSession()
+        session.run(threeSources.joined(separator: "\n"))
+        session.run("signal w\nfeature f begin\nwire w.out -> app.dispatch\nfeature end")
+        #expect(session.run("show app.dispatch").count == 6)
+        session.run("feature rm f")
+        #expect(session.run("show app.dispatch").dropFirst() == [
+            "  driven by wire a.out -> app.dispatch", #"  driven by wire b.out -> app.dispatch : {type: "B" + $.n}"#,
+            "  driven by wire v.value -> app.dispatch", "  no subscribers",
+        ])
+        #expect(session.run(#"send w {type: "W"}\#nsend a {type: "A"}"#) == [#"#2 A  log[1]: + "A""#])
+    }
+
     @Test func mergingPatchInputsCountEveryWire() {
         let session = DataflowSession()
         session.run("signal a\nsignal b\npatch c counter\nwire a.out -> c.inc\nwire b.out -> c.inc\npatch l log\nwire a.out -> l.in\nwire b.out -> l.in")
