@@ -48,7 +48,7 @@ struct DataflowInspectionTests {
         #expect(d.isValuePort)
         #expect(d.state == .value)
         #expect(d.value == 4)
-        #expect(d.driver == nil)
+        #expect(d.drivers == [])
         #expect(d.subscribers == ["probe d"])
         #expect(try graph.show(PortAddress("a.value")).subscribers == ["derive b", "derive c"])
 
@@ -61,7 +61,7 @@ struct DataflowInspectionTests {
         try graph.connect("a.value", "t.set", when: "$ > 0", transform: "$ * 2")
         let input = try graph.show(PortAddress("t.set"))
         #expect(input.isInput)
-        #expect(input.driver == "wire a.value -> t.set when $ > 0 : $ * 2")
+        #expect(input.drivers == ["wire a.value -> t.set when $ > 0 : $ * 2"])
         #expect(input.value == 2)  // what arrived: the transformed value
         #expect(try graph.show("t").map(\.address) == [PortAddress("t.value"), PortAddress("t.set")])
         #expect(throws: GraphError.unknownPort(PortAddress("t.nope"), isInput: nil, existing: ["value", "set"])) {

@@ -221,7 +221,7 @@ struct DataflowPatchTypeTests {
         let graph = Graph()
         try graph.addPatch("v", "view", ["width": 4])
         #expect(graph.value("v") == ["x": 0, "y": 0, "width": 4, "height": 3, "text": ""])
-        #expect(try graph.show(PortAddress("v.x")).driver == "local value 0")
+        #expect(try graph.show(PortAddress("v.x")).drivers == ["local value 0"])
         #expect(graph.render() == ["+--+", "|  |", "+--+"])
     }
 

@@ -129,9 +129,9 @@ private struct RandomGraphBuilder {
                 log.append("pipe \(source.name).\(output.name) -> \(knot.name) : \(body)")
                 try graph.pipe(from: output.address, to: knot.name, when: nil, body: StatementBlock(body))
             case 83..<90:
-                guard let wired = graph.wires.keys.randomElement(using: &random) else { return }
-                log.append("unwire \(wired)")
-                try graph.unwire(wired)
+                guard let wire = graph.nodes.values.flatMap({ $0.inputs.flatMap(\.wires) }).randomElement(using: &random) else { return }
+                log.append("unwire \(wire.text)")
+                try graph.unwire(wire.target.address, from: wire.source.address)
             default:
                 guard let node = existing(), node.name != RouterNode.name else { return }
                 log.append("rm \(node.name)")

@@ -69,6 +69,17 @@ struct CompletionTests {
         #expect(shell.complete("probe double.o", cursor: 14).candidates == ["double.out"])
     }
 
+    @Test func unwireCompletesTheInputOrTheSourceThenTheArrow() {
+        let shell = Shell()
+        _ = shell.execute("store app = {}")
+        _ = shell.execute("signal apricot")
+        #expect(shell.complete("unwire ap", cursor: 9).candidates == ["app", "apricot"])
+        #expect(shell.complete("unwire app.d", cursor: 12).candidates == ["app.dispatch"])
+        #expect(shell.complete("unwire apricot.out ", cursor: 19).candidates == ["->"])
+        #expect(shell.complete("unwire apricot.out -> app.", cursor: 26).candidates == ["app.action", "app.dispatch", "app.state"])
+        #expect(shell.complete("unwire apricot.out -> app.dispatch ", cursor: 35).candidates == [])
+    }
+
     @Test func patchCompletesItsTypes() {
         let shell = Shell()
         #expect(shell.complete("patch p co", cursor: 10).candidates == ["combine", "counter"])

@@ -244,7 +244,7 @@ struct DataflowShellObservingTests {
         ])
         #expect(session.run("signal s\nshow s") == [
             "s: signal (send) -> (out)", "s.out  event port, empty", "  no subscribers",
-            "s.send  input, empty", "  driven by nothing (no wire, no local value)", "  no subscribers",
+            "s.send  input (takes many wires), empty", "  driven by nothing (no wire, no local value)", "  no subscribers",
         ])
     }
 

@@ -87,7 +87,7 @@ struct DataflowShellJSONTests {
         session.run("var x = 1\nderive y = x * 2\nset x = 3\nvar t = 0\nvar u = 5\nwire x.value -> t.set")
         #expect(session.run("why y") == [#"{"ok":true,"command":"why y","result":["set x = 3","x.value","y.value"]}"#])
         #expect(session.run("show t.set") == [
-            #"{"ok":true,"command":"show t.set","result":[{"port":"t.set","input":true,"valuePort":true,"state":"value","value":3,"failure":null,"driver":"wire x.value -> t.set","subscribers":[]}]}"#,
+            #"{"ok":true,"command":"show t.set","result":[{"port":"t.set","input":true,"valuePort":true,"state":"value","value":3,"failure":null,"driver":"wire x.value -> t.set","drivers":["wire x.value -> t.set"],"manyWires":false,"subscribers":[]}]}"#,
         ])
         #expect(session.run("wire u.value -> t.set") == [
             #"{"ok":true,"command":"wire u.value -> t.set","result":{"wire":"u.value -> t.set","replaced":"x.value -> t.set"}}"#,

@@ -1,8 +1,8 @@
 /// Random store sessions for the model-based oracle (the live shell, `inspect` of its recording
 /// and `replay --verify` of it must agree): stores, reducers (one that fails for some payloads,
-/// one that waits on the clock), middleware (changing, dropping, dispatching, failing), dispatches (failing ones too), dispatches from wires, time
-/// travel, branches, history rewrites, DevTools files, and recordings that start and stop at
-/// random points.
+/// one that waits on the clock), middleware (changing, dropping, dispatching, failing), dispatches (failing ones too), dispatches from
+/// wires (several into one store, removed by input or by source), time travel, branches, history
+/// rewrites, DevTools files, and recordings that start and stop at random points.
 ///
 /// Commands name files under the placeholder `$DIR`, which the runner replaces with a directory
 /// of its own. The generator keeps only what it needs to pick plausible arguments (which
@@ -136,6 +136,9 @@ public struct StoreSessionGenerator {
 
     /// A store's output wired into a store's `dispatch`, with a guard (a subscriber that
     /// dispatches); into its own `dispatch` only through a delay edge or as a refused cycle.
+    /// A `dispatch` takes a wire from each source, so wires from several stores pile up there,
+    /// and go one by one (`unwire SRC.PORT -> DST.PORT`) or, when only one is left, by input
+    /// (an error naming them when there are several).
     private mutating func wire(from store: String) -> String {
         let other = anyStore()
         switch random.int(0...4) {
@@ -148,7 +151,9 @@ public struct StoreSessionGenerator {
             let target = other != store || random.chance(15) ? other : stores.first { $0 != store } ?? other
             return "wire \(store).state -> \(target).dispatch when $.count > 2 : {type: 'Push', v: $.count}"
         case 3: return "wire \(store).action -> \(store).dispatch when $.type == 'Inc' : {type: 'Echo'}"
-        default: return "unwire \(other).dispatch"
+        // Both forms, picked without a draw of its own, so that the other commands of every
+        // sequence stay as they were.
+        default: return other == store ? "unwire \(other).dispatch" : "unwire \(store).action -> \(other).dispatch"
         }
     }
 

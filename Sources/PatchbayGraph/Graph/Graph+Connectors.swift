@@ -41,16 +41,25 @@ extension Graph {
         return name
     }
 
-    /// `connector NAME add DST.PORT ...`: the connector (made when new) takes the wires into these
-    /// inputs. Every input must be wired, or nothing is added.
+    /// `connector NAME add DST.PORT | SRC.PORT->DST.PORT ...`: the connector (made when new) takes
+    /// the wires into these inputs (every wire of an input that accepts many), or the wire from
+    /// SRC.PORT into DST.PORT (`source`). Every wire named must exist, or nothing is added.
     /// - Returns: the wires added.
     @discardableResult
-    public func addToConnector(_ name: String, inputs: [PortAddress]) throws(GraphError) -> [String] {
+    public func addToConnector(_ name: String, wires items: [(source: PortAddress?, target: PortAddress)]) throws(GraphError) -> [String] {
         var added: [Wire] = []
-        for address in inputs {
+        for (source, address) in items {
             let input = try inputPort(address)
-            guard let wire = input.wire else { throw .notWired(address) }
-            added.append(wire)
+            if let source {
+                let output = try outputPort(source)
+                guard let wire = input.wires.first(where: { $0.source === output }) else {
+                    throw .noSuchWire(from: source, to: address, existing: input.wires.map(\.text))
+                }
+                added.append(wire)
+            } else {
+                guard !input.wires.isEmpty else { throw .notWired(address) }
+                added += input.wires
+            }
         }
         let connector = connectors[name] ?? Connector(name: name)
         connectors[name] = connector
@@ -68,7 +77,7 @@ extension Graph {
         var reverted: [InputPort] = []
         for wire in liveWires(of: connector) {
             detach(wire)
-            reverted.append(wire.target)
+            if !reverted.contains(where: { $0 === wire.target }) { reverted.append(wire.target) }
         }
         if !reverted.isEmpty { rankAll() }
         for (target, connection) in liveProbes(of: connector) {
@@ -98,7 +107,7 @@ extension Graph {
     }
 
     private func liveWires(of connector: Connector) -> [Wire] {
-        connector.wires.filter { wires[$0.target.address] === $0 }
+        connector.wires.filter(\.isLive)
     }
 
     private func liveProbes(of connector: Connector) -> [(target: String, connection: Connection)] {
@@ -112,8 +121,8 @@ extension Graph {
                                 isOpen: openConnectorName == connector.name)
     }
 
-    /// The inputs of the wires a connector owns, for the script that rebuilds it.
-    func connectorInputs(_ connector: Connector) -> [PortAddress] { liveWires(of: connector).map(\.target.address) }
+    /// The wires a connector owns, for the script that rebuilds it.
+    func connectorWires(_ connector: Connector) -> [Wire] { liveWires(of: connector) }
 
     /// The probe targets a connector owns, for the script that rebuilds it.
     func connectorProbeTargets(_ connector: Connector) -> [String] { summary(of: connector).probes }

@@ -107,7 +107,7 @@ extension Graph {
         }
         for item in present.sorted(by: { order($0) < order($1) }) where isPresent(item) {
             switch item {
-            case .wire(let wire): try unwire(wire.target.address)
+            case .wire(let wire): removeWire(wire)
             case .reducer(let id, _): try removeReducer(id)
             case .presenter(let id, _): try removePresenter(id)
             case .route(let pattern, let registration): try removeRoute(pattern, registration: registration)
@@ -156,7 +156,7 @@ extension Graph {
     private func isPresent(_ item: FeatureItem) -> Bool {
         switch item {
         case .node(let node): nodes[node.name] === node
-        case .wire(let wire): wires[wire.target.address] === wire
+        case .wire(let wire): wire.isLive
         case .reducer(let id, let store): (nodes[store] as? StoreNode)?.reducers.contains { $0.id == id } ?? false
         case .presenter(let id, _): presenters.contains { $0.id == id }
         case .route(let pattern, let registration):

@@ -24,11 +24,13 @@ public struct PortReport: Sendable, Equatable {
     public var isInput: Bool
     /// Whether the port remembers its value (a value port) or not (an event port).
     public var isValuePort: Bool
+    /// Whether the input merges many wires (`wire` adds to them), rather than taking one.
+    public var acceptsManyWires: Bool
     public var state: PortState
     public var value: Value?
     public var failure: String?
-    /// What drives an input: its wire, or its local value.
-    public var driver: String?
+    /// What drives an input: its wires, oldest first, or else its local value.
+    public var drivers: [String]
     /// Who hears the port: wires, pipes, derived nodes and probes, in attach order.
     public var subscribers: [String]
 }
@@ -77,21 +79,22 @@ extension Graph {
         if let output = node.output(address.port) {
             var subscribers = output.receivers.map(subscriberText)
             // Delay edges are not receivers: they read the port at each tick.
-            subscribers += wires.values.filter { $0.isDelay && $0.source === output }
+            subscribers += delayWires.filter { $0.source === output }
                 .sorted { $0.target.address < $1.target.address }.map { "wire \($0.definition)" }
             subscribers += probes.keys.filter { $0 == address.description || $0 == address.node }.map { "probe \($0)" }
             return PortReport(
-                address: address, isInput: false, isValuePort: output.remembers,
+                address: address, isInput: false, isValuePort: output.remembers, acceptsManyWires: false,
                 state: state(of: node, hasValue: output.value != nil), value: output.value, failure: node.failure,
-                driver: nil, subscribers: subscribers)
+                drivers: [], subscribers: subscribers)
         }
         if let input = node.input(address.port) {
-            let driver = input.wire.map { "wire \($0.definition)" } ?? input.localValue.map { "local value \($0)" }
+            let drivers = input.wires.isEmpty ? input.localValue.map { ["local value \($0)"] } ?? []
+                : input.wires.map { "wire \($0.definition)" }
             let subscribers = probes.keys.filter { $0 == address.description }.map { "probe \($0)" }
             return PortReport(
-                address: address, isInput: true, isValuePort: true,
+                address: address, isInput: true, isValuePort: true, acceptsManyWires: input.acceptsManyWires,
                 state: state(of: node, hasValue: input.value != nil), value: input.value, failure: node.failure,
-                driver: driver, subscribers: subscribers)
+                drivers: drivers, subscribers: subscribers)
         }
         throw .unknownPort(address, isInput: nil, existing: node.outputs.map(\.name) + node.inputs.map(\.name))
     }
@@ -148,7 +151,7 @@ extension Graph {
                 }
             }
         }
-        for wire in wires.values.filter(\.isDelay).sorted(by: { $0.target.address < $1.target.address }) {
+        for wire in delayWires.sorted(by: { $0.target.address < $1.target.address }) {
             edges.append(GraphEdge(from: wire.source.address.description, to: wire.target.address.description, kind: .delay, label: nil))
         }
         for binding in bindings {

@@ -51,8 +51,8 @@ extension Graph {
         engine.undo(to: mark.undo)
         if wireChanges.count > mark.wireChanges {
             for change in wireChanges[mark.wireChanges...].reversed() {
-                if wires[change.made.target.address] === change.made { detach(change.made) }
-                if let replaced = change.replaced { reattach(replaced, place: change.place, tick: change.tick) }
+                if change.made.isLive { detach(change.made) }
+                if let replaced = change.replaced { reattach(replaced) }
             }
             wireChanges.removeSubrange(mark.wireChanges...)
             rankAll()
@@ -74,10 +74,10 @@ extension Graph {
                              isNewer: { (engine.nodes[$0]?.id ?? 0) > saved.lastNodeID })
     }
 
-    /// Notes a wire made (and the one it replaced) while a mark is open.
-    func noteWireChange(made: Wire, replaced: (wire: Wire, place: Int?, tick: TickHandler?)?) {
+    /// Notes a wire made (and the one it replaced, if any) while a mark is open.
+    func noteWireChange(made: Wire, replaced: WireChange.Place?) {
         guard !openMarks.isEmpty else { return }
-        wireChanges.append(WireChange(made: made, replaced: replaced?.wire, place: replaced?.place, tick: replaced?.tick))
+        wireChanges.append(WireChange(made: made, replaced: replaced))
     }
 
     /// Saves the clock before a tick, when this is the first tick since the latest open mark.
@@ -89,13 +89,20 @@ extension Graph {
     }
 }
 
-/// A wire made while a mark was open, and the one it replaced: where that one was among its
-/// source's receivers, or its place in the tick order (a delay edge).
+/// A wire made while a mark was open, and the one it replaced, if any (a wire into an input
+/// that accepts many wires replaces none, unless one came from the same source).
 struct WireChange {
+    /// A wire that was removed and where it was: among its source's receivers, among its
+    /// input's wires, and its place in the tick order (a delay edge).
+    struct Place {
+        var wire: Wire
+        var receiver: Int?
+        var input: Int?
+        var tick: TickHandler?
+    }
+
     var made: Wire
-    var replaced: Wire?
-    var place: Int?
-    var tick: TickHandler?
+    var replaced: Place?
 }
 
 /// The clock and the navigation as they were before a tick (see `Graph.mark()`).

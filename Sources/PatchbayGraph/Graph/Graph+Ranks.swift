@@ -234,10 +234,7 @@ extension Graph {
     func sampledNames(of node: GraphNode) -> [String] {
         var names: [String] = []
         for input in node.inputs {
-            if let wire = input.wire {
-                names += wire.condition?.freeNames ?? []
-                names += wire.transform?.freeNames ?? []
-            }
+            for wire in input.wires { names += wire.sampledNames }
         }
         if let knot = node as? KnotNode {
             for pipe in knot.pipes { names += pipe.sampledNames }

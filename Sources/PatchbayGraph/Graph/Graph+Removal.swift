@@ -33,7 +33,7 @@ extension Graph {
             if wire.target.owner !== node { reverted.append(wire.target) }
         }
         for input in node.inputs {
-            if let wire = input.wire { detach(wire) }
+            for wire in input.wires { detach(wire) }
         }
         for (key, connections) in probes where key == name || key.hasPrefix(name + ".") {
             for connection in connections { connection.disconnect() }
@@ -50,6 +50,7 @@ extension Graph {
             storeNameSet.remove(name)
             tellStoreObservers(.removed(store: name))
         }
-        for input in reverted { revert(input) }
+        // An input that several of the node's wires drove goes back once.
+        for (index, input) in reverted.enumerated() where !reverted[..<index].contains(where: { $0 === input }) { revert(input) }
     }
 }

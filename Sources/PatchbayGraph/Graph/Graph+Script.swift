@@ -116,9 +116,13 @@ struct GraphScriptWriter {
         let connectors = graph.connectors.values.filter { $0.name != graph.openConnectorName }
             + graph.connectors.values.filter { $0.name == graph.openConnectorName }
         for connector in connectors {
-            let inputs = graph.connectorInputs(connector).filter { unbuilt[$0.node] == nil }
+            // An input that several wires drive names the wire by its source: the connector may
+            // own some of them only.
+            let wires = graph.connectorWires(connector).filter {
+                unbuilt[$0.target.address.node] == nil && unbuilt[$0.source.address.node] == nil
+            }.map { $0.target.wires.count > 1 ? "\($0.source.address) -> \($0.target.address)" : $0.target.address.description }
             command("connector \(connector.name)")
-            if !inputs.isEmpty { command("connector \(connector.name) add " + inputs.map(\.description).joined(separator: " ")) }
+            if !wires.isEmpty { command("connector \(connector.name) add " + wires.joined(separator: " ")) }
             for target in graph.connectorProbeTargets(connector) { writeProbe(target) }
             if connector.name != graph.openConnectorName { command("connector end") }
         }
@@ -251,6 +255,13 @@ struct GraphScriptWriter {
         // Delay edges are not receivers: they cross at each tick, in the order they were made.
         chain(graph.delayWires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, $0.target.graphNode]) })
         chain(graph.bindings.map { connection(.binding($0), $0, between: [$0.left, $0.right]) })
+        // The wires of an input that takes many in the order they were made, which `show` and
+        // errors list them in.
+        for node in graph.nodes.values {
+            for input in node.inputs where input.wires.count > 1 {
+                chain(input.wires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, node]) })
+            }
+        }
         var sorter = DefinitionOrder(count: definitions.count)
         for (earlier, later) in order { sorter.require(earlier, before: later) }
         return sorter.sorted { $0 >= nodeCount }.map { definitions[$0] }
@@ -370,8 +381,10 @@ struct GraphScriptWriter {
     private static func inputsComeBack(_ patch: PatchNode) -> Bool {
         patch.inputs.allSatisfy { input in
             guard input.value != nil else { return true }
-            guard let wire = input.wire else { return input.localValue != nil }
-            return !wire.isDelay && wire.condition == nil && wire.source.remembers && wire.source.value != nil
+            guard !input.wires.isEmpty else { return input.localValue != nil }
+            return input.wires.allSatisfy { wire in
+                !wire.isDelay && wire.condition == nil && wire.source.remembers && wire.source.value != nil
+            }
         }
     }
 
@@ -461,10 +474,10 @@ struct GraphScriptWriter {
         var knots: [(String, Value)] = []
         for node in graph.nodes.values {
             if let variable = node as? VariableNode,
-                variable.setter.wire != nil || variable.setter.localValue != nil || graph.bindings.contains(where: { $0.involves(variable) })
+                !variable.setter.wires.isEmpty || variable.setter.localValue != nil || graph.bindings.contains(where: { $0.involves(variable) })
             {
                 variables.append((variable.name, variable.value.value ?? .null))
-            } else if let knot = node as? KnotNode, knot.update.wire != nil || knot.update.localValue != nil || !knot.pipes.isEmpty {
+            } else if let knot = node as? KnotNode, !knot.update.wires.isEmpty || knot.update.localValue != nil || !knot.pipes.isEmpty {
                 knots.append((knot.name, knot.state.value ?? .null))
             }
         }

@@ -263,7 +263,7 @@ extension Graph {
     func publish(_ step: StoreStep, state: consuming Value, in store: StoreNode) {
         store.restoreState(state)
         tellStoreObservers(.step(step, state: store.state.value ?? .null))
-        let root = rootCause
+        let root = store.arrivalCause ?? rootCause
         store.currentIndex = step.index
         // A step with changes goes out as a known change: comparing whole states would cost as
         // much as the state is large, and a change of a number's kind (1 → 1.0) must go out

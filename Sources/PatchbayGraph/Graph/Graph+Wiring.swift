@@ -10,9 +10,11 @@ extension Graph {
     }
 
     /// `wire SRC.PORT -> DST.PORT [--future] [when EXPR] [: EXPR]`, or with `~>` (`isDelay`) a
-    /// delay edge. Wiring a wired input replaces its wire in one step; the source's value, if it
-    /// has one, arrives at once, unless `future` (GlueKit's `futureValues`; a delay edge, where
-    /// values cross only on `tick`, never replays).
+    /// delay edge. Wiring a wired input replaces its wire in one step (SPEC 4.3 rule 2); into an
+    /// input that accepts many wires (`InputPort.acceptsManyWires`) the wire is added, and
+    /// replaces only a wire from the same source. The source's value, if it has one, arrives at
+    /// once, unless `future` (GlueKit's `futureValues`; a delay edge, where values cross only on
+    /// `tick`, never replays).
     @discardableResult
     public func wire(from sourceAddress: PortAddress, to targetAddress: PortAddress, when condition: Expression? = nil,
                      transform: Expression? = nil, isDelay: Bool = false, future: Bool = false) throws(GraphError) -> WireOutcome {
@@ -23,13 +25,17 @@ extension Graph {
         if !isDelay, target.isInstantaneous, let path = path(from: targetNode, to: sourceNode) {
             throw .cycle(path.map(\.name) + [targetNode.name])
         }
-        let old = target.wire
-        let replaced = old.map { old in (wire: old, place: old.source.place(of: old), tick: engine.tickHandlers[ObjectIdentifier(old)]) }
+        let old = target.wireReplaced(byOneFrom: source)
+        let replaced = old.map { old in
+            WireChange.Place(wire: old, receiver: old.source.place(of: old), input: target.wires.firstIndex { $0 === old },
+                             tick: engine.tickHandlers[ObjectIdentifier(old)])
+        }
         if let old { detach(old) }
         let wire = Wire(graph: self, from: source, to: target, condition: condition, transform: transform, isDelay: isDelay,
                         isFuture: future && !isDelay)
-        target.wire = wire
-        wires[targetAddress] = wire
+        // Last, as it was made last: a script that rebuilds the graph makes the wires of an input
+        // in this order.
+        target.wires.append(wire)
         defined(.wire(wire))
         if isDelay {
             nextDelayOrder += 1
@@ -53,20 +59,39 @@ extension Graph {
         return WireOutcome(replaced: old?.text, wire: wire.definition)
     }
 
-    /// `unwire DST.PORT`: the input goes back to its local value.
-    public func unwire(_ address: PortAddress) throws(GraphError) {
+    /// `unwire DST.PORT`, or `unwire SRC.PORT -> DST.PORT` (`source`): removes the input's wire,
+    /// or its wire from `source`. An input that several wires drive needs `source`. An input
+    /// left without wires goes back to its local value.
+    /// - Returns: the wire removed, as `wire` takes it.
+    @discardableResult
+    public func unwire(_ address: PortAddress, from source: PortAddress? = nil) throws(GraphError) -> String {
         let input = try inputPort(address)
-        guard let wire = input.wire else { throw .notWired(address) }
+        let wire: Wire
+        if let source {
+            let output = try outputPort(source)
+            guard let match = input.wires.first(where: { $0.source === output }) else {
+                throw .noSuchWire(from: source, to: address, existing: input.wires.map(\.text))
+            }
+            wire = match
+        } else {
+            guard let only = input.wires.first else { throw .notWired(address) }
+            guard input.wires.count == 1 else { throw .severalWires(address, wires: input.wires.map(\.text)) }
+            wire = only
+        }
+        removeWire(wire)
+        return wire.definition
+    }
+
+    /// Removes a wire from the graph; its input, left without wires, goes back to its local value.
+    func removeWire(_ wire: Wire) {
         detach(wire)
         rankAll()
-        revert(input)
+        revert(wire.target)
     }
 
     /// The delay edges in the order they were made, the order they cross in at each tick.
-    /// (`wires` is a dictionary, whose order changes from process to process: nothing that is
-    /// printed, saved or run in turn may follow it.)
     var delayWires: [Wire] {
-        wires.values.filter(\.isDelay).sorted {
+        nodes.values.flatMap { $0.inputs.flatMap(\.wires) }.filter(\.isDelay).sorted {
             (engine.tickHandlers[ObjectIdentifier($0)]?.order ?? 0) < (engine.tickHandlers[ObjectIdentifier($1)]?.order ?? 0)
         }
     }
@@ -78,25 +103,28 @@ extension Graph {
         } else {
             wire.source.detach(wire)
         }
-        wire.target.wire = nil
-        wires[wire.target.address] = nil
+        wire.target.wires.removeAll { $0 === wire }
     }
 
     /// Puts back a wire that `detach(_:)` removed, in its place among its source's receivers
-    /// (`place`) or with its tick handler (a delay edge), without delivering anything.
-    func reattach(_ wire: Wire, place: Int?, tick: TickHandler?) {
-        if let current = wire.target.wire { detach(current) }
+    /// and its input's wires (or with its tick handler, a delay edge), without delivering
+    /// anything. A wire it would replace goes.
+    func reattach(_ place: WireChange.Place) {
+        let wire = place.wire
+        if let current = wire.target.wireReplaced(byOneFrom: wire.source) { detach(current) }
         if wire.isDelay {
-            engine.tickHandlers[ObjectIdentifier(wire)] = tick
+            engine.tickHandlers[ObjectIdentifier(wire)] = place.tick
         } else {
-            wire.source.attach(wire, at: place)
+            wire.source.attach(wire, at: place.receiver)
         }
-        wire.target.wire = wire
-        wires[wire.target.address] = wire
+        let wires = wire.target.wires
+        wire.target.wires.insert(wire, at: Swift.min(place.input ?? wires.endIndex, wires.endIndex))
     }
 
-    /// Delivers an input's local value after its wire went away; without one it becomes empty.
+    /// Delivers an input's local value after its last wire went away; without one it becomes
+    /// empty. An input that other wires still drive stays as it is.
     func revert(_ input: InputPort) {
+        guard input.wires.isEmpty else { return }
         if let local = input.localValue {
             deliver(local, to: input, cause: rootCause)
         } else {

@@ -45,7 +45,7 @@ extension Graph {
     /// input's publink). Refused while a wire drives the input.
     public func setInput(_ address: PortAddress, to value: Value) throws(GraphError) {
         let input = try inputPort(address)
-        if let wire = input.wire { throw .inputIsWired(address, wire: wire.text) }
+        if !input.wires.isEmpty { throw .inputIsWired(address, wires: input.wires.map(\.text)) }
         let root = rootCause
         input.localValue = value
         deliver(value, to: input, cause: root)
@@ -141,7 +141,7 @@ extension Graph {
             throw .wrongKind(viewName, kind: view.kind, expected: "tap works on view patches")
         }
         let taps = nodes.values.compactMap { $0 as? PatchNode }.filter { tap in
-            tap.type.name == "tap" && tap.input("view")?.wire?.source.owner === view
+            tap.type.name == "tap" && tap.input("view")?.wires.first?.source.owner === view
         }
         guard case .int(let left) = frame["x"] ?? .null, case .int(let top) = frame["y"] ?? .null,
             case .int(let width) = frame["width"] ?? .null, case .int(let height) = frame["height"] ?? .null,

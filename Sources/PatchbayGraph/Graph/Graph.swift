@@ -12,8 +12,6 @@ public final class Graph {
     public let engine: Engine
     var nodes = NodeTable()
     var patchTypes: OrderedDictionary<String, PatchType> = [:]
-    /// Wires by the input they drive.
-    var wires: [PortAddress: Wire] = [:]
     var probes: OrderedDictionary<String, [Connection]> = [:]
     var bindings: [Binding] = []
     /// The connectors by name, in the order they were made (Graph+Connectors.swift).

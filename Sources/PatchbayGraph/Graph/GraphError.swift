@@ -10,8 +10,13 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case reservedName(String)
     case wrongKind(String, kind: NodeKind, expected: String)
     case cycle([String])
-    case inputIsWired(PortAddress, wire: String)
+    /// A local value for an input that wires drive; `wires` lists them.
+    case inputIsWired(PortAddress, wires: [String])
     case notWired(PortAddress)
+    /// `unwire DST.PORT` of an input that several wires drive; `wires` lists them.
+    case severalWires(PortAddress, wires: [String])
+    /// `unwire SRC.PORT -> DST.PORT` with no such wire; `existing` lists the input's wires.
+    case noSuchWire(from: PortAddress, to: PortAddress, existing: [String])
     case signalClosed(String)
     case unknownPatchType(String, suggestion: String?)
     case patchTypeTaken(String)
@@ -84,8 +89,15 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .wrongKind(let name, let kind, let expected): "'\(name)' is a \(kind) node; \(expected)"
         case .cycle(let path):
             "the wire would close a cycle: \(path.joined(separator: " -> ")); use a delay edge (~>) or bind for feedback"
-        case .inputIsWired(let address, let wire): "\(address) is driven by the wire \(wire); unwire \(address) first"
+        case .inputIsWired(let address, let wires):
+            wires.count == 1 ? "\(address) is driven by the wire \(wires[0]); unwire \(address) first"
+                : "\(address) is driven by the wires \(Self.list(wires)); unwire them first"
         case .notWired(let address): "\(address) has no wire"
+        case .severalWires(let address, let wires):
+            "\(address) has \(wires.count) wires (\(Self.list(wires))); name the one to remove: unwire SRC.PORT -> \(address)"
+        case .noSuchWire(let source, let target, let existing):
+            "there is no wire from \(source) into \(target) ("
+                + (existing.isEmpty ? "\(target) has no wire" : "its wires: \(Self.list(existing))") + ")"
         case .signalClosed(let name): "signal '\(name)' is closed"
         case .unknownPatchType(let name, let suggestion):
             "no patch type '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'patch types')")

@@ -82,9 +82,8 @@ class GraphNode: NodeCore {
     /// The nodes feeding this one through instantaneous edges: the sources of its wires, but
     /// delay edges and wires into queued inputs or inputs that only attach.
     var upstreamNodes: [GraphNode] {
-        inputs.compactMap { input in
-            guard let wire = input.wire, !wire.isDelay, input.isInstantaneous else { return nil }
-            return wire.source.owner as? GraphNode
+        inputs.flatMap { input in
+            input.isInstantaneous ? input.wires.compactMap { $0.isDelay ? nil : $0.source.owner as? GraphNode } : []
         }
     }
 

@@ -1,13 +1,21 @@
 import PatchbayCore
 
 /// An input port of a graph node. It has a local value (set with `set NODE.PORT = ...`), used
-/// while no wire drives it, and at most one wire (SPEC 4.3 rule 2).
+/// while no wire drives it, and at most one wire (SPEC 4.3 rule 2), but for an event input that
+/// merges (`acceptsManyWires`), which takes a wire from each source it is wired from.
 final class InputPort: PortCore, Receiver {
     let name: String
     /// The value set directly on the input; what it reverts to when unwired.
     var localValue: Value? { willSet { owner.willChange() } }
-    /// The wire that drives the input, if any.
-    var wire: Wire?
+    /// The wires that drive the input, oldest first: at most one, unless `acceptsManyWires`.
+    var wires: [Wire] = []
+    /// Whether the input merges what its wires deliver: every value that arrives is handled, in
+    /// arrival order (a store's `dispatch`, a signal's `send`, ...), so a wire into it adds to
+    /// the wires there, and replaces only the one from the same source.
+    var acceptsManyWires = false
+    /// The wire delivering the value that is arriving now, while it arrives (`nil` for a local
+    /// value): what a node that records where a value came from reads.
+    private(set) var arrivingWire: Wire?
     /// The value that arrived most recently, whether from the wire or the local value.
     private(set) var value: Value?
     /// Whether a value arrived in the current wave, and whether as an event.
@@ -40,6 +48,19 @@ final class InputPort: PortCore, Receiver {
     var graphNode: GraphNode { owner as! GraphNode }
 
     var address: PortAddress { PortAddress(node: graphNode.name, port: name) }
+
+    /// The wire a new wire from `source` replaces: the input's wire, or, into an input that
+    /// accepts many wires, the one from the same source.
+    func wireReplaced(byOneFrom source: OutputPort<Value>) -> Wire? {
+        acceptsManyWires ? wires.first { $0.source === source } : wires.first
+    }
+
+    /// Hands `value` over as `wire` delivers it.
+    func receive(_ value: Value, _ delivery: Delivery, from wire: Wire) {
+        arrivingWire = wire
+        defer { arrivingWire = nil }
+        receive(value, delivery)
+    }
 
     func receive(_ value: Value, _ delivery: Delivery) {
         owner.willChange()

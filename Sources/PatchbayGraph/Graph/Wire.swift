@@ -33,6 +33,9 @@ final class Wire: Receiver {
     /// `a.value -> b.x` (or `~>` for a delay wire).
     var text: String { "\(source.address) \(isDelay ? "~>" : "->") \(target.address)" }
 
+    /// Whether the wire is in its graph: made, and not removed or replaced since.
+    var isLive: Bool { target.wires.contains { $0 === self } }
+
     /// The full definition, as `wire` takes it.
     var definition: String {
         var text = self.text
@@ -70,6 +73,6 @@ final class Wire: Receiver {
             return
         }
         target.cause = source.cause
-        target.receive(carried, delivery)
+        target.receive(carried, delivery, from: self)
     }
 }

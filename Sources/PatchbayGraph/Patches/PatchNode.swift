@@ -18,6 +18,7 @@ final class PatchNode: GraphNode {
         for input in design.inputs {
             let port = addInput(input, local: arguments[input] ?? type.parameters.first { $0.name == input }?.defaultValue)
             port.onlyAttaches = design.attachingInputs.contains(input)
+            port.acceptsManyWires = design.mergingInputs.contains(input)
         }
         for output in design.outputs {
             addOutput(output, remembers: !type.eventOutputs.contains(output), initial: design.initialOutputs[output])

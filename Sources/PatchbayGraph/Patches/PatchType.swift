@@ -83,6 +83,9 @@ struct PatchDesign {
     var initialOutputs: [String: Value] = [:]
     /// Inputs that only attach the patch to what is wired into them (see `InputPort.onlyAttaches`).
     var attachingInputs: [String] = []
+    /// Event inputs whose every arrival counts, which merge what many wires deliver (see
+    /// `InputPort.acceptsManyWires`).
+    var mergingInputs: [String] = []
     var behavior: any PatchBehavior
 }
 

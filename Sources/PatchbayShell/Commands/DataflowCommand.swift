@@ -17,7 +17,8 @@ enum DataflowCommand: Sendable {
     case patchType(Name, inputs: [Name], outputs: [Name], eventOutputs: [Name], body: StatementBlock)
     case knot(Name, Expression)
     case wire(from: Target, to: Target, condition: Expression?, transform: Expression?, isDelay: Bool, future: Bool)
-    case unwire(Target)
+    /// `unwire DST.PORT`, or `unwire SRC.PORT -> DST.PORT` (`from`).
+    case unwire(from: Target?, to: Target)
     case bind(Name, Name)
     case unbind(Name, Name)
     case connector(ConnectorAction)
@@ -46,8 +47,8 @@ enum ConnectorAction: Sendable {
     case end
     /// `connector list`
     case list
-    /// `connector NAME add DST.PORT ...`
-    case add(Name, inputs: [Target])
+    /// `connector NAME add DST.PORT | SRC.PORT -> DST.PORT ...`
+    case add(Name, wires: [(source: Target?, target: Target)])
     /// `connector NAME disconnect`
     case disconnect(Name)
 }
@@ -109,7 +110,12 @@ extension CommandParser {
             if !isDelay, scanner.symbol(":") { transform = try scanner.expression(command: word) }
             command = .wire(from: source, to: target, condition: condition, transform: transform, isDelay: isDelay, future: future)
         case "unwire":
-            command = .unwire(try scanner.requireAddress("the input to unwire", command: word))
+            let first = try scanner.requireAddress("the input to unwire (or SRC.PORT -> DST.PORT)", command: word)
+            if scanner.symbol("->") || scanner.symbol("~>") {
+                command = .unwire(from: first, to: try scanner.requireAddress("the input to unwire", command: word))
+            } else {
+                command = .unwire(from: nil, to: first)
+            }
         case "bind", "unbind":
             let first = try scanner.requireName("two variables", command: word)
             let second = try scanner.requireName("a second variable", command: word)
@@ -131,9 +137,16 @@ extension CommandParser {
                 if scanner.keyword("disconnect") {
                     command = .connector(.disconnect(name))
                 } else if scanner.keyword("add") {
-                    var inputs = [try scanner.requireAddress("the input whose wire to add", command: word)]
-                    while !scanner.isAtEnd { inputs.append(try scanner.requireAddress("the input whose wire to add", command: word)) }
-                    command = .connector(.add(name, inputs: inputs))
+                    var wires: [(source: Target?, target: Target)] = []
+                    repeat {
+                        let first = try scanner.requireAddress("the input whose wire to add (or SRC.PORT -> DST.PORT)", command: word)
+                        if scanner.symbol("->") || scanner.symbol("~>") {
+                            wires.append((first, try scanner.requireAddress("the input whose wire to add", command: word)))
+                        } else {
+                            wires.append((nil, first))
+                        }
+                    } while !scanner.isAtEnd
+                    command = .connector(.add(name, wires: wires))
                 } else {
                     command = .connector(.open(name))
                 }

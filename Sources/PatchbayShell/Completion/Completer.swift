@@ -144,7 +144,11 @@ struct Completer {
             return position == 1 ? context.nodeNames : ["--future"]
         case "unprobe" where position == 1:
             return context.probeTargets + ["all"]
-        case "wire", "unwire", "pipe":
+        case "unwire":
+            // `unwire DST.PORT`, or `unwire SRC.PORT -> DST.PORT` for one of several wires.
+            if position == 1 || (position == 3 && (earlier[2] == "->" || earlier[2] == "~>")) { return context.nodeNames }
+            return position == 2 ? ["->"] : []
+        case "wire", "pipe":
             if earlier.last == "->" && command == "pipe" { return context.nodeNames }
             if position == 1 || earlier.last == "->" || earlier.last == "~>" { return context.nodeNames }
             if command == "wire", position == 4, earlier[2] == "->" { return ["--future", "when"] + expressionNames }

@@ -68,9 +68,12 @@ extension Shell {
             }
             let line = outcome.replaced.map { "rewired \(target.text): \($0) replaced by \(outcome.wire)" } ?? "wired \(outcome.wire)"
             return CommandResult(lines: [line], json: ["wire": .string(outcome.wire), "replaced": outcome.replaced.map(Value.string) ?? .null])
-        case .unwire(let target):
-            try call([], [target], whole) { () throws(GraphError) in try graph.unwire(target.address!) }
-            return CommandResult(lines: ["unwired \(target.text)"], json: ["input": .string(target.text)])
+        case .unwire(let source, let target):
+            let removed = try call([], [source, target].compactMap { $0 }, whole) { () throws(GraphError) in
+                try graph.unwire(target.address!, from: source?.address)
+            }
+            return CommandResult(lines: ["unwired " + (source == nil ? target.text : removed)],
+                                 json: ["input": .string(target.text), "wire": .string(removed)])
         case .bind(let first, let second):
             try call([first, second], [], whole) { () throws(GraphError) in try graph.bind(first.text, second.text) }
             return CommandResult()
@@ -195,9 +198,9 @@ extension Shell {
                 lines += summary.wires.map { "  wire \($0)" } + summary.probes.map { "  probe \($0)" }
             }
             return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
-        case .add(let name, let inputs):
-            let added = try call([name], inputs, whole) { () throws(GraphError) in
-                try graph.addToConnector(name.text, inputs: inputs.map { $0.address! })
+        case .add(let name, let wires):
+            let added = try call([name], wires.flatMap { [$0.source, $0.target].compactMap { $0 } }, whole) { () throws(GraphError) in
+                try graph.addToConnector(name.text, wires: wires.map { ($0.source?.address, $0.target.address!) })
             }
             return CommandResult(lines: added.map { "connector \(name.text): wire \($0)" },
                                  json: ["connector": .string(name.text), "wires": .array(added.map(Value.string))])
@@ -225,9 +228,15 @@ extension Shell {
             .notBound(let node, _, _), .unknownConnector(let node, _), .connectorOpen(let node):
             return names.first { $0.text == node }?.range
                 ?? targets.first { $0.node.text == node || $0.text == node }?.node.range
-        case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address):
-            let target = targets.first { $0.address == address }
+        case .unknownPort(let address, _, _), .inputIsWired(let address, _), .notWired(let address), .severalWires(let address, _):
+            let target = targets.last { $0.address == address }
             return target?.port?.range ?? target?.range
+        case .noSuchWire(let source, let address, _):
+            // From the source to the input: the pair names the wire.
+            guard let from = targets.first(where: { $0.address == source }), let to = targets.last(where: { $0.address == address }) else {
+                return nil
+            }
+            return from.range.lowerBound..<to.range.upperBound
         case .unknownPatchType, .patchTypeTaken:
             return typeName?.range ?? names.first?.range
         case .patchType(_, let problem):

@@ -28,12 +28,11 @@ extension Shell {
     }
 
     static func describe(_ report: PortReport, style: OutputStyle) -> [String] {
-        var lines = ["\(report.address)  \(report.isInput ? "input" : report.isValuePort ? "value port" : "event port"), "
-            + "\(report.state.rawValue)" + (report.value.map { ": \(style.value($0))" } ?? "")]
+        let kind = report.isInput ? report.acceptsManyWires ? "input (takes many wires)" : "input" : report.isValuePort ? "value port" : "event port"
+        var lines = ["\(report.address)  \(kind), \(report.state.rawValue)" + (report.value.map { ": \(style.value($0))" } ?? "")]
         if let failure = report.failure, report.state == .failed { lines.append("  failed: \(failure)") }
-        if let driver = report.driver { lines.append("  driven by \(driver)") } else if report.isInput {
-            lines.append("  driven by nothing (no wire, no local value)")
-        }
+        lines += report.drivers.map { "  driven by \($0)" }
+        if report.isInput, report.drivers.isEmpty { lines.append("  driven by nothing (no wire, no local value)") }
         lines.append(report.subscribers.isEmpty ? "  no subscribers" : "  subscribers: " + report.subscribers.joined(separator: "; "))
         return lines
     }
@@ -42,7 +41,10 @@ extension Shell {
         [
             "port": .string(report.address.description), "input": .bool(report.isInput),
             "valuePort": .bool(report.isValuePort), "state": .string(report.state.rawValue), "value": report.value ?? .null,
-            "failure": report.failure.map(Value.string) ?? .null, "driver": report.driver.map(Value.string) ?? .null,
+            "failure": report.failure.map(Value.string) ?? .null,
+            // One driver, or several for an input that takes many wires (`drivers` lists them all).
+            "driver": report.drivers.count == 1 ? .string(report.drivers[0]) : .null,
+            "drivers": .array(report.drivers.map(Value.string)), "manyWires": .bool(report.acceptsManyWires),
             "subscribers": .array(report.subscribers.map(Value.string)),
         ]
     }

@@ -18,12 +18,13 @@ final class RouterNode: GraphNode {
         feature = addOutput("feature", remembers: false)
         open = addInput("open")
         open.isQueued = true
+        open.acceptsManyWires = true
     }
 
     override func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
         input.consumeArrival()
         guard let value = input.value else { return }
-        let wire = input.wire?.text
+        let wire = input.arrivingWire?.text
         engine.enqueue("router.open") { [unowned self] in
             graph.open(value, via: wire)
         }

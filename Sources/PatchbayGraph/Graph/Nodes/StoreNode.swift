@@ -16,6 +16,9 @@ final class StoreNode: GraphNode {
     var actionCount = 0 { willSet { willChange() } }
     /// The action being handled, whose index a queued dispatch records as its cause.
     var currentIndex: Int? { willSet { willChange() } }
+    /// Why the action being handled arrived on `dispatch` (the wire's source port), while it is
+    /// handled: the cause the store's outputs send it with, instead of the command's.
+    private(set) var arrivalCause: Cause?
     /// Whether the reducers hold the state (taken out of the `state` port) right now.
     private(set) var isReducing = false
 
@@ -25,6 +28,7 @@ final class StoreNode: GraphNode {
         action = addOutput("action", remembers: false)
         dispatchInput = addInput("dispatch")
         dispatchInput.isQueued = true
+        dispatchInput.acceptsManyWires = true
     }
 
     override func saved() -> (() -> Void)? {
@@ -63,7 +67,12 @@ final class StoreNode: GraphNode {
         input.consumeArrival()
         guard let value = input.value else { return }
         let cause = currentIndex
+        // The state it leads to names where the action came from (`why`): the source port of
+        // the wire, of which this input may have several.
+        let origin = Cause(input.addressText, after: input.cause)
         engine.enqueue("\(name).dispatch") { [unowned self] in
+            arrivalCause = origin
+            defer { arrivalCause = nil }
             graph.dispatchLater(to: self, value, cause: cause)
         }
     }

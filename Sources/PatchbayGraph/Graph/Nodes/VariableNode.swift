@@ -38,6 +38,7 @@ final class SignalNode: GraphNode {
         out = addOutput("out", remembers: false)
         sendInput = addInput("send")
         sendInput.isQueued = true
+        sendInput.acceptsManyWires = true
     }
 
     override func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {

@@ -7,7 +7,7 @@ extension PatchType {
         inputs: ["inc", "dec", "reset"], outputs: ["count"]
     ) { _ throws(PatchTypeError) in
         PatchDesign(inputs: ["inc", "dec", "reset"], outputs: ["count"], initialOutputs: ["count": 0],
-                    behavior: CounterBehavior())
+                    mergingInputs: ["inc", "dec"], behavior: CounterBehavior())
     }
 }
 

@@ -6,12 +6,12 @@ extension PatchType {
         name: "log", summary: "prints every value that arrives on in",
         inputs: ["in"], outputs: []
     ) { _ throws(PatchTypeError) in
-        PatchDesign(inputs: ["in"], outputs: [], behavior: LogBehavior())
+        PatchDesign(inputs: ["in"], outputs: [], mergingInputs: ["in"], behavior: LogBehavior())
     }
 }
 
 final class LogBehavior: PatchBehavior {
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
-        if let value = activation.arrived("in") { activation.log(value) }
+        for value in activation.arrivals("in") { activation.log(value) }
     }
 }

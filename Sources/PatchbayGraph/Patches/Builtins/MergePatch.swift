@@ -6,7 +6,7 @@ extension PatchType {
         name: "merge", summary: "out = every value arriving on a, b, c, each an event (in input order when several arrive together)",
         inputs: ["a", "b", "c"], outputs: ["out"], eventOutputs: ["out"]
     ) { _ throws(PatchTypeError) in
-        PatchDesign(inputs: ["a", "b", "c"], outputs: ["out"], behavior: MergeBehavior())
+        PatchDesign(inputs: ["a", "b", "c"], outputs: ["out"], mergingInputs: ["a", "b", "c"], behavior: MergeBehavior())
     }
 }
 
