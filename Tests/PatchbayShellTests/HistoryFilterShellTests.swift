@@ -173,3 +173,89 @@ struct HistoryFilterShellTests {
         #expect(assembler.add("= 1 # one") == "= 1 ")
     }
 }
+
+/// `jump`, `diff` and `history --last` on a large state with a long history print what they
+/// printed when they formatted, compared and read everything (issue 16): the work is cut to what
+/// is shown, not the output.
+@Suite("Time travel: output on a large state")
+struct LargeStateTimeTravelShellTests {
+    static let keys = 1_000
+    static let actions = 1_100
+
+    /// The store `app` of `keys` keys at 0, and `actions` actions, action `i` setting key
+    /// `k(37 i mod keys)` to `i`.
+    static func session() -> DataflowSession {
+        let session = DataflowSession()
+        session.run("store app = {" + (0..<keys).map { "k\($0): 0" }.joined(separator: ", ") + "}")
+        session.run("reducer app on Set : state[action.key] = action.value")
+        for index in 1...actions { session.run("dispatch app Set {key: 'k\(index * 37 % keys)', value: \(index)}") }
+        return session
+    }
+
+    @Test func theLastFewActionsAreTheEndOfTheWholeList() {
+        let session = Self.session()
+        let whole = session.run("history --last \(Self.actions)")
+        #expect(whole.count == Self.actions + 1)
+        #expect(whole.first == "   #0 (initial state)")
+        for count in [0, 1, 10, 1_023, 1_024, 1_025] {
+            #expect(session.run("history --last \(count)") == Array(whole.suffix(count)), "--last \(count)")
+        }
+        #expect(session.run("history --last 2") == ["   #1099 Set {key: \"k663\", value: 1099}  k663", ">  #1100 Set {key: \"k700\", value: 1100}  k700"])
+    }
+
+    /// The values of state `index`, key by key.
+    static func state(_ index: Int) -> [Int] {
+        var values = Array(repeating: 0, count: keys)
+        if index > 0 { for action in 1...index { values[action * 37 % keys] = action } }
+        return values
+    }
+
+    /// What `jump` prints for state `index`: the state cut after 200 characters.
+    static func jumpLine(_ index: Int) -> String {
+        let members = state(index).enumerated().map { "k\($0): \($1)" }
+        var line = "app at #\(index) of \(actions): {"
+        var written = 1
+        for (position, member) in members.enumerated() {
+            if position > 0 {
+                if written >= 200 {
+                    line += ", … \(keys - position) more keys"
+                    break
+                }
+                line += ", "
+                written += 2
+            }
+            line += member
+            written += member.count
+        }
+        return line + "}"
+    }
+
+    /// What `diff a b` prints: each key whose value differs, in key order.
+    static func diffLines(_ a: Int, _ b: Int) -> [String] {
+        let (old, new) = (state(a), state(b))
+        let lines = (0..<keys).filter { old[$0] != new[$0] }.map { "k\($0): \(old[$0]) → \(new[$0])" }
+        return lines.isEmpty ? ["#\(a) → #\(b): no differences"] : lines
+    }
+
+    @Test func aJumpShowsTheStateElidedAsBefore() {
+        let session = Self.session()
+        for index in [2, 600, 1_100, 0] {
+            #expect(session.run("jump \(index)") == [Self.jumpLine(index)])
+        }
+        session.run("set truncate off")
+        #expect((session.run("jump 3").first?.count ?? 0) > 8 * Self.keys)
+    }
+
+    @Test func diffShowsWhatChangedAsAWholeComparisonDoes() {
+        let session = Self.session()
+        #expect(session.run("diff") == ["k700: 100 → 1100"])
+        #expect(session.run("diff 500") == ["k500: 0 → 500"])
+        for (a, b) in [(1, 3), (3, 1), (499, 500), (0, 1_100), (1_100, 0), (90, 1_090), (1_050, 1_100), (7, 7)] {
+            #expect(session.run("diff \(a) \(b)") == Self.diffLines(a, b), "diff \(a) \(b)")
+        }
+        session.run("jump 600")
+        #expect(session.run("diff") == Self.diffLines(599, 600))
+        #expect(session.run("diff 600 602") == Self.diffLines(600, 602))
+        #expect(session.run("diff 602 600") == Self.diffLines(602, 600))
+    }
+}
