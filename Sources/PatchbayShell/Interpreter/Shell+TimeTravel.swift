@@ -180,10 +180,19 @@ extension Shell {
             let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
             lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
         }
-        let listed: Value = .array(picked.map { entry in
+        let current = history.current
+        // The JSON is built only for --json (the result's closures are called when read).
+        guard filter.isFiltering else { return CommandResult(lines: lines, json: Self.json(picked, current: current)) }
+        return CommandResult(lines: lines, json: ["matched": .int(matched), "of": .int(searched), "from": .int(from), "to": .int(to),
+                                                  "actions": Self.json(picked, current: current)])
+    }
+
+    /// History entries as `history --json` gives them; `current` is the history's current step.
+    private static func json(_ entries: [HistoryEntry], current: Int) -> Value {
+        .array(entries.map { entry in
             var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": Self.json(entry.changes),
                                "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
-                               "current": .bool(entry.index == history.current)]
+                               "current": .bool(entry.index == current)]
             if case .object(var members) = json {
                 if let failure = entry.failure { members["failure"] = .string(failure) }
                 if let cause = entry.cause { members["cause"] = .int(cause) }
@@ -191,9 +200,6 @@ extension Shell {
             }
             return json
         })
-        guard filter.isFiltering else { return CommandResult(lines: lines, json: listed) }
-        return CommandResult(lines: lines, json: ["matched": .int(matched), "of": .int(searched), "from": .int(from), "to": .int(to),
-                                                  "actions": listed])
     }
 
     /// The steps `--from` and `--to` give (all of them by default), checked against the history.
