@@ -47,8 +47,9 @@ struct HistoryFilter: Sendable {
     var skipped = false
     /// Only actions that changed this path (or inside it).
     var path: [ValueChange.PathComponent]?
-    /// Only the actions from step `from` (the action that led to it) to step `to`.
+    /// Only the actions from step `from` (the action that led to it)...
     var from: StepBound?
+    /// ...to step `to`.
     var to: StepBound?
 
     /// Whether any option but `--last` narrows the list.

@@ -146,6 +146,8 @@ extension Shell {
         while upper >= actions.lowerBound, narrows || limit.map({ picked.count < $0 }) ?? true {
             let wanted = narrows ? 1024 : limit.map { Swift.min(1024, $0 - picked.count) } ?? 1024
             let lower = Swift.max(actions.lowerBound, upper - wanted + 1)
+            // A filter over a long history reads all of it: Ctrl-C stops it between two chunks.
+            try checkInterruption()
             let chunk = try travel(nil, range) { () throws(TimeTravelError) in
                 do throws(HistoryError) { return try history.entries(lower...upper) } catch { throw .history(store: store, error) }
             }
