@@ -159,6 +159,60 @@ private func recordRandomSteps(_ steps: Int, into history: History, _ naive: ino
         #expect(try history.diff(from: 7, to: 7, current: naive.live).isEmpty)
     }
 
+    /// States a few steps apart are compared only where the steps between changed something:
+    /// the same changes, in the same order, as comparing them whole.
+    @Test(arguments: [33, 34, 35, 36] as [UInt64])
+    func diffsOfNearbyStatesMatchTheStructuralDiff(seed: UInt64) throws {
+        var mutator = StateMutator(seed: seed)
+        let initial = mutator.state(size: 12)
+        let history = History(initial: initial)
+        var naive = NaiveHistory(initial: initial)
+        try recordRandomSteps(120, into: history, &naive, mutator: &mutator)
+        var random = SplitMix64(seed: seed)
+        for _ in 0..<200 {
+            let a = Int.random(in: 0...120, using: &random)
+            let b = Swift.max(0, Swift.min(120, a + Int.random(in: -6...6, using: &random)))
+            #expect(try history.diff(from: a, to: b, current: naive.live) == naive.states[a].changes(to: naive.states[b]), "\(a) → \(b)")
+        }
+        // From where the history stands, as `diff` asks by default.
+        let live = try history.jump(to: 60, current: naive.live)
+        #expect(try history.diff(from: 59, to: 60, current: live) == naive.states[59].changes(to: naive.states[60]))
+        #expect(try history.diff(from: 60, to: 57, current: live) == naive.states[60].changes(to: naive.states[57]))
+    }
+
+    /// What only a whole comparison finds: a value wrapped in what replaces it, a number that
+    /// changes kind, a key that goes and comes back last, an array that shifts.
+    @Test func diffsOfStepsThatWrapRekindOrReorderMatchTheStructuralDiff() throws {
+        let initial: Value = ["a": 1, "b": ["x": 1, "y": [1, 2, 3]], "c": "z"]
+        let history = History(initial: initial)
+        var states = [initial]
+        var state = initial
+        let steps: [[ValueChange]] = [
+            [ValueChange(path: [.key("b")], operation: .replace, old: state["b"], new: ["prev": state["b"]!, "n": 1])],
+            [ValueChange(path: [.key("a")], operation: .replace, old: 1, new: .decimal(1))],
+            [ValueChange(path: [.key("a")], operation: .remove, old: .decimal(1), new: nil)],
+            [ValueChange(path: [.key("a")], operation: .add, old: nil, new: 2)],
+            [ValueChange(path: [.key("b"), .key("prev"), .key("y"), .index(0)], operation: .remove, old: 1, new: nil),
+             ValueChange(path: [.key("d")], operation: .add, old: nil, new: ["k": true])],
+            [ValueChange(path: [], operation: .replace, old: nil, new: ["whole": 1])],
+        ]
+        for (offset, changes) in steps.enumerated() {
+            let fixed = changes.map { change in
+                var change = change
+                if change.operation != .add { change.old = state.value(at: change.path) }
+                return change
+            }
+            for change in fixed { try state.apply(change) }
+            try history.record(HistoryEntry(index: offset + 1, action: ["type": "T"], changes: fixed), after: state)
+            states.append(state)
+        }
+        for a in states.indices {
+            for b in states.indices {
+                #expect(try history.diff(from: a, to: b, current: state) == states[a].changes(to: states[b]), "\(a) → \(b)")
+            }
+        }
+    }
+
     @Test(arguments: [41, 42] as [UInt64])
     func blameListsEveryActionAfterWhichThePathDiffers(seed: UInt64) throws {
         var mutator = StateMutator(seed: seed)

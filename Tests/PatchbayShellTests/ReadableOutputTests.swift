@@ -258,8 +258,8 @@ struct HistoryChartTests {
     @Test func badOptionsAreErrors() {
         for (command, message) in [("history --chart count --from 9", "app has steps #0 to #4, not #9"),
                                    ("history --chart count --from 3 --to 1", "--from must not come after --to"),
-                                   ("history --from 1", "--from, --to and --spark go with --chart PATH"),
-                                   ("history --chart count --last 2", "--chart goes without --last, --type and --path"),
+                                   ("history --spark", "--spark goes with --chart PATH"),
+                                   ("history --chart count --last 2", "--chart goes without --last, --type, --not, --grep, --failed, --skipped and --path"),
                                    ("history --chart missing", "app has no number at missing from #0 to #4")] {
             let outcome = run(setup + [command])
             #expect(outcome.status == .failure, "\(command)")

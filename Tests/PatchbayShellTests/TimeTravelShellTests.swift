@@ -45,9 +45,9 @@ struct HistoryJumpShellTests {
     @Test func historyFiltersByTypeAndPath() {
         let session = counter()
         session.run("dispatch app Other")
-        #expect(session.run("history --type Other") == [">  #4 Other  (no changes)"])
-        #expect(session.run("history --path log[1]") == ["   #2 Add {by: 3}  count, log[1]"])
-        #expect(session.run("history --path user") == ["no action matches"])
+        #expect(session.run("history --type Other") == ["1 of 4 actions matches", ">  #4 Other  (no changes)"])
+        #expect(session.run("history --path log[1]") == ["1 of 4 actions matches", "   #2 Add {by: 3}  count, log[1]"])
+        #expect(session.run("history --path user") == ["0 of 4 actions match"])
     }
 
     @Test func jumpMakesAStateCurrentAndWiredNodesFollow() {

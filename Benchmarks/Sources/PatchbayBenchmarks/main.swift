@@ -16,6 +16,7 @@ let groups: [any BenchmarkGroup] = [
     CodableBenchmarks(),
     HostingBenchmarks(),
     OutputBenchmarks(),
+    TimeTravelOutputBenchmarks(),
 ]
 
 // The child run of the R-INS-MEM row: `inspect FILE` alone in a fresh process, whose peak

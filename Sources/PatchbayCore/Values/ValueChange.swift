@@ -76,7 +76,7 @@ extension Value {
         return changes
     }
 
-    private static func diff(_ old: Value, _ new: Value, path: [ValueChange.PathComponent], into changes: inout [ValueChange]) {
+    static func diff(_ old: Value, _ new: Value, path: [ValueChange.PathComponent], into changes: inout [ValueChange]) {
         guard !isIdentical(old, new) else { return }
         if wraps(new, old) || wraps(old, new) {
             changes.append(ValueChange(path: path, operation: .replace, old: old, new: new))
@@ -125,23 +125,23 @@ extension Value {
     /// Whether `outer` is an array or object with a member identical to `inner`, itself an array
     /// or object. Members of another kind or size are told apart without being walked.
     private static func wraps(_ outer: Value, _ inner: Value) -> Bool {
-        let innerCount: Int
         switch inner {
-        case .array(let elements): innerCount = elements.count
-        case .object(let members): innerCount = members.count
+        case .array, .object: break
         default: return false
-        }
-        func matches(_ member: Value) -> Bool {
-            switch (member, inner) {
-            case (.array(let a), .array): a.count == innerCount && isIdentical(member, inner)
-            case (.object(let o), .object): o.count == innerCount && isIdentical(member, inner)
-            default: false
-            }
         }
         switch outer {
-        case .array(let elements): return elements.contains(where: matches)
-        case .object(let members): return members.values.contains(where: matches)
+        case .array(let elements): return elements.contains { isWhole(inner, $0) }
+        case .object(let members): return members.values.contains { isWhole(inner, $0) }
         default: return false
+        }
+    }
+
+    /// Whether `member` is `inner`, an array or object, identical; told apart by kind and size first.
+    static func isWhole(_ inner: Value, _ member: Value) -> Bool {
+        switch (member, inner) {
+        case (.array(let a), .array(let b)): a.count == b.count && isIdentical(member, inner)
+        case (.object(let a), .object(let b)): a.count == b.count && isIdentical(member, inner)
+        default: false
         }
     }
 

@@ -55,10 +55,10 @@ struct ChangeReader {
         old = nil
         new = nil
         if operation != .add {
-            if values == .new { reader.skipValue() } else { old = reader.readValue() }
+            if values == .old || values == .both { old = reader.readValue() } else { reader.skipValue() }
         }
         if operation != .remove {
-            if values == .old { reader.skipValue() } else { new = reader.readValue() }
+            if values == .new || values == .both { new = reader.readValue() } else { reader.skipValue() }
         }
         return true
     }

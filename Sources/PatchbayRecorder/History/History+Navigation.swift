@@ -24,10 +24,33 @@ extension History {
 
     /// The structural changes from state `a` to state `b` (either may be the later one), as
     /// `Value.changes(to:)` gives them.
+    ///
+    /// States a few steps apart (no more than a checkpoint interval, about the state's leaves)
+    /// are compared only where those steps changed something, and the later one is the earlier
+    /// with their changes: what one action did to a large state costs what the action changed.
     public func diff(from a: Int, to b: Int, current live: Value) throws(HistoryError) -> [ValueChange] {
-        let before = try state(at: a, current: live)
-        let after = try state(at: b, current: live)
-        return before.changes(to: after)
+        try checkState(a)
+        try checkState(b)
+        let (low, high) = (Swift.min(a, b), Swift.max(a, b))
+        let timeline = timelines[selected]
+        guard high - low <= timeline.interval else {
+            return try state(at: a, current: live).changes(to: state(at: b, current: live))
+        }
+        var paths = ChangedPaths()
+        if low < high {
+            for index in low + 1...high {
+                var changes = ChangeReader(step: timeline.steps.reader(at: index), values: .neither)
+                while changes.next() { paths.insert(changes.path[...]) }
+            }
+        }
+        let earlier = try state(at: low, current: live)
+        var later = earlier
+        if high == current {
+            later = live
+        } else {
+            do throws(StepFailure) { try timeline.forward(&later, from: low, to: high) } catch { throw inconsistency(error) }
+        }
+        return a <= b ? earlier.changes(to: later, within: paths) : later.changes(to: earlier, within: paths)
     }
 
     /// Calls `body` with every state 0...count of the current timeline in order, with the entry

@@ -120,7 +120,8 @@ struct StepRecord {
     /// Which of a change's values to decode: a replay forward needs only the new ones, a replay
     /// backward only the old ones.
     enum Values {
-        case old, new, both
+        /// `neither`: the paths alone.
+        case old, new, both, neither
     }
 
     /// Whether undoing the change needs the position of a key.

@@ -3,7 +3,7 @@ import PatchbayGraph
 
 /// A command of SPEC section 7: moving a store through its history.
 enum TimeTravelCommand: Sendable {
-    /// `history [STORE] [--last N] [--type T] [--path P]`
+    /// `history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B]`
     case history(store: Name?, filter: HistoryFilter)
     /// `history [STORE] --chart PATH [--from A] [--to B] [--spark]`
     case chart(store: Name?, request: ChartRequest)
@@ -29,22 +29,60 @@ enum TimeTravelCommand: Sendable {
     case checkout(store: Name?, branch: Name)
 }
 
-/// What `history` lists.
+/// What `history` lists: the actions that pass every filter given (they combine with AND), the
+/// last `last` of them when it is set.
 struct HistoryFilter: Sendable {
-    /// Only the last N actions.
+    /// Only the last N actions that pass the filters.
     var last: Int?
     /// Only actions of this type.
     var type: String?
+    /// No action of these types (`--not`, which may repeat).
+    var excludedTypes: [String] = []
+    /// Only actions whose type or payload, as `history` prints them whole, hold this text
+    /// (ignoring case).
+    var text: String?
+    /// Only failed actions.
+    var failed = false
+    /// Only skipped actions.
+    var skipped = false
     /// Only actions that changed this path (or inside it).
     var path: [ValueChange.PathComponent]?
+    /// Only the actions from step `from` (the action that led to it)...
+    var from: StepBound?
+    /// ...to step `to`.
+    var to: StepBound?
+
+    /// Whether any option but `--last` narrows the list.
+    var isFiltering: Bool {
+        type != nil || !excludedTypes.isEmpty || text != nil || failed || skipped || path != nil || from != nil || to != nil
+    }
+}
+
+/// A step given to `--from` or `--to`: `N`, `#N` or `end`, with where it was typed.
+struct StepBound: Sendable {
+    enum Step: Sendable, Equatable {
+        case index(Int)
+        case end
+    }
+
+    var step: Step
+    var range: Range<Int>
+
+    /// The step's index in a history of `count` actions.
+    func index(count: Int) -> Int {
+        switch step {
+        case .index(let index): index
+        case .end: count
+        }
+    }
 }
 
 /// What `history --chart` plots: a numeric path over the steps `from` to `to`.
 struct ChartRequest: Sendable {
     var path: [ValueChange.PathComponent]
     var pathRange: Range<Int>
-    var from: (Int, Range<Int>)?
-    var to: (Int, Range<Int>)?
+    var from: StepBound?
+    var to: StepBound?
     /// One line of blocks instead of the chart with axes.
     var sparkline = false
 }
@@ -143,7 +181,6 @@ extension CommandParser {
         let store = storeName(&scanner, context: context)
         var filter = HistoryFilter()
         var chart: ChartRequest?
-        var from: (Int, Range<Int>)?, to: (Int, Range<Int>)?
         var sparkline: Range<Int>?
         var listOption: Range<Int>?
         while !scanner.isAtEnd {
@@ -157,6 +194,19 @@ extension CommandParser {
             case "--type" where filter.type == nil:
                 filter.type = try scanner.requireName("an action type, after --type", command: word).text
                 listOption = listOption ?? range
+            case "--not":
+                filter.excludedTypes.append(try scanner.requireName("an action type, after --not", command: word).text)
+                listOption = listOption ?? range
+            case "--grep" where filter.text == nil:
+                guard !scanner.isAtEnd, !scanner.startsFlag, let (text, textRange) = scanner.word() else {
+                    throw scanner.missing("the text to look for, after --grep", command: word)
+                }
+                guard !text.isEmpty else { throw usage(word, "--grep takes a text that is not empty", at: textRange) }
+                filter.text = text
+                listOption = listOption ?? range
+            case "--failed" where !filter.failed, "--skipped" where !filter.skipped:
+                if option == "--failed" { filter.failed = true } else { filter.skipped = true }
+                listOption = listOption ?? range
             case "--path" where filter.path == nil:
                 filter.path = try path(&scanner, command: word)
                 listOption = listOption ?? range
@@ -165,31 +215,53 @@ extension CommandParser {
                 let start = scanner.offset
                 let path = try path(&scanner, command: word)
                 chart = ChartRequest(path: path, pathRange: start..<scanner.offset)
-            case "--from" where from == nil, "--to" where to == nil:
-                let (step, stepRange) = try scanner.integer("a step number, after \(option)", command: word)
-                guard step >= 0 else { throw usage(word, "\(option) takes a step number that is not negative", at: stepRange) }
-                if option == "--from" { from = (step, stepRange) } else { to = (step, stepRange) }
+            case "--from" where filter.from == nil, "--to" where filter.to == nil:
+                let bound = try step(&scanner, after: option)
+                if option == "--from" { filter.from = bound } else { filter.to = bound }
             case "--spark" where sparkline == nil:
                 sparkline = range
             default:
-                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --last N, --type T, --path P, "
-                            + "--chart PATH [--from A] [--to B] [--spark])", at: range)
+                let repeated = ["--last", "--type", "--grep", "--failed", "--skipped", "--path", "--chart", "--from", "--to", "--spark"].contains(option)
+                throw usage(word, repeated ? "\(option) is given twice" : "unexpected '\(Printable.escaped(option, limit: 30))' (options: --last N, "
+                            + "--type T, --not T, --grep TEXT, --failed, --skipped, --path P, --from A, --to B, --chart PATH, --spark)", at: range)
             }
         }
         guard var chart else {
-            if let range = from?.1 ?? to?.1 ?? sparkline {
-                throw usage(word, "--from, --to and --spark go with --chart PATH", at: range)
-            }
+            if let sparkline { throw usage(word, "--spark goes with --chart PATH", at: sparkline) }
             return .history(store: store, filter: filter)
         }
-        if let listOption { throw usage(word, "--chart goes without --last, --type and --path", at: listOption) }
-        if let from, let to, from.0 > to.0 {
-            throw usage(word, "--from must not come after --to (#\(from.0) > #\(to.0))", at: from.1.lowerBound..<to.1.upperBound)
+        if let listOption {
+            throw usage(word, "--chart goes without --last, --type, --not, --grep, --failed, --skipped and --path", at: listOption)
         }
-        chart.from = from
-        chart.to = to
+        chart.from = filter.from
+        chart.to = filter.to
         chart.sparkline = sparkline != nil
         return .chart(store: store, request: chart)
+    }
+
+    /// The step after `--from` or `--to`: `N`, `#N` or `end`.
+    private static func step(_ scanner: inout CommandScanner, after option: String) throws(ShellError) -> StepBound {
+        let word = "history"
+        scanner.skipBlanks()
+        let start = scanner.offset
+        if scanner.keyword("end") { return StepBound(step: .end, range: start..<scanner.offset) }
+        if start < scanner.bytes.count, scanner.bytes[start] == UInt8(ascii: "#") {
+            scanner.offset += 1
+            // `#` and its number are one word: `# 3` is not a step.
+            guard scanner.offset < scanner.bytes.count, scanner.bytes[scanner.offset] != UInt8(ascii: " ") else {
+                scanner.offset = start
+                throw scanner.missing("a step after \(option): N, #N or end", command: word)
+            }
+        }
+        let number: Int, range: Range<Int>
+        do throws(ShellError) {
+            (number, range) = try scanner.integer("a step after \(option): N, #N or end", command: word)
+        } catch {
+            scanner.offset = start
+            throw scanner.missing("a step after \(option): N, #N or end", command: word)
+        }
+        guard number >= 0 else { throw usage(word, "\(option) takes a step that is not negative (#0 is the initial state)", at: start..<range.upperBound) }
+        return StepBound(step: .index(number), range: start..<range.upperBound)
     }
 
     private static func jump(_ scanner: inout CommandScanner, store: Name?) throws(ShellError) -> TimeTravelCommand {

@@ -66,12 +66,14 @@ struct Completer {
             if position == (command == "export" ? 3 : 2) { return fileNames.names(matching: word) }
             return command == "export" ? ["--lifted", "--force"] : context.storeNames + ["--force"]
         case "history":
+            let options = ["--last", "--type", "--not", "--grep", "--failed", "--skipped", "--path", "--from", "--to", "--chart", "--spark"]
             if position == 1 {
-                return ["commit", "revert", "sweep", "recompute", "router", "--last", "--type", "--path", "--chart"] + context.storeNames
+                return ["commit", "revert", "sweep", "recompute", "router"] + options + context.storeNames
             }
-            if earlier.last == "--type" { return context.actionTypes }
-            if earlier.last == "--last" || earlier.last == "--from" || earlier.last == "--to" { return [] }
-            return ["--last", "--type", "--path", "--chart", "--from", "--to", "--spark"] + (["commit", "revert", "sweep", "recompute"].contains(earlier[1]) ? context.storeNames : [])
+            if earlier.last == "--type" || earlier.last == "--not" { return context.actionTypes }
+            if earlier.last == "--from" || earlier.last == "--to" { return ["end"] }
+            if earlier.last == "--last" || earlier.last == "--grep" { return [] }
+            return options + (["commit", "revert", "sweep", "recompute"].contains(earlier[1]) ? context.storeNames : [])
         case "jump":
             return position == 1 ? ["end"] + context.storeNames : ["end"]
         case "diff":

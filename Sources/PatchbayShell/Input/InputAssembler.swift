@@ -2,7 +2,8 @@
 ///
 /// A line that leaves a `(`, `[` or `{`, or a string, open continues on the next line, and so does
 /// a line that ends in `\` (the backslash and newline then read as white space). A `#` at the start of a word, outside strings, starts a comment that
-/// runs to the end of the line; comments are removed from the command text, which keeps every
+/// runs to the end of the line, except a `#` followed by a digit after the line's first word (a step
+/// number, `history --from #3`); comments are removed from the command text, which keeps every
 /// other character at its column.
 public struct InputAssembler: Sendable {
     private var text = ""
@@ -87,6 +88,8 @@ public struct InputAssembler: Sendable {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     openQuote = byte
                 case UInt8(ascii: "#") where index == 0 || bytes[index - 1] == UInt8(ascii: " ") || bytes[index - 1] == UInt8(ascii: "\t"):
+                    // `#3` is a step (`history --from #3`), not a comment.
+                    if index > 0, index + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 1]) { break }
                     return (index, !brackets.isEmpty)
                 case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
                     brackets.append(byte)

@@ -130,20 +130,30 @@ extension Shell {
     }
 
     private func listHistory(_ history: History, of store: String, filter: HistoryFilter, at range: Range<Int>) throws(ShellError) -> CommandResult {
-        let filtered = filter.type != nil || filter.path != nil
+        let (from, to) = try steps(filter.from, filter.to, of: store, history: history)
+        // Action `i` leads to step `i`: the actions from #from to #to, #0 being no action.
+        let actions = Swift.max(1, from)..<Swift.max(Swift.max(1, from), to + 1)
+        let searched = actions.count
+        let narrows = filter.type != nil || !filter.excludedTypes.isEmpty || filter.text != nil || filter.failed || filter.skipped
+            || filter.path != nil
+        let needle = filter.text?.lowercased()
         let limit = filter.last ?? (options.json ? nil : Self.historyPageSize)
-        // The newest first, in chunks, so that `--last 20` of a long history reads 20 entries.
+        // The newest first, in chunks, so that `--last 20` of a long history reads 20 entries;
+        // with a filter every action of the range is read, to count the matches.
         var picked: [HistoryEntry] = []
-        var upper = history.count
-        while upper >= 1, limit.map({ picked.count < $0 }) ?? true {
-            let lower = Swift.max(1, upper - 1023)
+        var matched = narrows ? 0 : searched
+        var upper = actions.upperBound - 1
+        while upper >= actions.lowerBound, narrows || limit.map({ picked.count < $0 }) ?? true {
+            let wanted = narrows ? 1024 : limit.map { Swift.min(1024, $0 - picked.count) } ?? 1024
+            let lower = Swift.max(actions.lowerBound, upper - wanted + 1)
+            // A filter over a long history reads all of it: Ctrl-C stops it between two chunks.
+            try checkInterruption()
             let chunk = try travel(nil, range) { () throws(TimeTravelError) in
                 do throws(HistoryError) { return try history.entries(lower...upper) } catch { throw .history(store: store, error) }
             }
-            for entry in chunk.reversed() where limit.map({ picked.count < $0 }) ?? true {
-                if let type = filter.type, entry.type != type { continue }
-                if let path = filter.path, !entry.touches(path) { continue }
-                picked.append(entry)
+            for entry in chunk.reversed() where !narrows || filter.matches(entry, text: needle) {
+                if narrows { matched += 1 }
+                if limit.map({ picked.count < $0 }) ?? true { picked.append(entry) }
             }
             upper = lower - 1
         }
@@ -155,11 +165,16 @@ extension Shell {
             if let from = branch.forkedFrom, let index = branch.forkIndex { line += " (from \(from) at #\(index))" }
             lines.append(line)
         }
-        let hidden = history.count - picked.count
-        if !filtered, filter.last == nil, hidden > 0 {
+        let hidden = matched - picked.count
+        if filter.isFiltering {
+            let span = filter.from != nil || filter.to != nil ? " (#\(from) to #\(to))" : ""
+            var line = "\(matched) of \(searched) action\(searched == 1 ? "" : "s")\(span) \(matched == 1 ? "matches" : "match")"
+            if hidden > 0 { line += " (the last \(picked.count) shown\(filter.last == nil ? "; use --last N" : ""))" }
+            lines.append(line)
+        } else if filter.last == nil, hidden > 0 {
             lines.append("(\(hidden) older actions not shown; use --last N)")
         }
-        if !filtered, picked.first?.index ?? (history.count + 1) == 1 || history.count == 0 {
+        if !narrows, from == 0, (picked.first?.index ?? actions.upperBound) == 1 {
             lines.append("\(history.current == 0 ? ">" : " ")  #0 (initial state)")
         }
         for entry in picked {
@@ -167,18 +182,43 @@ extension Shell {
             let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
             lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
         }
-        if filtered, picked.isEmpty { lines.append("no action matches") }
-        return CommandResult(lines: lines, json: .array(picked.map { entry in
+        let current = history.current
+        // The JSON is built only for --json (the result's closures are called when read).
+        guard filter.isFiltering else { return CommandResult(lines: lines, json: Self.json(picked, current: current)) }
+        return CommandResult(lines: lines, json: ["matched": .int(matched), "of": .int(searched), "from": .int(from), "to": .int(to),
+                                                  "actions": Self.json(picked, current: current)])
+    }
+
+    /// History entries as `history --json` gives them; `current` is the history's current step.
+    private static func json(_ entries: [HistoryEntry], current: Int) -> Value {
+        .array(entries.map { entry in
             var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": Self.json(entry.changes),
                                "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
-                               "current": .bool(entry.index == history.current)]
+                               "current": .bool(entry.index == current)]
             if case .object(var members) = json {
                 if let failure = entry.failure { members["failure"] = .string(failure) }
                 if let cause = entry.cause { members["cause"] = .int(cause) }
                 json = .object(members)
             }
             return json
-        }))
+        })
+    }
+
+    /// The steps `--from` and `--to` give (all of them by default), checked against the history.
+    private func steps(_ fromBound: StepBound?, _ toBound: StepBound?, of store: String, history: History) throws(ShellError) -> (Int, Int) {
+        let count = history.count
+        let from = fromBound?.index(count: count) ?? 0
+        let to = toBound?.index(count: count) ?? count
+        for (step, bound) in [(from, fromBound), (to, toBound)] where step > count {
+            throw ShellError(.usage(command: "history", detail: "\(store) has steps #0 to #\(count), not #\(step)",
+                                    synopsis: CommandCatalog.info(for: "history")?.synopsis ?? "history"), at: bound?.range ?? 0..<0)
+        }
+        if from > to, let fromBound, let toBound {
+            throw ShellError(.usage(command: "history", detail: "--from must not come after --to (#\(from) > #\(to))",
+                                    synopsis: CommandCatalog.info(for: "history")?.synopsis ?? "history"),
+                             at: Swift.min(fromBound.range.lowerBound, toBound.range.lowerBound)..<Swift.max(fromBound.range.upperBound, toBound.range.upperBound))
+        }
+        return (from, to)
     }
 
     private func rewrite(_ rewrite: HistoryRewrite, store: Name?, force: Bool, at range: Range<Int>) throws(ShellError) -> CommandResult {
@@ -211,12 +251,7 @@ extension Shell {
 
     /// `history --chart PATH`: the number at PATH over the steps, as a chart (JSON: the points).
     private func chart(_ request: ChartRequest, of store: String, history: History, text: String) throws(ShellError) -> CommandResult {
-        let from = request.from?.0 ?? 0
-        let to = request.to?.0 ?? history.count
-        for (step, range) in [request.from, request.to].compactMap({ $0 }) where step > history.count {
-            throw ShellError(.usage(command: "history", detail: "\(store) has steps #0 to #\(history.count), not #\(step)",
-                                    synopsis: CommandCatalog.info(for: "history")?.synopsis ?? "history"), at: range)
-        }
+        let (from, to) = try steps(request.from, request.to, of: store, history: history)
         let pathText = ValueChange.pathText(request.path)
         var points: [(index: Int, value: Double?)] = []
         var raw: [Value] = []
@@ -315,6 +350,23 @@ extension Shell {
         guard !entry.changes.isEmpty else { return "(no changes)" }
         let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
         return entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
+    }
+}
+
+extension HistoryFilter {
+    /// Whether `entry` passes every filter but the range; `text` is `self.text` lowercased.
+    func matches(_ entry: HistoryEntry, text: String?) -> Bool {
+        if let type, entry.type != type { return false }
+        if !excludedTypes.isEmpty, excludedTypes.contains(entry.type) { return false }
+        if failed, entry.failure == nil { return false }
+        if skipped, !entry.skipped { return false }
+        if let path, !entry.touches(path) { return false }
+        if let text {
+            // The action as a history line shows it, whole: the type, then the payload.
+            let shown = OutputStyle(limit: nil, color: false, width: 0).action(entry.action)
+            if !shown.lowercased().contains(text) { return false }
+        }
+        return true
     }
 }
 
