@@ -17,6 +17,8 @@ public struct ShellError: Error, Sendable, Equatable {
         case invalidUTF8
         case unterminatedInput(String)
         case reservedName(String)
+        /// `use NAME` where NAME is no store: the closest store's name, and every store's.
+        case unknownStore(String, suggestion: String?, stores: [String])
         case graph(GraphError)
         case cannotWrite(path: String, detail: String)
         case timeTravel(TimeTravelError)
@@ -67,6 +69,9 @@ public struct ShellError: Error, Sendable, Equatable {
             "the input ended inside \(what)"
         case .reservedName(let name):
             "'\(name)' is a command word and cannot be a name"
+        case .unknownStore(let name, let suggestion, let stores):
+            "no store '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+                + (stores.isEmpty ? "; there is no store yet: create one with store NAME = EXPR" : " (stores: \(stores.joined(separator: ", ")))")
         case .graph(let error):
             error.description
         case .cannotWrite(let path, let detail):

@@ -169,8 +169,13 @@ extension Shell {
         } catch {
             throw ShellError(.cannotWrite(path: path, detail: error.detail), at: range)
         }
-        // A recording that starts in the middle of a session begins with what exists.
-        let opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
+        // A recording that starts in the middle of a session begins with what exists, and with
+        // the selected store: the commands after it may leave out their STORE.
+        var opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
+        if let selectedStore {
+            if opening.isEmpty { opening.append(.setup("reset")) }
+            opening.append(.setup("use \(selectedStore)"))
+        }
         do {
             try writer.write(opening)
         } catch {

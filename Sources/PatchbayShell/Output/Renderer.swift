@@ -7,12 +7,15 @@ struct Renderer {
 
     private var style: OutputStyle { OutputStyle(options: options) }
 
-    func success(_ result: CommandResult, command: String) -> [OutputLine] {
+    /// A command's result; a warning among its lines names the file and line the command came
+    /// from, as an error does (`todo.pb:3: warning: ...`).
+    func success(_ result: CommandResult, command: String, origin: SourceOrigin = .interactive) -> [OutputLine] {
         if options.json {
             let line: Value = ["ok": true, "command": .string(command), "result": result.json]
             return [OutputLine(line.jsonText)]
         }
-        return result.lines.map { OutputLine($0) }
+        guard let name = origin.name else { return result.lines.map { OutputLine($0) } }
+        return result.lines.map { $0.hasPrefix("warning: ") ? OutputLine("\(name):\(origin.line): " + $0) : OutputLine($0) }
     }
 
     /// Probe and log output, and node failures, as they happened during a command.
