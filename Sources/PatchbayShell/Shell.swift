@@ -211,6 +211,11 @@ public final class Shell {
                     recorder.record(.error(command: text, message: error.message))
                 }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
+                if options.json {
+                    // One line for the command: what was taken back is in its error.
+                    let json: Value = ["restored": .array(restored.map(Value.string))]
+                    return CommandOutcome(status: .failure, lines: lines + renderer.failure(error.adding(json: json), command: text, origin: origin))
+                }
                 lines += renderer.failure(error, command: text, origin: origin)
                 if !restored.isEmpty {
                     lines.append(OutputLine("the actions the command made were taken back: \(restored.joined(separator: ", ")) "

@@ -1,4 +1,4 @@
-import PatchbayCore
+public import PatchbayCore
 public import PatchbayGraph
 import PatchbayRecorder
 public import PatchbayTimeTravel
@@ -34,10 +34,20 @@ public struct ShellError: Error, Sendable, Equatable {
     public let reason: Reason
     /// UTF-8 offsets within the command text.
     public let range: Range<Int>
+    /// What `--json` adds to the error object besides its message, line and column (a replay's
+    /// `divergence`), as an object; `nil` for none.
+    public internal(set) var json: Value?
 
     public init(_ reason: Reason, at range: Range<Int>) {
         self.reason = reason
         self.range = range
+    }
+
+    /// The error with `json`'s members in its JSON object.
+    func adding(json: Value) -> ShellError {
+        var error = self
+        error.json = json
+        return error
     }
 
     init(_ error: ExpressionError, in source: String) {

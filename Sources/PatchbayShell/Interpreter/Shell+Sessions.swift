@@ -349,8 +349,9 @@ extension Shell {
                        recorded.store == replayed.store, recorded.index == replayed.index {
                         divergence.states = statesAfter(recorded)
                     }
-                    output += divergence.diffLines(style: style).map { OutputLine($0) }
-                    throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+                    // In JSON, the diff is in the error's `divergence`: nothing else reaches the output.
+                    if !options.json { output += divergence.diffLines(style: style).map { OutputLine($0) } }
+                    throw ShellError(.session(path: run.path, detail: divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")), at: 0..<0).adding(json: ["divergence": divergence.json])
                 }
             }
             if breakpointHolds() {
@@ -395,7 +396,7 @@ extension Shell {
             else { continue }
             var divergence = ReplayDivergence(step: run.next, line: effect.line, command: step.text, expected: effect.event, actual: nil)
             divergence.states = (recorded, state)
-            throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+            throw ShellError(.session(path: run.path, detail: divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")), at: 0..<0).adding(json: ["divergence": divergence.json])
         }
     }
 

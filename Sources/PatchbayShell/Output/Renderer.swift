@@ -69,10 +69,12 @@ struct Renderer {
         let position = TextPosition(offset: error.range.lowerBound, in: command)
         let line = origin.line + position.lineIndex
         if options.json {
-            let object: Value = [
-                "ok": false, "command": .string(command),
-                "error": ["message": .string(error.message), "line": .int(line), "column": .int(position.column)],
-            ]
+            var details: Value = ["message": .string(error.message), "line": .int(line), "column": .int(position.column)]
+            if case .object(let extra)? = error.json, case .object(var members) = details {
+                for (key, value) in extra { members[key] = value }
+                details = .object(members)
+            }
+            let object: Value = ["ok": false, "command": .string(command), "error": details]
             return [OutputLine(object.jsonText)]
         }
         let prefix = origin.name.map { "\($0):\(line):\(position.column): " } ?? ""
