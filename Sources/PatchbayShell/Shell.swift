@@ -330,7 +330,7 @@ public final class Shell {
     public func complete(_ line: String, cursor: Int) -> Completion {
         let context = CompletionContext(
             nodeNames: graph.nodeNames, ports: graph.portAddresses.map(\.description),
-            patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets, storeNames: graph.storeNames,
+            patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets, storeNames: graph.storeNames, selectedStore: selectedStore,
             storeStates: Dictionary(uniqueKeysWithValues: graph.storeNames.compactMap { name in (try? graph.storeState(name)).map { (name, $0) } }),
             actionTypes: graph.actionTypes(),
             actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),

@@ -102,6 +102,20 @@ struct UseShellTests {
         #expect(session.shell.promptContext == "*")
     }
 
+    @Test func completionOffersStoresAfterUseAndTheSelectedStoresTypesAndPaths() {
+        let session = DataflowSession()
+        session.run(Self.twoStores + "\nreducer cart on Checkout : state.n = 0\nstore other = {user: {name: 'Max'}}")
+        #expect(session.shell.complete("use ", cursor: 4).candidates == ["app", "cart", "other"])
+        #expect(session.shell.complete("use c", cursor: 5).candidates == ["cart"])
+        #expect(session.shell.complete("dispatch Che", cursor: 12).candidates == ["Checkout"])
+        session.run("use other")
+        // The selected store's types and paths: no other store's.
+        #expect(session.shell.complete("dispatch Che", cursor: 12).candidates == [])
+        #expect(session.shell.complete("dispatch ca", cursor: 11).candidates == ["cart"])
+        #expect(session.shell.complete("state .user.n", cursor: 13).candidates == [".user.name"])
+        #expect(session.shell.complete("blame user.", cursor: 11).candidates == ["user.name"])
+    }
+
     @Test func dispatchingInThePastSaysItStartsANewBranchAndNamesIt() {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch Inc\ndispatch Inc\ndispatch Inc\njump 1")
