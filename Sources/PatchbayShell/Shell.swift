@@ -213,8 +213,8 @@ public final class Shell {
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
                 if options.json {
                     // One line for the command: what was taken back is in its error.
-                    let json: Value = ["restored": .array(restored.map(Value.string))]
-                    return CommandOutcome(status: .failure, lines: lines + renderer.failure(error.adding(json: json), command: text, origin: origin))
+                    let reported = restored.isEmpty ? error : error.adding(json: ["restored": .array(restored.map(Value.string))])
+                    return CommandOutcome(status: .failure, lines: lines + renderer.failure(reported, command: text, origin: origin))
                 }
                 lines += renderer.failure(error, command: text, origin: origin)
                 if !restored.isEmpty {

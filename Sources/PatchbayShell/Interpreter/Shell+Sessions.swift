@@ -339,7 +339,7 @@ extension Shell {
                 if step.recordedAction != nil {
                     // An app checkpoints on its own schedule: its checkpoints are checked against the
                     // states, not matched line for line.
-                    try checkCheckpoints(of: step, in: run)
+                    if let divergence = checkpointDivergence(of: step, in: run) { throw diverged(divergence, in: run, output: &output) }
                     expected.removeAll { $0.kind == "checkpoint" }
                     actual.removeAll { $0.kind == "checkpoint" }
                 }
@@ -349,9 +349,7 @@ extension Shell {
                        recorded.store == replayed.store, recorded.index == replayed.index {
                         divergence.states = statesAfter(recorded)
                     }
-                    // In JSON, the diff is in the error's `divergence`: nothing else reaches the output.
-                    if !options.json { output += divergence.diffLines(style: style).map { OutputLine($0) } }
-                    throw ShellError(.session(path: run.path, detail: divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")), at: 0..<0).adding(json: ["divergence": divergence.json])
+                    throw diverged(divergence, in: run, output: &output)
                 }
             }
             if breakpointHolds() {
@@ -387,8 +385,17 @@ extension Shell {
         return (expected, actual)
     }
 
-    /// Compares each checkpoint among an app step's effects with the state the replay reached.
-    private func checkCheckpoints(of step: RecordedCommand, in run: ReplayRun) throws(ShellError) {
+    /// The error of a replay that diverged, after the diff for people; in JSON the diff is in the
+    /// error's `divergence`, and nothing else reaches the output.
+    private func diverged(_ divergence: ReplayDivergence, in run: ReplayRun, output: inout [OutputLine]) -> ShellError {
+        if !options.json { output += divergence.diffLines(style: style).map { OutputLine($0) } }
+        let summary = divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")
+        return ShellError(.session(path: run.path, detail: summary), at: 0..<0).adding(json: ["divergence": divergence.json])
+    }
+
+    /// Compares each checkpoint among an app step's effects with the state the replay reached:
+    /// the first that differs, if any.
+    private func checkpointDivergence(of step: RecordedCommand, in run: ReplayRun) -> ReplayDivergence? {
         for effect in step.effects {
             guard case .checkpoint(let store, let index, let recorded) = effect.event,
                   let (name, history) = try? histories.history(of: store), let actual = try? graph.storeState(name),
@@ -396,8 +403,9 @@ extension Shell {
             else { continue }
             var divergence = ReplayDivergence(step: run.next, line: effect.line, command: step.text, expected: effect.event, actual: nil)
             divergence.states = (recorded, state)
-            throw ShellError(.session(path: run.path, detail: divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")), at: 0..<0).adding(json: ["divergence": divergence.json])
+            return divergence
         }
+        return nil
     }
 
     /// Refuses an app's recording whose stores this shell does not host: its actions replay
