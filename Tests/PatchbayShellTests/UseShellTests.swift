@@ -116,6 +116,17 @@ struct UseShellTests {
         #expect(session.shell.complete("blame user.", cursor: 11).candidates == ["user.name"])
     }
 
+    @Test func anEchoedTranscriptShowsThePromptAsTheTerminalDoes() {
+        let shell = Shell(options: ShellOptions(echo: true))
+        var printed: [String] = []
+        var runner = ScriptRunner(shell: shell, name: "t.pb", keepGoing: false) { printed.append($0.text) }
+        runner.run(Array("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch Inc\ndispatch Inc\njump 1\nuse app\n".utf8))
+        #expect(printed.suffix(4) == [
+            "patchbay> jump 1", "app at #1 of 2: {n: 1}",
+            "patchbay app #1/2> use app", "using app: commands that leave out STORE use it ('use' alone clears it)",
+        ])
+    }
+
     @Test func dispatchingInThePastSaysItStartsANewBranchAndNamesIt() {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch Inc\ndispatch Inc\ndispatch Inc\njump 1")
