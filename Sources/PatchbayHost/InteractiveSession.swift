@@ -7,9 +7,8 @@ import PatchbayShell
 /// Prompts are the program's name (`patchbay> `, or the app's own inspector's name when it hosts
 /// stores: `todo-inspector> `), followed by what the session is at when there is something to
 /// say (`patchbay app@b1 #12/40*> `: see `Shell.promptContext`), and `...> ` while a bracket or
-/// string is open. Ctrl-C abandons
-/// the line and any pending multi-line command, and interrupts a running command (see
-/// `InterruptSignal`); Ctrl-D on an empty line ends the session.
+/// string is open. Ctrl-C abandons the line and any pending multi-line command, and interrupts
+/// a running command (see `InterruptSignal`); Ctrl-D on an empty line ends the session.
 /// A command is remembered as one history entry, its physical lines joined by newlines, unless
 /// its first line starts with a space; a recalled multi-line entry runs line by line again.
 struct InteractiveSession {

@@ -1,9 +1,8 @@
 /// The store that `use STORE` selected stands for a STORE left out.
 extension Command {
     /// The command with `store` in place of a STORE that was left out, for the commands whose
-    /// STORE is optional (the list `help use` gives). A command
-    /// that names its store keeps it. `range` is where the command starts: errors about the
-    /// store point there.
+    /// STORE is optional (the list `help use` gives). A command that names its store keeps it.
+    /// `range` is what errors about the store point at.
     func selecting(_ store: String, at range: Range<Int>) -> Command {
         let name = Name(text: store, range: range)
         switch self {

@@ -154,8 +154,9 @@ extension Shell {
 
     /// A warning when no reducer of the store handles `type` (a typo, most often), with the
     /// closest type that one does, and the store's name: it is said once while the store lasts
-    /// (see `warnedActionTypes`), not at every dispatch of the type. A store with a `*` reducer handles every
-    /// type, and a hosted store decodes its own actions (it fails on a type it does not know).
+    /// (see `warnedActionTypes`), not at every dispatch of the type. A store with a `*` reducer
+    /// handles every type, and a hosted store decodes its own actions (it fails on a type it does
+    /// not know).
     private func unhandledTypeWarning(_ type: String, store: String?) -> (text: String, store: String)? {
         guard let name = try? graph.storeName(store), (try? graph.storeHandles(type, in: name)) == false,
               warnedActionTypes[name]?.contains(type) != true else { return nil }
