@@ -6,8 +6,9 @@ extension Shell {
     /// selected, the only store is at the end of `main`, and no transaction is open.
     public var promptContext: String {
         var context = ""
-        let names = selectedStore.map { [$0] } ?? graph.storeNames
-        if names.count == 1, let (name, history) = try? histories.history(of: names[0]) {
+        // The set the graph keeps up to date: no walk over the nodes at every prompt.
+        let stores = graph.storeNameSet
+        if let store = selectedStore ?? (stores.count == 1 ? stores.first : nil), let (name, history) = try? histories.history(of: store) {
             var place = history.branch == "main" ? "" : "@" + history.branch
             if history.current < history.count { place += " #\(history.current)/\(history.count)" }
             if selectedStore != nil || !place.isEmpty { context = " " + name + place }
