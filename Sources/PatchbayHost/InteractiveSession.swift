@@ -5,9 +5,10 @@ import PatchbayShell
 /// lines on a `dumb` terminal), multi-line commands, and the output of each command.
 ///
 /// Prompts are the program's name (`patchbay> `, or the app's own inspector's name when it hosts
-/// stores: `todo-inspector> `), and `...> ` while a bracket or string is open. Ctrl-C abandons
-/// the line and any pending multi-line command, and interrupts a running command (see
-/// `InterruptSignal`); Ctrl-D on an empty line ends the session.
+/// stores: `todo-inspector> `), followed by what the session is at when there is something to
+/// say (`patchbay app@b1 #12/40*> `: see `Shell.promptContext`), and `...> ` while a bracket or
+/// string is open. Ctrl-C abandons the line and any pending multi-line command, and interrupts
+/// a running command (see `InterruptSignal`); Ctrl-D on an empty line ends the session.
 /// A command is remembered as one history entry, its physical lines joined by newlines, unless
 /// its first line starts with a space; a recalled multi-line entry runs line by line again.
 struct InteractiveSession {
@@ -34,7 +35,9 @@ struct InteractiveSession {
         var pendingLines: [String] = []
         let color = shell.options.color
         let program = CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "patchbay"
-        let primary = Prompt(text: "\(program)> ", color: color ? "1;36" : nil)
+        // The primary prompt says what the session is at (see `Shell.promptContext`), so it is
+        // made again before each read.
+        var primary: Prompt { Prompt(text: PatchbayShell.Prompt.primary(program: program, context: shell.promptContext), color: color ? "1;36" : nil) }
         let continuation = Prompt(text: "...> ", color: color ? "2" : nil)
 
         while !shell.hasQuit {

@@ -52,6 +52,12 @@ public final class Shell {
     private(set) var hostedStores: [HostedStore] = []
     /// The files this session is reading (its scripts, loads and replays): never recorded into.
     private(set) var filesBeingRead: [FileIdentity] = []
+    /// The store `use STORE` selected: commands that leave out their STORE use it. A fresh
+    /// session has none, and a store that goes takes its selection with it.
+    public internal(set) var selectedStore: String?
+    /// The action types a warning said no reducer of a store handles, by store: each is said
+    /// once, while the store lasts.
+    var warnedActionTypes: [String: Set<String>] = [:]
 
     public init(options: ShellOptions = ShellOptions(), fileNames: FileNameLister = FileNameLister()) {
         self.options = options
@@ -82,6 +88,8 @@ public final class Shell {
         for store in hostedStores { try? graph.host(store) }
         replayRun = nil
         following = nil
+        selectedStore = nil
+        warnedActionTypes = [:]
         recording?.recorder.attach(to: graph, histories: histories)
         replayCapture?.recorder.attach(to: graph, histories: histories)
     }
@@ -111,6 +119,9 @@ public final class Shell {
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         var outcome = perform(text, at: origin, rendered: true)
+        if executeDepth == 0, let gone = dropSelectionOfAGoneStore(), !options.json {
+            outcome.lines.append(OutputLine("note: \(gone) is gone, so no store is selected now"))
+        }
         if executeDepth == 0 {
             outcome.lines += writeRecording(command: text, origin: origin)
             if let height = options.height, !options.json {
@@ -136,6 +147,19 @@ public final class Shell {
         }
     }
 
+    /// Clears the selection (`use STORE`) when its store is gone (`rm`, say); returns its name
+    /// then. The warnings said about a store that is gone go too: a new store of that name has
+    /// its own.
+    @discardableResult
+    private func dropSelectionOfAGoneStore() -> String? {
+        if !warnedActionTypes.isEmpty {
+            for store in warnedActionTypes.keys where !graph.storeNameSet.contains(store) { warnedActionTypes[store] = nil }
+        }
+        guard let selected = selectedStore, !graph.storeNameSet.contains(selected) else { return nil }
+        selectedStore = nil
+        return selected
+    }
+
     /// Runs one command; unless `rendered`, it prints nothing (a verifying replay's commands).
     func perform(_ text: String, at origin: SourceOrigin, rendered: Bool) -> CommandOutcome {
         var lines: [OutputLine] = []
@@ -152,9 +176,11 @@ public final class Shell {
             (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks) = saved
         }
         hasStartedInnerCommands = false
+        dropSelectionOfAGoneStore()
         do {
             let context = ParserContext(storeNames: graph.storeNameSet)
-            guard let command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
+            guard var command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
+            if let selectedStore { command = command.selecting(selectedStore, at: 0..<0) }
             parsed = true
             recorders = self.recorders(for: command)
             form = command.recordedForm
@@ -185,6 +211,11 @@ public final class Shell {
                     recorder.record(.error(command: text, message: error.message))
                 }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
+                if options.json {
+                    // One line for the command: what was taken back is in its error.
+                    let reported = restored.isEmpty ? error : error.adding(json: ["restored": .array(restored.map(Value.string))])
+                    return CommandOutcome(status: .failure, lines: lines + renderer.failure(reported, command: text, origin: origin))
+                }
                 lines += renderer.failure(error, command: text, origin: origin)
                 if !restored.isEmpty {
                     lines.append(OutputLine("the actions the command made were taken back: \(restored.joined(separator: ", ")) "
@@ -194,8 +225,14 @@ public final class Shell {
             }
             for recorder in recorders { recorder.deliveries(events) }
             guard rendered else { return CommandOutcome(status: .success, lines: []) }
-            lines += renderer.events(events)
-            lines += renderer.success(result, command: text)
+            if command.printsBeforeItsEvents && !options.json {
+                // The action comes before what it set off: follow-ups, and what they printed.
+                lines += renderer.success(result, command: text, origin: origin)
+                lines += renderer.events(events)
+            } else {
+                lines += renderer.events(events)
+                lines += renderer.success(result, command: text, origin: origin)
+            }
             return CommandOutcome(status: .success, lines: lines)
         } catch {
             if Interruption.current?.isRequested == true {
@@ -293,7 +330,7 @@ public final class Shell {
     public func complete(_ line: String, cursor: Int) -> Completion {
         let context = CompletionContext(
             nodeNames: graph.nodeNames, ports: graph.portAddresses.map(\.description),
-            patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets, storeNames: graph.storeNames,
+            patchTypes: graph.patchTypeNames, probeTargets: graph.probeTargets, storeNames: graph.storeNames, selectedStore: selectedStore,
             storeStates: Dictionary(uniqueKeysWithValues: graph.storeNames.compactMap { name in (try? graph.storeState(name)).map { (name, $0) } }),
             actionTypes: graph.actionTypes(),
             actionTypesByStore: Dictionary(uniqueKeysWithValues: graph.storeNames.map { ($0, graph.actionTypes(of: $0)) }),
@@ -405,6 +442,14 @@ extension Command {
         case .session(.record), .session(.stopRecording), .session(.recordingStatus): true
         default: false
         }
+    }
+
+    /// Whether people read the command's result before the events it set off: a `dispatch`'s
+    /// action comes before the actions its middleware and wires dispatch after it, and before
+    /// what the probes saw of it. (JSON keeps each command's line last: a reader knows the
+    /// command ended.)
+    var printsBeforeItsEvents: Bool {
+        if case .store(.dispatch) = self { true } else { false }
     }
 
     /// How a recording holds the command (see `RecordedForm`).

@@ -1,4 +1,4 @@
-import PatchbayCore
+public import PatchbayCore
 public import PatchbayGraph
 import PatchbayRecorder
 public import PatchbayTimeTravel
@@ -17,6 +17,8 @@ public struct ShellError: Error, Sendable, Equatable {
         case invalidUTF8
         case unterminatedInput(String)
         case reservedName(String)
+        /// `use NAME` where NAME is no store: the closest store's name, and every store's.
+        case unknownStore(String, suggestion: String?, stores: [String])
         case graph(GraphError)
         case cannotWrite(path: String, detail: String)
         case timeTravel(TimeTravelError)
@@ -32,10 +34,20 @@ public struct ShellError: Error, Sendable, Equatable {
     public let reason: Reason
     /// UTF-8 offsets within the command text.
     public let range: Range<Int>
+    /// What `--json` adds to the error object besides its message, line and column (a replay's
+    /// `divergence`), as an object; `nil` for none.
+    public internal(set) var json: Value?
 
     public init(_ reason: Reason, at range: Range<Int>) {
         self.reason = reason
         self.range = range
+    }
+
+    /// The error with `json`'s members in its JSON object.
+    func adding(json: Value) -> ShellError {
+        var error = self
+        error.json = json
+        return error
     }
 
     init(_ error: ExpressionError, in source: String) {
@@ -67,6 +79,9 @@ public struct ShellError: Error, Sendable, Equatable {
             "the input ended inside \(what)"
         case .reservedName(let name):
             "'\(name)' is a command word and cannot be a name"
+        case .unknownStore(let name, let suggestion, let stores):
+            "no store '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+                + (stores.isEmpty ? "; there is no store yet: create one with store NAME = EXPR" : " (stores: \(stores.joined(separator: ", ")))")
         case .graph(let error):
             error.description
         case .cannotWrite(let path, let detail):

@@ -43,6 +43,26 @@ struct ScriptModeTests {
         #expect(result.status == 2)
     }
 
+    /// `--record`, `replay` and `inspect` on the command line: an error about the file names it
+    /// once, and with --json nothing but JSON reaches standard output.
+    @Test func commandLineFileErrorsNameTheFileOnce() throws {
+        let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory + "/a-folder", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for arguments in [["--record", "a-folder"], ["replay", "missing.jsonl"], ["inspect", "missing.jsonl"], ["replay", "a-folder", "--verify"],
+                          ["--record", "no-such-directory/x.jsonl"]] {
+            let result = try PatchbayProcess.run(arguments, input: [UInt8](), directory: directory)
+            let name = arguments[1]
+            let first = result.errors.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.contains("error: "), "\(arguments): \(result.errors)")
+            #expect(first.components(separatedBy: name).count == 2, "\(arguments): \(first)")
+            #expect(result.status != 0)
+            let json = try PatchbayProcess.run(["--json"] + arguments, input: [UInt8](), directory: directory)
+            #expect(json.outputLines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") }, "\(arguments): \(json.output)")
+            #expect(json.outputLines.count == 1, "\(arguments): \(json.output)")
+        }
+    }
+
     @Test func jsonModeWritesOneObjectPerCommandOnStandardOutput() throws {
         let result = try PatchbayProcess.run(["--json", "--keep-going"], script: "= 1\n= x\n= [1.5, null]\n")
         #expect(result.outputLines == [

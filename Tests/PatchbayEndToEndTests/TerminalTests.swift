@@ -270,4 +270,37 @@ struct TerminalTests {
         shell.send(Self.ctrlD)
         #expect(await shell.exitStatus() == 0)
     }
+
+    /// The prompt says where the session is: in the past (`#1/3`), on a branch (`@b1`), in a
+    /// transaction (`*`), with the selected store; and the plain prompt when there is nothing
+    /// to say.
+    @Test func thePromptShowsThePastTheBranchAndAnOpenTransaction() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start()
+        for command in ["store app = {n: 0}", "reducer app on Inc : state.n += 1", "dispatch Inc", "dispatch Inc", "dispatch Inc"] {
+            #expect(await shell.expect(Self.prompt), "no plain prompt: \(shell.transcript)")
+            shell.send(command + "\r")
+        }
+        #expect(await shell.expect("#3 Inc"))
+        #expect(await shell.expect(Self.prompt))
+        shell.send("jump 1\r")
+        #expect(await shell.expect("patchbay app #1/3> "), "no place in the prompt: \(shell.transcript)")
+        shell.send("dispatch Inc\r")
+        #expect(await shell.expect("new branch b1 from main at #1"), "the branch was not named: \(shell.transcript)")
+        #expect(await shell.expect("patchbay app@b1> "), "no branch in the prompt: \(shell.transcript)")
+        shell.send("begin\r")
+        #expect(await shell.expect("patchbay app@b1*> "), "no transaction in the prompt: \(shell.transcript)")
+        shell.send("commit\r")
+        #expect(await shell.expect("patchbay app@b1> "))
+        shell.send("checkout main\r")
+        #expect(await shell.expect("app on main at #3"))
+        #expect(await shell.expect(Self.prompt), "no plain prompt at the end of main: \(shell.transcript)")
+        shell.send("jump 2\r")
+        #expect(await shell.expect("patchbay app #2/3> "), "no place in the prompt: \(shell.transcript)")
+        shell.send("jump end\r")
+        #expect(await shell.expect("app at #3 of 3"))
+        #expect(await shell.expect(Self.prompt), "no plain prompt at the end of main: \(shell.transcript)")
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
 }

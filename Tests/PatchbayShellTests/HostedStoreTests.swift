@@ -57,8 +57,8 @@ enum HostedFixtures {
         }), actions: .types([ActionType(Deposit.self), ActionType(Withdraw.self)]))
     }
 
-    static func session(_ stores: [HostedStore] = [tally()]) throws -> DataflowSession {
-        let session = DataflowSession()
+    static func session(_ stores: [HostedStore] = [tally()], json: Bool = false) throws -> DataflowSession {
+        let session = DataflowSession(json: json)
         try session.shell.host(stores)
         return session
     }
@@ -117,7 +117,9 @@ struct HostedStoreTests {
         let session = try HostedFixtures.session()
         session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}")
         session.run("jump tally 1")
-        #expect(session.run("dispatch tally double") == ["#2 double  total: 1 → 2"])
+        #expect(session.run("dispatch tally double") == [
+            "#2 double  total: 1 → 2", "new branch b1 from main at #1: main keeps its 2 actions ('checkout tally main' goes back)",
+        ])
         #expect(session.run("state tally") == ["{total: 2, log: []}"])
         let branches = session.run("branch tally").joined(separator: "\n")
         #expect(branches.contains("main"))
@@ -174,8 +176,8 @@ struct HostedStoreTests {
         let session = try HostedFixtures.session([HostedFixtures.tally(middleware: [middleware])])
         #expect(session.run("dispatch tally add {amount: -1}") == ["add was dropped by a middleware: nothing changed"])
         session.run("dispatch tally add {amount: 101}")
-        // What the action causes is printed as it happens; the command's own result comes last.
-        #expect(session.run("dispatch tally double") == [#"#3 note  log[0]: + "big""#, "#2 double  total: 101 → 202"])
+        // The action first, then what it caused, which names it.
+        #expect(session.run("dispatch tally double") == ["#2 double  total: 101 → 202", #"#3 note (from #2)  log[0]: + "big""#])
         #expect(session.run("state tally") == [#"{total: 202, log: ["big"]}"#])
         #expect(session.run("history tally").last?.contains("(dispatched by #2)") == true)
     }
@@ -271,6 +273,27 @@ struct HostedStoreRecordingTests {
         let lines = changed.run("replay \(path) --verify")
         #expect(lines.contains("  total: 4 → 3"))
         #expect(lines.joined(separator: "\n").contains("replay diverged at step 3 (line 5: dispatch tally double)"))
+    }
+
+    @Test func aCheckpointThatDiffersFromTheReplayedStateShowsTheDiffOrTheDivergenceInJSON() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/app.jsonl"
+        let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", checkpointInterval: 2)
+        for _ in 0..<4 { store.dispatch(.add(amount: 1)) }
+        recorder.stop()
+        // Someone edits the first checkpoint: its log is not what the actions made.
+        var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+        let checkpoint = try #require(lines.firstIndex { $0.contains(#""kind":"checkpoint""#) })
+        lines[checkpoint] = lines[checkpoint].replacingOccurrences(of: #""log":[]"#, with: #""log":["edited"]"#)
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+
+        let printed = try HostedFixtures.session().run("replay \(path) --verify")
+        #expect(printed.contains(#"  log[0]: - "edited""#), "\(printed)")
+        #expect(printed.last?.contains("differs from the recording (recorded → now, above)") == true)
+        let json = try HostedFixtures.session(json: true).run("replay \(path) --verify")
+        #expect(json.count == 1, "\(json)")
+        #expect(json.first?.contains(#""diff":[{"path":"log[0]","op":"remove","old":"edited","new":null}]"#) == true, "\(json)")
     }
 
     @Test func anInspectedAppRecordingIsRecomputedByTheHostedReducer() throws {

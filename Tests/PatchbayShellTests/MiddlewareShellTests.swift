@@ -51,8 +51,8 @@ struct MiddlewareShellTests {
         session.run(counter)
         session.run("middleware app on Add : dispatch Log {text: \"add\", before: state.count}")
         let printed = session.run("dispatch app Add {by: 3}")
-        #expect(printed.contains("#1 Add  count: 0 → 3"))
-        #expect(printed.contains(#"#2 Log  log[0]: + "add""#))
+        // The action first, then the follow-up, which names it.
+        #expect(printed == ["#1 Add  count: 0 → 3", #"#2 Log (from #1)  log[0]: + "add""#])
         #expect(session.run("history").last == #">  #2 Log {text: "add", before: 0}  log[0]  (dispatched by #1)"#)
         // A dropped action's dispatches still go, as in the typed library's `Store`.
         session.run("middleware app on Add : drop")

@@ -5,6 +5,15 @@ import Testing
 /// The README's transcripts are run for real, so that what it shows stays true.
 @Suite("README transcripts")
 struct ReadmeTranscriptTests {
+    /// The command of a transcript's line that starts with a prompt (`patchbay> `, or one that
+    /// says where the session is: `patchbay app #1/3> `), `nil` for other lines.
+    static func command(in line: Substring) -> String? {
+        guard line.hasPrefix("patchbay"), let end = line.range(of: "> ") else { return nil }
+        let context = line[line.index(line.startIndex, offsetBy: "patchbay".count)..<end.lowerBound]
+        guard context.isEmpty || context.hasPrefix(" ") || context == "*" else { return nil }
+        return String(line[end.upperBound...])
+    }
+
     /// Each ```text block of the README with `patchbay> ` lines: the commands and what they print.
     static let transcripts: [(commands: [String], expected: [String])] = {
         let readme = URL(fileURLWithPath: #filePath)
@@ -15,8 +24,7 @@ struct ReadmeTranscriptTests {
         for block in text.components(separatedBy: "```text\n").dropFirst() {
             let lines = block.components(separatedBy: "\n```")[0].split(separator: "\n", omittingEmptySubsequences: false)
             guard lines.contains(where: { $0.hasPrefix(Prompt.primary) }) else { continue }
-            transcripts.append((lines.filter { $0.hasPrefix(Prompt.primary) }.map { String($0.dropFirst(Prompt.primary.count)) },
-                                lines.filter { !$0.hasPrefix("$ ") && !$0.isEmpty }.map(String.init)))
+            transcripts.append((lines.compactMap(command(in:)), lines.filter { !$0.hasPrefix("$ ") && !$0.isEmpty }.map(String.init)))
         }
         return transcripts
     }()
@@ -31,7 +39,8 @@ struct ReadmeTranscriptTests {
         let shell = Shell()
         var printed: [String] = []
         for command in transcript.commands {
-            printed.append(Prompt.primary + command)
+            // The prompt as the terminal shows it: it says where the session is.
+            printed.append(Prompt.primary(program: "patchbay", context: shell.promptContext) + command)
             for line in shell.execute(command).lines {
                 printed += line.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             }

@@ -19,7 +19,7 @@ struct SeedParityEqualityTests {
         // The state changes, the selected name does not: no notification.
         #expect(session.run("dispatch app Bump") == ["#2 Bump  n: 0 → 1"])
         #expect(session.run("dispatch app SetName {value: \"New\"}") == [
-            "who.value = \"New\"  (txn 4)", "#3 SetName  u.name: \"Initial\" → \"New\"",
+            "#3 SetName  u.name: \"Initial\" → \"New\"", "who.value = \"New\"  (txn 4)",
         ])
     }
 

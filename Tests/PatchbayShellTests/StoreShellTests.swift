@@ -229,7 +229,7 @@ struct StoreShellDispatchTests {
         let session = DataflowSession()
         session.run("store app = {count: 0}\nstore other = {count: 0}\nreducer app on Inc : state.count += 1")
         #expect(session.failure("dispatch Inc") == """
-            error: there are several stores (app, other); name the one you mean
+            error: there are several stores (app, other); name the one you mean, or select one with 'use STORE'
               dispatch Inc
                        ^~~
             """)
@@ -317,7 +317,7 @@ struct StoreShellStateTests {
         session.run("store app = {count: 1}\nstore other = {n: 2}")
         #expect(session.run("state other\nstate app.count\nstate other.n") == ["{n: 2}", "1", "2"])
         #expect(session.failure("state .count") == """
-            error: there are several stores (app, other); name the one you mean
+            error: there are several stores (app, other); name the one you mean, or select one with 'use STORE'
               state .count
               ^~~~~~~~~~~~
             """)
@@ -361,8 +361,8 @@ struct StoreShellStateTests {
 struct StoreShellWiringTests {
     @Test func aDispatchFromAWireIsQueuedSoAListenerSeesEveryStateInOrder() {
         // The store's action goes out to `relay`, whose value comes back as B after A. A probe on
-        // app.state sees s0, sA, sAB: never sAB first. The wire's dispatch is printed as it
-        // happens; the command's own result comes last.
+        // app.state sees s0, sA, sAB: never sAB first. The command's own action is printed first,
+        // then what it set off, in order: the wire's dispatch names the action it came from.
         let session = DataflowSession()
         session.run(#"store app = {log: []}"#)
         session.run(#"reducer app on A : state.log = append(state.log, "A")"#)
@@ -374,10 +374,10 @@ struct StoreShellWiringTests {
         ])
         #expect(session.run("probe app.state") == ["app.state = {log: []}  (txn 1)"])
         #expect(session.run("dispatch app A") == [
-            #"app.state = {log: ["A"]}  (txn 2)"#,
-            #"#2 B  log[1]: + "B""#,
-            #"app.state = {log: ["A", "B"]}  (txn 3)"#,
             #"#1 A  log[0]: + "A""#,
+            #"app.state = {log: ["A"]}  (txn 2)"#,
+            #"#2 B (from #1)  log[1]: + "B""#,
+            #"app.state = {log: ["A", "B"]}  (txn 3)"#,
         ])
         #expect(session.run("state") == [#"{log: ["A", "B"]}"#])
     }
@@ -396,7 +396,7 @@ struct StoreShellWiringTests {
         #expect(session.run(#"wire app.state -> app.dispatch when $.count > 0 && $.count < 3 : {type: "Inc"}"#) == [
             #"wired app.state -> app.dispatch when $.count > 0 && $.count < 3 : {type: "Inc"}"#,
         ])
-        #expect(session.run("dispatch app Inc") == ["#2 Inc  count: 1 → 2", "#3 Inc  count: 2 → 3", "#1 Inc  count: 0 → 1"])
+        #expect(session.run("dispatch app Inc") == ["#1 Inc  count: 0 → 1", "#2 Inc (from #1)  count: 1 → 2", "#3 Inc (from #2)  count: 2 → 3"])
         #expect(session.run("state") == ["{count: 3}"])
     }
 

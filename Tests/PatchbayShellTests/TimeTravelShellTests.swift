@@ -125,7 +125,9 @@ struct BranchShellTests {
     @Test func dispatchingAfterAJumpStartsABranchAndCheckoutGoesBack() {
         let session = counter()
         session.run("jump 1")
-        #expect(session.run("dispatch app Add {by: 10}") == ["#2 Add  count: 2 → 12; log[1]: + 10"])
+        #expect(session.run("dispatch app Add {by: 10}") == [
+            "#2 Add  count: 2 → 12; log[1]: + 10", "new branch b1 from main at #1: main keeps its 3 actions ('checkout app main' goes back)",
+        ])
         #expect(session.run("branch") == ["  main  3 actions", "* b1  2 actions, from main at #1"])
         #expect(session.run("checkout main") == ["app on main at #3: {count: 4, log: [2, 3, -1]}"])
         #expect(session.run("history --last 1") == [

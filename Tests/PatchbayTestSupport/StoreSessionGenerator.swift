@@ -1,8 +1,9 @@
 /// Random store sessions for the model-based oracle (the live shell, `inspect` of its recording
 /// and `replay --verify` of it must agree): stores, reducers (one that fails for some payloads,
-/// one that waits on the clock), middleware (changing, dropping, dispatching, failing), dispatches (failing ones too), dispatches from
-/// wires (several into one store, removed by input or by source), time travel, branches, history
-/// rewrites, DevTools files, and recordings that start and stop at random points.
+/// one that waits on the clock), middleware (changing, dropping, dispatching, failing), dispatches
+/// (failing ones too), dispatches from wires (several into one store, removed by input or by
+/// source), time travel, branches, history rewrites, DevTools files, a selected store (`use`) that
+/// commands leaving out their STORE go to, and recordings that start and stop at random points.
 ///
 /// Commands name files under the placeholder `$DIR`, which the runner replaces with a directory
 /// of its own. The generator keeps only what it needs to pick plausible arguments (which
@@ -16,6 +17,8 @@ public struct StoreSessionGenerator {
     private var recording = false
     private var recordings = 0
     private var exported = false
+    /// The store `use` selected last (the command may have failed: the guess is good enough).
+    private var selected: String?
 
     public init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -50,9 +53,11 @@ public struct StoreSessionGenerator {
         stores.isEmpty || random.chance(3) ? random.pick(Self.storeNames) : random.pick(stores)
     }
 
-    /// `STORE ` or, now and then, nothing (a command may leave out the only store).
+    /// `STORE ` or, now and then, nothing (a command may leave out the only store, or the
+    /// selected one).
     private mutating func storeArgument() -> String {
         if stores.count == 1, random.chance(15) { return "" }
+        if selected != nil, random.chance(40) { return "" }
         return anyStore() + " "
     }
 
@@ -82,6 +87,14 @@ public struct StoreSessionGenerator {
             let into = random.chance(50) ? random.pick(Self.storeNames) : "imported"
             if !stores.contains(into) { stores.append(into) }
             return "import devtools devtools.json \(into)\(force())"
+        // A selection made before a recording starts must be in it, or its replay goes elsewhere.
+        case 93..<96:
+            if random.chance(20) {
+                selected = nil
+                return "use"
+            }
+            selected = random.chance(10) ? "nope" : anyStore()
+            return "use \(selected!)"
         default:
             return dispatch(to: store)
         }

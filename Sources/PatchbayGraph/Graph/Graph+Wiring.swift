@@ -39,8 +39,12 @@ extension Graph {
         defined(.wire(wire))
         if isDelay {
             nextDelayOrder += 1
-            engine.tickHandlers[ObjectIdentifier(wire)] = TickHandler(order: nextDelayOrder) { [unowned wire] in
-                if let value = wire.source.value { wire.deliver(value, .change) }
+            engine.tickHandlers[ObjectIdentifier(wire)] = TickHandler(order: nextDelayOrder) { [unowned self, unowned wire] in
+                // `why` names the tick that carried the value across:
+                // `set a = 5 → a.value → tick (a.value ~> b.set) → b.value`.
+                if let value = wire.source.value {
+                    wire.deliver(value, .change, cause: Cause("\(cause) (\(wire.text))", after: wire.source.cause))
+                }
             }
         } else {
             source.attach(wire)

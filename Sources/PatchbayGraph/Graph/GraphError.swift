@@ -115,7 +115,7 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(first)' and '\(second)' are not bound"
                 + (existing.isEmpty ? " (there are no bindings)" : " (bindings: \(Self.list(existing)))")
         case .noStore: "there is no store yet; create one with store NAME = EXPR"
-        case .ambiguousStore(let names): "there are several stores (\(Self.list(names))); name the one you mean"
+        case .ambiguousStore(let names): "there are several stores (\(Self.list(names))); name the one you mean, or select one with 'use STORE'"
         case .invalidAction(let detail): detail
         case .actionDecoding(let error): error.description
         case .hostedState(let detail): detail

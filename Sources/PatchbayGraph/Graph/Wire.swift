@@ -56,7 +56,9 @@ final class Wire: Receiver {
     }
 
     /// Filters and transforms `value`, then hands it to the target input.
-    func deliver(_ value: Value, _ delivery: Delivery) {
+    /// `cause`: why the value moves, when not its source's change (a delay wire crosses at a
+    /// tick).
+    func deliver(_ value: Value, _ delivery: Delivery, cause: Cause? = nil) {
         var carried = value
         do throws(ExpressionError) {
             if let condition {
@@ -72,7 +74,7 @@ final class Wire: Receiver {
             target.graphNode.markFailed("wire \(text): \(error.message(in: source))")
             return
         }
-        target.cause = source.cause
+        target.cause = cause ?? source.cause
         target.receive(carried, delivery, from: self)
     }
 }

@@ -92,7 +92,7 @@ extension CommandCatalog {
                     details: [], examples: ["unprobe total", "unprobe all"]),
         CommandInfo(name: "begin", synopsis: "begin", summary: "open a transaction (they nest); writes wait for commit",
                     details: ["At the outermost commit, one wave applies the net change (A -> B -> A is no change).",
-                              "A script that ends inside begin drops its writes, and says so."],
+                              "A script that ends inside begin drops its writes, and says so. The prompt shows * while one is open."],
                     examples: ["begin", "set a = 1", "set a = 2", "commit"]),
         CommandInfo(name: "commit", synopsis: "commit", summary: "close the innermost transaction; the outermost one applies it",
                     details: [], examples: ["commit"]),
@@ -128,7 +128,9 @@ extension CommandCatalog {
         CommandInfo(name: "render", synopsis: "render", summary: "draw every view patch as a box on a character canvas",
                     details: [], examples: ["render"]),
         CommandInfo(name: "why", synopsis: "why NODE[.PORT]", summary: "the cause chain of a port's current value",
-                    details: ["Prints the command that started it and each port it passed: set a = 2 -> b.value -> d.value."],
+                    details: ["Prints the command that started it and each port it passed: set a = 2 -> b.value -> d.value.",
+                              "A value that crossed a delay edge names the tick that carried it: set a = 2 -> a.value ->",
+                              "tick (a.value ~> b.set) -> b.value; an `after` reducer's step names its tick the same way."],
                     examples: ["why d"]),
     ]
 }

@@ -20,6 +20,8 @@ enum StoreCommand: Sendable {
     /// with the offset where the path starts in the command (carets of its errors go no further
     /// left); `tree` prints the value over indented lines.
     case state(store: Name?, path: Expression?, pathStart: Int, tree: Bool)
+    /// `use [STORE]`: selects the store that commands leaving out STORE use (none: clears it).
+    case use(Name?)
 }
 
 /// What the parser needs to know about the session: which names are stores.
@@ -56,6 +58,8 @@ extension CommandParser {
             }
         case "state":
             command = try state(&scanner, context: context)
+        case "use":
+            command = .use(scanner.name().map { Name(text: $0.0, range: $0.1) })
         default:
             return nil
         }

@@ -96,11 +96,17 @@ struct Completer {
         case "bind" where position <= 2, "unbind" where position <= 2:
             return context.nodeNames
         case "dispatch":
+            // With a store selected, its types come first: `dispatch TYPE` goes to it.
+            if position == 1, let selected = context.selectedStore {
+                return context.storeNames + (context.actionTypesByStore[selected] ?? [])
+            }
             if position == 1 { return context.storeNames + context.actionTypes }
             if position == 2, context.storeNames.contains(earlier[1]) { return context.actionTypesByStore[earlier[1]] ?? [] }
             return expressionNames
         case "state":
             return (position == 1 ? context.storeNames : []) + ["--tree"]
+        case "use":
+            return position == 1 ? context.storeNames : []
         case "route":
             if position == 1 { return ["add", "explain", "list", "rm", "check"] + context.routePatterns }
             if position == 2, earlier[1] == "rm" || earlier[1] == "explain" { return context.routePatterns }
@@ -170,7 +176,8 @@ struct Completer {
         let command = earlier[0]
         let position = earlier.count
         let named = position >= 2 && context.storeStates[earlier[1]] != nil ? earlier[1] : nil
-        let onlyStore = context.storeNames.count == 1 ? context.storeNames[0] : nil
+        // The store a command that leaves out STORE goes to: the selected one, or the only one.
+        let impliedStore = context.selectedStore ?? (context.storeNames.count == 1 ? context.storeNames[0] : nil)
         switch command {
         case "state" where position == 1:
             // `app.user.na`: a store, then its path; `.user.na` or `user.na`: the only store's.
@@ -178,7 +185,7 @@ struct Completer {
                 let store = String(word[..<dot])
                 return Self.paths(String(word[word.index(after: dot)...]), in: context.storeStates[store]!, prefix: store + ".")
             }
-            guard let onlyStore, let state = context.storeStates[onlyStore] else { return nil }
+            guard let impliedStore, let state = context.storeStates[impliedStore] else { return nil }
             if word.hasPrefix(".") { return Self.paths(String(word.dropFirst()), in: state, prefix: ".") }
             return context.storeNames + ["--tree"] + Self.paths(word, in: state, prefix: "")
         case "state" where position == 2 && named != nil && !word.hasPrefix("-"):
@@ -187,13 +194,13 @@ struct Completer {
         case "blame":
             if position == 2, let named { return Self.paths(word, in: context.storeStates[named]!, prefix: "") }
             guard position == 1 else { return [] }
-            let own = onlyStore.flatMap { context.storeStates[$0] }.map { Self.paths(word, in: $0, prefix: "") } ?? []
+            let own = impliedStore.flatMap { context.storeStates[$0] }.map { Self.paths(word, in: $0, prefix: "") } ?? []
             return context.storeNames + own
         case "history" where earlier.last == "--path" || earlier.last == "--chart", "diff" where earlier.last == "--path":
-            guard let store = named ?? onlyStore, let state = context.storeStates[store] else { return [] }
+            guard let store = named ?? impliedStore, let state = context.storeStates[store] else { return [] }
             return Self.paths(word, in: state, prefix: "")
         case "find" where word.hasPrefix("state."), "break" where word.hasPrefix("state."):
-            guard let store = named ?? onlyStore, let state = context.storeStates[store] else { return nil }
+            guard let store = named ?? impliedStore, let state = context.storeStates[store] else { return nil }
             return Self.paths(String(word.dropFirst("state.".count)), in: state, prefix: "state.")
         default:
             return nil
@@ -276,6 +283,8 @@ struct CompletionContext {
     var patchTypes: [String] = []
     var probeTargets: [String] = []
     var storeNames: [String] = []
+    /// The store `use` selected, which commands leaving out STORE go to.
+    var selectedStore: String?
     /// Each store's current state, for paths after `state`, `blame` and the like.
     var storeStates: [String: Value] = [:]
     /// The action types reducers handle, across stores and per store.

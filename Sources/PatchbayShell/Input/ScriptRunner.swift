@@ -74,7 +74,9 @@ public struct ScriptRunner {
             assembler.reset()
             return
         }
-        if shell.options.echo && !shell.options.json { write(OutputLine(Self.transcriptLine(text, continuing: assembler.isPending))) }
+        if shell.options.echo && !shell.options.json {
+            write(OutputLine(Self.transcriptLine(text, continuing: assembler.isPending, context: shell.promptContext)))
+        }
         guard let command = assembler.add(text) else { return }
         let outcome = shell.execute(command, at: SourceOrigin(name: name, line: commandStart))
         outcome.lines.forEach(write)
@@ -114,11 +116,12 @@ public struct ScriptRunner {
         if let dropped = shell.graph.dropOpenTransaction() { fail(ShellError(.graph(dropped), at: 0..<0), text: "") }
     }
 
-    /// A line as it would look typed at the prompt; comments and blank lines print as they are.
-    static func transcriptLine(_ line: String, continuing: Bool) -> String {
+    /// A line as it would look typed at the prompt, which says what `context` says about the
+    /// session (`Shell.promptContext`); comments and blank lines print as they are.
+    static func transcriptLine(_ line: String, continuing: Bool, context: String) -> String {
         if continuing { return Prompt.continuation + line }
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        return trimmed.isEmpty || trimmed.hasPrefix("#") ? line : Prompt.primary + line
+        return trimmed.isEmpty || trimmed.hasPrefix("#") ? line : Prompt.primary(program: "patchbay", context: context) + line
     }
 
     private mutating func fail(_ error: ShellError, text: String) {

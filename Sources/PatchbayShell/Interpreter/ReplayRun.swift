@@ -95,14 +95,14 @@ struct ReplayDivergence {
     /// divergence is in a store's state: the diff shown is theirs.
     var states: (expected: Value, actual: Value)?
 
-    /// One line naming the step and the command.
-    var summary: String {
+    /// One line naming the step and the command; `diffWhere` says where the diff is.
+    func summary(diffWhere: String = "above") -> String {
         let place = "replay diverged at step \(step) (line \(line): \(Shell.causeText(command)))"
         if states != nil, let expected {
-            return "\(place): the state after \(Self.describe(expected)) differs from the recording (recorded → now, above)"
+            return "\(place): the state after \(Self.describe(expected)) differs from the recording (recorded → now, \(diffWhere))"
         }
         if let expected, let actual, expected.kind == actual.kind {
-            return "\(place): \(Self.describe(expected)) differs from the recording (recorded → now, above)"
+            return "\(place): \(Self.describe(expected)) differs from the recording (recorded → now, \(diffWhere))"
         }
         return "\(place): expected \(Self.describe(expected)), got \(Self.describe(actual))"
     }
@@ -117,6 +117,23 @@ struct ReplayDivergence {
         let want = (try? JSONReader.parse(expected.line(seq: 0))) ?? .null
         let got = (try? JSONReader.parse(actual.line(seq: 0))) ?? .null
         return want.changes(to: got).map { "  " + style.change($0) }
+    }
+
+    /// The divergence for `--json`: `{step, line, command, expected, actual, diff}`, the events
+    /// as their session lines hold them (without `seq`; `null` for none), and the diff as
+    /// `[{path, op, old, new}]` (of the states, when they differ).
+    var json: Value {
+        func object(_ event: SessionEvent?) -> Value {
+            guard let event, case .object(var members)? = try? JSONReader.parse(event.line(seq: 0)) else { return .null }
+            members["seq"] = nil
+            return .object(members)
+        }
+        let (expectedJSON, actualJSON) = (object(expected), object(actual))
+        let changes: [ValueChange] = if let states { states.expected.changes(to: states.actual) }
+            else if let expected, let actual, expected.kind == actual.kind { expectedJSON.changes(to: actualJSON) }
+            else { [] }
+        return ["step": .int(step), "line": .int(line), "command": .string(command), "expected": expectedJSON, "actual": actualJSON,
+                "diff": Shell.json(changes)]
     }
 
     static func describe(_ event: SessionEvent?) -> String {

@@ -169,8 +169,13 @@ extension Shell {
         } catch {
             throw ShellError(.cannotWrite(path: path, detail: error.detail), at: range)
         }
-        // A recording that starts in the middle of a session begins with what exists.
-        let opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
+        // A recording that starts in the middle of a session begins with what exists, and with
+        // the selected store: the commands after it may leave out their STORE.
+        var opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
+        if let selectedStore {
+            if opening.isEmpty { opening.append(.setup("reset")) }
+            opening.append(.setup("use \(selectedStore)"))
+        }
         do {
             try writer.write(opening)
         } catch {
@@ -334,7 +339,7 @@ extension Shell {
                 if step.recordedAction != nil {
                     // An app checkpoints on its own schedule: its checkpoints are checked against the
                     // states, not matched line for line.
-                    try checkCheckpoints(of: step, in: run)
+                    if let divergence = checkpointDivergence(of: step, in: run) { throw diverged(divergence, in: run, output: &output) }
                     expected.removeAll { $0.kind == "checkpoint" }
                     actual.removeAll { $0.kind == "checkpoint" }
                 }
@@ -344,8 +349,7 @@ extension Shell {
                        recorded.store == replayed.store, recorded.index == replayed.index {
                         divergence.states = statesAfter(recorded)
                     }
-                    output += divergence.diffLines(style: style).map { OutputLine($0) }
-                    throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+                    throw diverged(divergence, in: run, output: &output)
                 }
             }
             if breakpointHolds() {
@@ -381,8 +385,17 @@ extension Shell {
         return (expected, actual)
     }
 
-    /// Compares each checkpoint among an app step's effects with the state the replay reached.
-    private func checkCheckpoints(of step: RecordedCommand, in run: ReplayRun) throws(ShellError) {
+    /// The error of a replay that diverged, after the diff for people; in JSON the diff is in the
+    /// error's `divergence`, and nothing else reaches the output.
+    private func diverged(_ divergence: ReplayDivergence, in run: ReplayRun, output: inout [OutputLine]) -> ShellError {
+        if !options.json { output += divergence.diffLines(style: style).map { OutputLine($0) } }
+        let summary = divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")
+        return ShellError(.session(path: run.path, detail: summary), at: 0..<0).adding(json: ["divergence": divergence.json])
+    }
+
+    /// Compares each checkpoint among an app step's effects with the state the replay reached:
+    /// the first that differs, if any.
+    private func checkpointDivergence(of step: RecordedCommand, in run: ReplayRun) -> ReplayDivergence? {
         for effect in step.effects {
             guard case .checkpoint(let store, let index, let recorded) = effect.event,
                   let (name, history) = try? histories.history(of: store), let actual = try? graph.storeState(name),
@@ -390,8 +403,9 @@ extension Shell {
             else { continue }
             var divergence = ReplayDivergence(step: run.next, line: effect.line, command: step.text, expected: effect.event, actual: nil)
             divergence.states = (recorded, state)
-            throw ShellError(.session(path: run.path, detail: divergence.summary), at: 0..<0)
+            return divergence
         }
+        return nil
     }
 
     /// Refuses an app's recording whose stores this shell does not host: its actions replay

@@ -54,7 +54,11 @@ extension Shell {
             let action = try action(type: type, payload: payload, text: text)
             let typeText: String = if case .string(let named)? = action["type"] { named } else { "?" }
             let typeRange = type?.range ?? payload?.range ?? whole
-            let warning = unhandledTypeWarning(typeText, store: store?.text)
+            let unhandled = unhandledTypeWarning(typeText, store: store?.text)
+            // Where the store was, when it was in the past: the action starts a branch there.
+            let past = (try? histories.history(of: store?.text)).flatMap { name, history in
+                history.current < history.count ? (name: name, branch: history.branch, at: history.current, count: history.count) : nil
+            }
             let step: StoreStep?
             do throws(GraphError) { step = try graph.dispatch(store?.text, action) } catch {
                 // A hosted store's action that does not decode: the caret is under the type or the fields.
@@ -65,6 +69,8 @@ extension Shell {
                 }
                 throw ShellError(.graph(error), at: place ?? store?.range ?? typeRange)
             }
+            if let unhandled { warnedActionTypes[unhandled.store, default: []].insert(typeText) }
+            let warning = unhandled?.text
             let warnings = warning.map { ["warning: " + $0] } ?? []
             guard let step else {
                 if graph.engine.isInTransaction {
@@ -74,7 +80,16 @@ extension Shell {
                 return CommandResult(lines: warnings + ["\(typeText) was dropped by a middleware: nothing changed"],
                                      json: Self.withWarning(warning, ["dropped": true]))
             }
-            return CommandResult(lines: warnings + [Self.describe(step, style: style)], json: Self.withWarning(warning, Self.json(step)))
+            guard let past, let branch = try? histories.history(of: past.name).history.branch, branch != past.branch else {
+                return CommandResult(lines: warnings + [Self.describe(step, style: style)], json: Self.withWarning(warning, Self.json(step)))
+            }
+            let fork = "new branch \(branch) from \(past.branch) at #\(past.at): \(past.branch) keeps its \(past.count) "
+                + "action\(past.count == 1 ? "" : "s") ('checkout \(past.name) \(past.branch)' goes back)"
+            let forkJSON: Value = ["name": .string(branch), "from": .string(past.branch), "at": .int(past.at)]
+            return CommandResult(lines: warnings + [Self.describe(step, style: style), fork],
+                                 json: Self.adding("branch", forkJSON, to: Self.withWarning(warning, Self.json(step))))
+        case .use(let store):
+            return try use(store)
         case .state(let store, let path, let pathStart, let tree):
             let node = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.storeState(store?.text)
@@ -93,6 +108,25 @@ extension Shell {
                 throw ShellError(.expression(error, source: path.source), at: lower..<upper)
             }
         }
+    }
+
+    /// `use [STORE]`: selects the store that commands leaving out STORE use, or clears the
+    /// selection.
+    private func use(_ store: Name?) throws(ShellError) -> CommandResult {
+        guard let store else {
+            let was = selectedStore
+            selectedStore = nil
+            let line = was.map { "no store is selected now (was \($0)): commands name their store, or use the only one" }
+                ?? "no store is selected: commands name their store, or use the only one"
+            return CommandResult(lines: [line], json: ["store": .null])
+        }
+        let stores = graph.storeNames.sorted()
+        guard stores.contains(store.text) else {
+            throw ShellError(.unknownStore(store.text, suggestion: Spelling.closest(to: store.text, among: stores), stores: stores), at: store.range)
+        }
+        selectedStore = store.text
+        return CommandResult(lines: ["using \(store.text): commands that leave out STORE use it ('use' alone clears it)"],
+                             json: ["store": .string(store.text)])
     }
 
     /// The action `dispatch` sends: `{type: TYPE, ...EXPR}`, or the object EXPR itself when no
@@ -119,14 +153,17 @@ extension Shell {
     }
 
     /// A warning when no reducer of the store handles `type` (a typo, most often), with the
-    /// closest type that one does. A store with a `*` reducer handles every type, and a hosted
-    /// store decodes its own actions (it fails on a type it does not know).
-    private func unhandledTypeWarning(_ type: String, store: String?) -> String? {
-        guard let name = try? graph.storeName(store), (try? graph.storeHandles(type, in: name)) == false else { return nil }
+    /// closest type that one does, and the store's name: it is said once while the store lasts
+    /// (see `warnedActionTypes`), not at every dispatch of the type. A store with a `*` reducer
+    /// handles every type, and a hosted store decodes its own actions (it fails on a type it does
+    /// not know).
+    private func unhandledTypeWarning(_ type: String, store: String?) -> (text: String, store: String)? {
+        guard let name = try? graph.storeName(store), (try? graph.storeHandles(type, in: name)) == false,
+              warnedActionTypes[name]?.contains(type) != true else { return nil }
         let handled = graph.actionTypes(of: name)
         let hint = Spelling.closest(to: type, among: handled).map { "; did you mean '\($0)'?" }
             ?? (handled.isEmpty ? " (it has no reducers yet)" : "")
-        return "no reducer of \(name) handles '\(type)'\(hint)"
+        return ("no reducer of \(name) handles '\(type)'\(hint)", name)
     }
 
     /// `json` with a `warning` member when there is one: in JSON mode, the warning goes there.
@@ -154,7 +191,11 @@ extension Shell {
     static func describe(_ step: StoreStep, style: OutputStyle) -> String {
         let type: String = if case .string(let t)? = step.action["type"] { t } else { "?" }
         var head = "#\(step.index) \(type)"
-        if let from = step.delayedFrom { head += " (after, from #\(from))" }
+        if let from = step.delayedFrom {
+            head += " (after, from #\(from))"
+        } else if let cause = step.cause {
+            head += " (from #\(cause))"
+        }
         if let failure = step.failure { return head + "  failed: \(failure)" }
         return head + "  " + style.changes(step.changes)
     }
@@ -167,7 +208,9 @@ extension Shell {
     }
 
     static func json(_ step: StoreStep) -> Value {
-        ["store": .string(step.store), "index": .int(step.index), "action": step.action, "changes": json(step.changes)]
+        let json: Value = ["store": .string(step.store), "index": .int(step.index), "action": step.action, "changes": json(step.changes)]
+        // A follow-up names the action that dispatched it.
+        return step.cause.map { adding("cause", .int($0), to: json) } ?? json
     }
 
     static func describe(_ reducer: ReducerSummary) -> String {

@@ -7,12 +7,15 @@ struct Renderer {
 
     private var style: OutputStyle { OutputStyle(options: options) }
 
-    func success(_ result: CommandResult, command: String) -> [OutputLine] {
+    /// A command's result; a warning among its lines names the file and line the command came
+    /// from, as an error does (`todo.pb:3: warning: ...`).
+    func success(_ result: CommandResult, command: String, origin: SourceOrigin = .interactive) -> [OutputLine] {
         if options.json {
             let line: Value = ["ok": true, "command": .string(command), "result": result.json]
             return [OutputLine(line.jsonText)]
         }
-        return result.lines.map { OutputLine($0) }
+        guard let name = origin.name else { return result.lines.map { OutputLine($0) } }
+        return result.lines.map { $0.hasPrefix("warning: ") ? OutputLine("\(name):\(origin.line): " + $0) : OutputLine($0) }
     }
 
     /// Probe and log output, and node failures, as they happened during a command.
@@ -66,10 +69,12 @@ struct Renderer {
         let position = TextPosition(offset: error.range.lowerBound, in: command)
         let line = origin.line + position.lineIndex
         if options.json {
-            let object: Value = [
-                "ok": false, "command": .string(command),
-                "error": ["message": .string(error.message), "line": .int(line), "column": .int(position.column)],
-            ]
+            var details: Value = ["message": .string(error.message), "line": .int(line), "column": .int(position.column)]
+            if case .object(let extra)? = error.json, case .object(var members) = details {
+                for (key, value) in extra { members[key] = value }
+                details = .object(members)
+            }
+            let object: Value = ["ok": false, "command": .string(command), "error": details]
             return [OutputLine(object.jsonText)]
         }
         let prefix = origin.name.map { "\($0):\(line):\(position.column): " } ?? ""
