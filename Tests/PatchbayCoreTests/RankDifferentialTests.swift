@@ -145,7 +145,10 @@ private struct RandomGraphBuilder {
 
 @Suite("Graph: incremental ranks")
 struct RankDifferentialTests {
-    @Test(arguments: 0..<24)
+    /// Seed 24 builds a cycle of samples that does not go through the node a later raise starts
+    /// from: that raise went round it for ever, or not, depending on the order of a dictionary
+    /// of readers, which changes from run to run (a test run that hung now and then).
+    @Test(arguments: 0..<32)
     func randomGraphsBuiltCommandByCommandRankAsTheGlobalComputation(seed: UInt64) throws {
         var builder = RandomGraphBuilder(seed: 0x4A4E_4B00 + seed, poolSize: 12 + Int(seed % 4) * 8)
         for _ in 0..<160 {

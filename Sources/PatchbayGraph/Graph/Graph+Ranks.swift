@@ -93,17 +93,22 @@ extension Graph {
 
     /// Raises `node` above `upstream`, and whatever follows it as far as needed, to keep every
     /// edge going up in rank.
-    /// - Returns: `false` when the raise comes back to `upstream`: the new edge closes a cycle
-    ///   (through samples, since instantaneous cycles are refused before), and the ranks are
-    ///   left half raised for `rankAll` to redo.
+    /// - Returns: `false` when the raise meets a cycle (through samples, since instantaneous
+    ///   cycles are refused before), and the ranks are left half raised for `rankAll` to redo.
+    ///   The raise comes back to `upstream` when the new edge closes the cycle. It can also meet
+    ///   one that does not go through `upstream` (samples registered by name before their node
+    ///   existed): a node raised to more than `nodes.count` above `upstream` is at the end of a
+    ///   path longer than the graph has nodes, which must go round a cycle. Without that bound,
+    ///   such a raise went round the cycle for ever.
     private func raise(_ node: GraphNode, above upstream: GraphNode) -> Bool {
         guard node.rank <= upstream.rank else { return true }
         guard node !== upstream else { return false }
         node.rank = upstream.rank + 1
+        let highest = upstream.rank + nodes.values.count
         var pending = [node]
         while let current = pending.popLast() {
             for next in orderedSuccessors(of: current) where next.rank <= current.rank {
-                if next === upstream { return false }
+                if next === upstream || current.rank >= highest { return false }
                 next.rank = current.rank + 1
                 pending.append(next)
             }
