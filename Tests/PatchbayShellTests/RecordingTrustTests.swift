@@ -261,6 +261,32 @@ struct SelfContainedRecordingTests {
         #expect(view(of: inspecting(path)) == view(of: live))
     }
 
+    /// Found by the session oracle: the import's new start sets off a wire into another store,
+    /// whose action the recording holds; a replay took that action for one of a store no store
+    /// line created, and stopped.
+    @Test func anImportWhoseStartDispatchesIntoAnotherStoreVerifies() throws {
+        let directory = TemporaryDirectory()
+        let exported = directory.path + "/devtools.json"
+        let path = directory.path + "/other.jsonl"
+        let live = liveShell()
+        live.run("""
+            store cart = {count: 2}
+            store log = {count: 3}
+            wire cart.state -> log.dispatch when $.count > 2 : {type: 'Push', v: $.count}
+            record \(path)
+            export devtools log \(exported)
+            import devtools \(exported) cart --force
+            record stop
+            """)
+        #expect(view(of: live, store: "log").first == "   #0 (initial state)")
+        let replayed = liveShell()
+        #expect(replayed.run("replay \(path) --verify").last?.hasPrefix("verified ") == true)
+        for store in ["cart", "log"] {
+            #expect(view(of: replayed, store: store) == view(of: live, store: store))
+            #expect(view(of: inspecting(path), store: store) == view(of: live, store: store))
+        }
+    }
+
     @Test func aResetIsRecordedAndReplayed() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/reset.jsonl"

@@ -48,7 +48,7 @@ public struct Inspection {
             stores[name] = store
             last = store
         case .action(let recorded):
-            guard let store = rebuilt(recorded.store) else {
+            guard let store = rebuilt(recorded.store) ?? takenOver(recorded.store) else {
                 throw InspectionError(message: "an action of \(recorded.store), which no store line created")
             }
             let history = store.history
@@ -199,6 +199,18 @@ public struct Inspection {
     private mutating func rebuilt(_ name: String) -> RebuiltStore? {
         if let last, last.name == name { return last }
         guard let store = stores[name] else { return nil }
+        last = store
+        return store
+    }
+
+    /// A store of the graph that no store line of these events created, which an action of the
+    /// events comes to (a setup's events: an import whose reset set off a wire into another
+    /// store): rebuilt from here, on its history as it stands.
+    private mutating func takenOver(_ name: String) -> RebuiltStore? {
+        guard graph.storeNameSet.contains(name), let history = try? history(name), let state = try? graph.storeState(name) else { return nil }
+        let store = RebuiltStore(name: name, history: history, state: state)
+        stores[name] = store
+        order.append(name)
         last = store
         return store
     }
