@@ -98,13 +98,18 @@ class GraphNode: NodeCore {
     /// What the node holds that a command can change (its ports' values and causes, its
     /// inputs' local values, its marks), as a closure that puts it back without sending
     /// anything (see `Graph.mark()`).
-    override func saved() -> (() -> Void)? {
-        let outputs = self.outputs.map { ($0.value, $0.cause) }
+    override func saved() -> (() -> Void)? { savedPorts(except: nil) }
+
+    /// `saved()`, but for the value of `skipped`, which stays as it is when put back (a store's
+    /// state: its history puts it back, and the reducers change it in place, so holding it here
+    /// would copy the whole state at every dispatch).
+    final func savedPorts(except skipped: OutputPort<Value>?) -> () -> Void {
+        let outputs = self.outputs.map { ($0 === skipped ? nil : $0.value, $0.cause) }
         let inputs = self.inputs.map { ($0.value, $0.cause, $0.localValue) }
         let (failure, isStale) = (self.failure, self.isStale)
         return { [self] in
             for (port, (value, cause)) in zip(self.outputs, outputs) {
-                port.store(value)
+                if port !== skipped { port.store(value) }
                 port.cause = cause
             }
             for (port, (value, cause, local)) in zip(self.inputs, inputs) {

@@ -32,10 +32,10 @@ final class StoreNode: GraphNode {
     }
 
     override func saved() -> (() -> Void)? {
-        let restoreNode = super.saved()
+        let restoreNode = savedPorts(except: state)
         let (actionCount, currentIndex) = (self.actionCount, self.currentIndex)
         return { [self] in
-            restoreNode?()
+            restoreNode()
             self.actionCount = actionCount
             self.currentIndex = currentIndex
         }
