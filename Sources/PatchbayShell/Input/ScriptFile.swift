@@ -20,6 +20,10 @@ enum ScriptFile {
         guard !isDirectory.boolValue else {
             throw ShellError(.file(path: path, detail: "it is a directory"), at: range)
         }
+        // An empty file has no bytes to read (and Foundation's read of a whole empty file keeps
+        // the buffer it allocated for it).
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        if attributes?[.type] as? FileAttributeType == .typeRegular, attributes?[.size] as? Int == 0 { return [] }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ShellError(.file(path: path, detail: "permission denied or unreadable"), at: range)
         }
