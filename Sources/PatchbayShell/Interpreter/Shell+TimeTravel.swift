@@ -183,10 +183,9 @@ extension Shell {
             lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
         }
         let current = history.current
-        // The JSON is built only for --json (the result's closures are called when read).
-        guard filter.isFiltering else { return CommandResult(lines: lines, json: Self.json(picked, current: current)) }
-        return CommandResult(lines: lines, json: ["matched": .int(matched), "of": .int(searched), "from": .int(from), "to": .int(to),
-                                                  "actions": Self.json(picked, current: current)])
+        // The JSON is built only for --json (the result's closures are called when read). It is
+        // the array of the steps shown, filtered or not (SPEC section 9); the count is for people.
+        return CommandResult(lines: lines, json: Self.json(picked, current: current))
     }
 
     /// History entries as `history --json` gives them; `current` is the history's current step.
