@@ -250,12 +250,16 @@ public final class Shell {
             let events = graph.takeEvents()
             for recorder in recorders { recorder.deliveries(events) }
             // A command recorded as what it ran records the errors of what it ran; one that
-            // failed before it ran anything is recorded as itself.
+            // failed before it ran anything is recorded as a note with its error.
             switch form {
             case .itself:
                 for recorder in recorders { recorder.record(.error(command: text, message: error.message)) }
             case .whatItRuns where !hasStartedInnerCommands:
-                for recorder in recorders { recorder.record(.command(text)); recorder.record(.error(command: text, message: error.message)) }
+                // As a comment: run again, it would read its file as the file is then.
+                for recorder in recorders {
+                    recorder.record(.setup("# " + Self.causeText(text)))
+                    recorder.record(.error(command: text, message: error.message))
+                }
             case .whatItRuns, .note:
                 break
             }
@@ -469,7 +473,9 @@ enum RecordedForm: Equatable {
     /// What the command ran: the commands a `load`, `step` or `continue` runs; for a `replay`
     /// or `inspect`, the session's stores as they became (see `Shell.recordRestart`), then what
     /// follows; for an `import devtools`, the store's new start and the `dispatch` commands it
-    /// ran. A command that failed before it ran anything is held as itself.
+    /// ran. A command that failed before it ran anything is held as a comment (`setup` line)
+    /// and its error: it changed nothing, and a replay that ran it again would read its file
+    /// as it is then, which may have changed.
     case whatItRuns
     /// A comment (`setup` line): the command only wrote a file, which a replay does not.
     case note

@@ -39,7 +39,7 @@ struct ClockLimitTests {
         let engine = Engine()
         try engine.tick(by: 5)
         var fired = false
-        engine.setTimer(after: Int.max, owner: nil) { fired = true }
+        engine.setTimer(after: Int.max, owner: nil, purpose: nil) { fired = true }
         #expect(engine.clock.nextDue == 5 + VirtualClock.maximumDelay)
         try engine.tick(by: VirtualClock.maximumTime - 5)
         #expect(!fired)

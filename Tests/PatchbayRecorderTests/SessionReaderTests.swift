@@ -64,8 +64,14 @@ import Testing
         (#"{"seq":3,"kind":"skip","store":"a","index":1,"skipped":true,"recomputed":[{"index":2,"patch":[],"hash":"xyz"}]}"#,
          .invalidField("recomputed[0].hash", "must be 16 hexadecimal digits")),
         (#"{"seq":3,"kind":"setup"}"#, .missingField("text", expected: "a string")),
+        (#"{"seq":3,"kind":"timer","node":"s","due":4,"fires":"reducer","value":{"type":"A"},"from":1}"#,
+         .missingField("reducer", expected: "a string")),
+        (#"{"seq":3,"kind":"timer","node":"t","due":4,"fires":"timer","value":"x"}"#,
+         .wrongType("value", expected: "an integer", found: "a string")),
+        (#"{"seq":3,"kind":"timer","node":"t","due":4,"fires":"soon","value":1}"#,
+         .invalidField("fires", #"expected "reducer", "delay" or "timer""#)),
     ])
-    func aDamagedSkipOrSetupLineSaysWhichField(line: String, reason: SessionError.Reason) throws {
+    func aDamagedSkipSetupOrTimerLineSaysWhichField(line: String, reason: SessionError.Reason) throws {
         let load = try SessionReader.read(sessionBytes([line]))
         #expect(load.damage == SessionError(line: 2, reason))
     }

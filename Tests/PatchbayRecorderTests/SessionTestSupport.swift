@@ -84,7 +84,17 @@ extension ValueGenerator {
 
     /// An event of any kind, with random content.
     mutating func event() -> SessionEvent {
-        switch int(0..<12) {
+        switch int(0..<16) {
+        case 12:
+            let purposes: [PendingTimer.Purpose] = [
+                .reducer("r\(int(1..<9))", action: ["type": .string(name())], from: int(1..<100)), .delay(value()),
+                .period(count: int(0..<1000)),
+            ]
+            return .timer(PendingTimer(due: int(0..<1_000_000), node: name(), purpose: purposes[int(0..<3)]))
+        case 13: return .checkout(store: name(), branch: name())
+        case 14: return .sweep(store: name())
+        case 15:
+            return .recompute(store: name(), recomputed: (0..<int(0..<3)).map { _ in SessionStep(index: int(1..<100), patch: operations()) })
         case 10: return .setup(text())
         case 11:
             let steps = (0..<int(0..<4)).map { _ in

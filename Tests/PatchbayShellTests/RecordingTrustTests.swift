@@ -82,6 +82,57 @@ struct MidSessionRecordingTests {
         #expect(verify(path).last?.hasPrefix("verified ") == true)
     }
 
+    /// Timers pending when the recording starts are in its opening: an `after` reducer's, a
+    /// delay patch's and a timer patch's fire in the replay when they fire live. (Before, the
+    /// recording left them out and `record` warned: the replay's clock had no timer.)
+    @Test func itHoldsThePendingTimersAndTheReplayFiresThem() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/timers.jsonl"
+        let live = liveShell()
+        live.run("""
+            store s = {later: 0, seen: []}
+            reducer s on Later after 4 : state.later += 1
+            reducer s on Saw : state.seen += [action.value]
+            patch t timer ms=3
+            patch d delay ms=5
+            signal x
+            wire x.out -> d.in
+            wire d.out -> s.dispatch : {type: 'Saw', value: $}
+            wire t.tick -> s.dispatch : {type: 'Saw', value: $ * 100}
+            tick 3
+            send x 7
+            dispatch s Later
+            tick 1
+            """)
+        #expect(live.run("clock") == ["clock 4 ms, 3 timers pending, next at 6 ms"])
+        #expect(live.run("record \(path)") == ["recording into \(path) (it starts with what exists: 1 store, 3 pending timers and the definitions)"])
+        live.run("tick 2\nrecord stop")
+        let expected = live.run("clock\nstate s\nhistory s")
+
+        #expect(verify(path).last == "verified 1 steps of \(path): every effect matches the recording")
+        let replayed = DataflowSession()
+        replayed.run("replay \(path)")
+        #expect(replayed.run("clock\nstate s\nhistory s") == expected)
+        // And after the recording: the timers go on as they do live.
+        let later = "tick 20\nclock\nstate s\nhistory s --last 3"
+        #expect(replayed.run(later) == live.run(later))
+    }
+
+    @Test func aTimerOfANodeTheOpeningDoesNotMakeIsAnErrorAtItsLine() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/lost-timer.jsonl"
+        let live = liveShell()
+        live.run("store s = {n: 0}\nreducer s on Later after 4 : state.n += 1\ndispatch s Later\nrecord \(path)\nrecord stop")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#""kind":"timer","node":"s","due":4,"fires":"reducer","value":{"type":"Later"},"reducer":"r1","from":1"#))
+        try text.replacingOccurrences(of: #""reducer":"r1","from""#, with: #""reducer":"r9","from""#)
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let replayed = DataflowSession()
+        let lines = replayed.run("replay \(path)")
+        #expect(lines.last?.hasPrefix("error: \(path): line ") == true)
+        #expect(lines.last?.contains("r9") == true)
+    }
+
     @Test func anEmptySessionRecordsNoOpening() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/empty.jsonl"
@@ -196,6 +247,25 @@ struct SelfContainedRecordingTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!text.contains("load "))
         #expect(verify(path).last == "verified 3 steps of \(path): every effect matches the recording")
+    }
+
+    /// Found by the session oracle: an import that failed (no file yet) was recorded as itself,
+    /// and a replay after the file was written imported it. It is a note with its error now.
+    @Test func aFileCommandThatFailedIsANoteThatAReplayDoesNotRunAgain() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/failed-import.jsonl"
+        let exported = directory.path + "/devtools.json"
+        let live = liveShell()
+        live.run("store s = {n: 0}\nrecord \(path)")
+        #expect(live.run("import devtools \(exported) t").last?.hasPrefix("error: cannot read") == true)
+        live.run("load \(directory.path)/missing.pb\nexport devtools s \(exported)\nrecord stop")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(##""kind":"setup","text":"# import devtools "##))
+        #expect(text.contains(##""kind":"setup","text":"# load "##))
+        #expect(!text.contains(#""kind":"command""#))
+        let replayed = DataflowSession()
+        #expect(replayed.run("replay \(path) --verify --allow-files").last == "verified 0 steps of \(path): every effect matches the recording")
+        #expect(replayed.run("nodes") == live.run("nodes"))
     }
 
     @Test func aReplayAndAnInspectAreRecordedAsTheSessionTheyMade() throws {

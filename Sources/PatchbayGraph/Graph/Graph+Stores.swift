@@ -251,7 +251,7 @@ extension Graph {
         if announce { report(.dispatched(step)) }
         publish(step, state: state, in: store)
         for reducer in store.reducers where reducer.delay != nil && reducer.handles(type) {
-            scheduleDelayed(reducer, action: action, from: index, in: store)
+            scheduleDelayed(reducer, action: action, from: index, in: store, at: engine.clock.now + (reducer.delay ?? 0))
         }
         dispatchFollowUps(followUps, to: store, cause: index)
         return step
@@ -276,11 +276,11 @@ extension Graph {
         store.currentIndex = nil
     }
 
-    /// Applies an `after MS` reducer when the clock has advanced MS: a step of its own.
-    /// Kept out of line: inlined, its access to the clock is checked on every dispatch.
+    /// Applies an `after MS` reducer when the clock reaches `due` (MS after the action): a step
+    /// of its own. Kept out of line: inlined, its access to the clock is checked on every dispatch.
     @inline(never)
-    private func scheduleDelayed(_ reducer: StoreReducer, action: Value, from index: Int, in store: StoreNode) {
-        engine.setTimer(after: reducer.delay ?? 0, owner: store) { [unowned self, unowned store] in
+    func scheduleDelayed(_ reducer: StoreReducer, action: Value, from index: Int, in store: StoreNode, at due: Int) {
+        engine.setTimer(at: due, owner: store, purpose: .reducer(reducer.id, action: action, from: index)) { [unowned self, unowned store] in
             store.actionCount += 1
             var state = store.takeState()
             var changes: [ValueChange] = []

@@ -108,6 +108,10 @@ protocol PatchBehavior: AnyObject {
     /// What the behaviour remembers between runs (a counter's count), as a closure that puts it
     /// back; `nil` when it remembers nothing. See `Graph.mark()`.
     func saved() -> (() -> Void)?
+    /// Whether the behaviour sets timers for `purpose`.
+    func sets(_ purpose: PendingTimer.Purpose) -> Bool
+    /// Sets a timer for `purpose`, which it `sets`, again at `due` (a recording's opening).
+    func setAgain(_ purpose: PendingTimer.Purpose, at due: Int, in patch: PatchNode)
 }
 
 extension PatchBehavior {
@@ -116,6 +120,10 @@ extension PatchBehavior {
     var sampledNames: [String] { [] }
 
     func saved() -> (() -> Void)? { nil }
+
+    func sets(_ purpose: PendingTimer.Purpose) -> Bool { false }
+
+    func setAgain(_ purpose: PendingTimer.Purpose, at due: Int, in patch: PatchNode) {}
 }
 
 /// Why a patch's run failed, as the message the node's failed mark shows.

@@ -74,6 +74,31 @@ extension SessionEvent {
             .recompute(store: try $0.string(), recomputed: try $0.steps())
         }
 
+        static let timer = Kind("timer", [
+            .string("node"), .integer("due"), .string("fires"), .json("value"), .string("reducer", .optional),
+            .integer("from", .optional),
+        ]) { values in
+            let (node, due, fires, value) = (try values.string(), try values.integer(), try values.string(), try values.json())
+            let (reducer, from) = (try values.optionalString(), try values.optionalInteger())
+            let purpose: PendingTimer.Purpose
+            switch fires {
+            case "reducer":
+                guard let reducer else { throw SessionError.Reason.missingField("reducer", expected: "a string") }
+                guard let from else { throw SessionError.Reason.missingField("from", expected: "an integer") }
+                purpose = .reducer(reducer, action: value, from: from)
+            case "delay":
+                purpose = .delay(value)
+            case "timer":
+                guard case .int(let count) = value else {
+                    throw SessionError.Reason.wrongType("value", expected: "an integer", found: value.typePhrase)
+                }
+                purpose = .period(count: count)
+            default:
+                throw SessionError.Reason.invalidField("fires", "expected \"reducer\", \"delay\" or \"timer\"")
+            }
+            return .timer(PendingTimer(due: due, node: node, purpose: purpose))
+        }
+
         /// The event of a line of this kind, whose members are `members`; those before
         /// `firstMember` are the fields every line has.
         func event(of members: Value.Members, firstMember: Int = 0) throws(SessionError.Reason) -> SessionEvent {
@@ -89,7 +114,7 @@ extension SessionEvent {
 
         /// Every kind this package reads, by name.
         static let byName: [String: Kind] = Dictionary(uniqueKeysWithValues: [
-            command, setup, store, action, checkpoint, publish, route, error, jump, skip, reset, checkout, sweep, recompute,
+            command, setup, store, action, checkpoint, publish, route, error, jump, skip, reset, checkout, sweep, recompute, timer,
         ].map { ($0.name, $0) })
     }
 
@@ -117,6 +142,15 @@ extension SessionEvent {
         case .checkout(let store, let branch): (.checkout, [.string(store), .string(branch)])
         case .sweep(let store): (.sweep, [.string(store)])
         case .recompute(let store, let recomputed): (.recompute, [.string(store), .steps(recomputed)])
+        case .timer(let timer):
+            switch timer.purpose {
+            case .reducer(let reducer, let action, let from):
+                (.timer, [.string(timer.node), .integer(timer.due), .string("reducer"), .json(action), .string(reducer), .integer(from)])
+            case .delay(let value):
+                (.timer, [.string(timer.node), .integer(timer.due), .string("delay"), .json(value), nil, nil])
+            case .period(let count):
+                (.timer, [.string(timer.node), .integer(timer.due), .string("timer"), .json(.int(count)), nil, nil])
+            }
         }
     }
 

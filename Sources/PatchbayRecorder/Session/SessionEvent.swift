@@ -46,6 +46,12 @@ public enum SessionEvent: Sendable, Equatable {
     /// now (`history recompute`), each step with its new patch:
     /// `{"seq":14,"kind":"recompute","store":"app","recomputed":[...]}`.
     case recompute(store: String, recomputed: [SessionStep])
+    /// A timer that was pending when the recording started, which a replay sets again after
+    /// the opening made its node. It fires a store's `after` reducer:
+    /// `{"seq":15,"kind":"timer","node":"app","due":40,"fires":"reducer","value":{"type":"Later"},"reducer":"r2","from":3}`;
+    /// sends a `delay` patch's value (`"fires":"delay","value":5`); or ticks a `timer` patch
+    /// that has ticked `value` times (`"fires":"timer","value":4`).
+    case timer(PendingTimer)
 
     /// The `kind` written for the event.
     public var kind: String {
@@ -64,6 +70,7 @@ public enum SessionEvent: Sendable, Equatable {
         case .checkout: "checkout"
         case .sweep: "sweep"
         case .recompute: "recompute"
+        case .timer: "timer"
         }
     }
 }

@@ -185,14 +185,10 @@ extension Shell {
         recording = Recording(recorder: SessionRecorder(graph: graph, histories: histories), writer: writer,
                               replayDepth: replayAccess.map { _ in executeDepth })
         let stores = graph.storeNames.count
-        let start = opening.isEmpty ? "" : " (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s") and the definitions)"
-        var lines = ["recording into \(path)" + start]
-        let timers = graph.engine.clock.pendingCount
-        if timers > 0 {
-            lines.append("warning: \(timers) timer\(timers == 1 ? " is" : "s are") pending; the recording does not hold "
-                         + "\(timers == 1 ? "it" : "them"), so a replay of it will not fire \(timers == 1 ? "it" : "them")")
-        }
-        return CommandResult(lines: lines, json: ["recording": .string(path), "pendingTimers": .int(timers)])
+        let timers = graph.pendingTimers.count
+        let held = timers == 0 ? "" : ", \(timers) pending timer\(timers == 1 ? "" : "s")"
+        let start = opening.isEmpty ? "" : " (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s")\(held) and the definitions)"
+        return CommandResult(lines: ["recording into \(path)" + start], json: ["recording": .string(path), "pendingTimers": .int(timers)])
     }
 
     /// Closes the recording, if one is on: its lines are on the disk.
@@ -215,7 +211,7 @@ extension Shell {
     /// needs the file that was read.
     private func recordRestart(into recorders: [(recorder: SessionRecorder, mark: Int)], setup: String = "reset") {
         guard !recorders.isEmpty else { return }
-        let snapshot = SessionRecorder.snapshot(of: graph, histories: histories)
+        let snapshot = SessionRecorder.restart(of: graph, histories: histories)
         for (recorder, mark) in recorders {
             recorder.discard(since: mark)
             recorder.record(.setup(setup))
@@ -436,6 +432,15 @@ extension Shell {
         }
         do throws(InspectionError) { try inspection.finish() } catch {
             throw ShellError(.session(path: path, detail: error.message), at: range)
+        }
+        // The timers the session had when the recording started, which replace those the
+        // definitions set (a timer patch's first tick).
+        let timers = events.compactMap { recorded -> PendingTimer? in
+            if case .timer(let timer) = recorded.event { timer } else { nil }
+        }
+        guard let first = events.first(where: { $0.event.kind == "timer" }) else { return }
+        do throws(GraphError) { try graph.setPendingTimers(timers) } catch {
+            throw ShellError(.session(path: path, detail: "line \(first.line): \(error.description)"), at: range)
         }
     }
 

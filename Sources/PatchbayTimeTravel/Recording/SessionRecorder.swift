@@ -60,13 +60,21 @@ public final class SessionRecorder {
         }
     }
 
+    /// The events that rebuild the stores' histories (`snapshot(of:histories:)`) and then set
+    /// the pending timers again, in the order they fire: what a session holds that its
+    /// definitions do not make.
+    public static func restart(of graph: Graph, histories: StoreHistories) -> [SessionEvent] {
+        snapshot(of: graph, histories: histories) + graph.pendingTimers.map(SessionEvent.timer)
+    }
+
     /// The events that begin a recording of the session as it is: nothing for an empty one;
     /// otherwise a `setup` line (`reset`), the virtual clock's time (`tick`), the stores'
     /// histories (`snapshot(of:histories:)`), the definitions as `save` writes them, each a
-    /// `setup` line, and the histories once more: making the definitions again (a wire into a
-    /// store's `dispatch`, say) may dispatch, and the histories must end as they are now. A
-    /// replay of the recording rebuilds from them what the session held when it started; what
-    /// `save` cannot rebuild (pending timers, the navigation stack) is not rebuilt.
+    /// `setup` line, and the histories once more, with the pending timers (`restart(of:)`):
+    /// making the definitions again (a wire into a store's `dispatch`, say) may dispatch, and
+    /// the histories must end as they are now. A replay of the recording rebuilds from them
+    /// what the session held when it started; what `save` cannot rebuild otherwise (the
+    /// navigation stack, a patch's outputs) is not rebuilt.
     /// - Parameter lineLimit: the longest definition line, as for `Graph.definitionScript`.
     public static func opening(of graph: Graph, histories: StoreHistories, lineLimit: Int) -> [SessionEvent] {
         let definitions = graph.definitionScript(lineLimit: lineLimit, omittingStores: true).lines.filter { !$0.hasPrefix("#") }
@@ -76,7 +84,8 @@ public final class SessionRecorder {
         var events: [SessionEvent] = [.setup("reset")]
         if now > 0 { events.append(.setup("tick \(now)")) }
         events += stores + definitions.map(SessionEvent.setup)
-        if !definitions.isEmpty { events += stores }
+        // A timer belongs to a node the definitions make.
+        if !definitions.isEmpty { events += restart(of: graph, histories: histories) }
         return events
     }
 

@@ -28,6 +28,8 @@ public struct VirtualClock: Sendable {
         /// For a timer that sets itself again when it fires (a `timer` patch), its period:
         /// how `tick` counts the firings ahead.
         var period: Int?
+        /// What it does, for a recording's opening; `nil` for a timer no recording holds.
+        var purpose: PendingTimer.Purpose?
         var action: () -> Void
     }
 
@@ -37,9 +39,14 @@ public struct VirtualClock: Sendable {
     /// How many timers are pending.
     public var pendingCount: Int { timers.count }
 
-    mutating func add(at due: Int, owner: ObjectIdentifier?, period: Int?, _ action: @escaping () -> Void) {
+    mutating func add(at due: Int, owner: ObjectIdentifier?, period: Int?, purpose: PendingTimer.Purpose?, _ action: @escaping () -> Void) {
         nextSequence += 1
-        timers.append(Timer(due: due, sequence: nextSequence, owner: owner, period: period, action: action))
+        timers.append(Timer(due: due, sequence: nextSequence, owner: owner, period: period, purpose: purpose, action: action))
+    }
+
+    /// The pending timers in the order they fire.
+    var inFiringOrder: [Timer] {
+        timers.sorted { ($0.due, $0.sequence) < ($1.due, $1.sequence) }
     }
 
     mutating func removeTimers(of owner: ObjectIdentifier) {
@@ -87,9 +94,16 @@ extension Engine {
     /// - Parameters:
     ///   - owner: the node the timer belongs to; removing the node cancels it.
     ///   - period: set when `action` sets the same timer again, `period` later.
-    func setTimer(after delay: Int, owner: NodeCore?, period: Int? = nil, _ action: @escaping () -> Void) {
+    ///   - purpose: what the timer does, for a recording that starts while it is pending.
+    func setTimer(after delay: Int, owner: NodeCore?, period: Int? = nil, purpose: PendingTimer.Purpose?, _ action: @escaping () -> Void) {
         let wait = Swift.min(Swift.max(0, delay), VirtualClock.maximumDelay)
-        clock.add(at: clock.now + wait, owner: owner.map(ObjectIdentifier.init), period: period, action)
+        setTimer(at: clock.now + wait, owner: owner, period: period, purpose: purpose, action)
+    }
+
+    /// Runs `action` as its own transaction when the clock reaches `due` (at once, on the next
+    /// tick, when `due` has passed).
+    func setTimer(at due: Int, owner: NodeCore?, period: Int? = nil, purpose: PendingTimer.Purpose?, _ action: @escaping () -> Void) {
+        clock.add(at: due, owner: owner.map(ObjectIdentifier.init), period: period, purpose: purpose, action)
     }
 
     func cancelTimers(of owner: NodeCore) {

@@ -24,8 +24,21 @@ final class DelayBehavior: PatchBehavior {
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {
         guard let value = activation.arrived("in") else { return }
         let patch = activation.patch
-        let cause = patch.input("in")?.cause
-        patch.engine.setTimer(after: milliseconds, owner: patch) { [unowned patch] in
+        send(value, at: patch.engine.clock.now + milliseconds, from: patch, cause: patch.input("in")?.cause)
+    }
+
+    func sets(_ purpose: PendingTimer.Purpose) -> Bool {
+        if case .delay = purpose { true } else { false }
+    }
+
+    func setAgain(_ purpose: PendingTimer.Purpose, at due: Int, in patch: PatchNode) {
+        guard case .delay(let value) = purpose else { return }
+        send(value, at: due, from: patch, cause: nil)
+    }
+
+    /// Sends `value` out of `out` when the clock reaches `due`.
+    private func send(_ value: Value, at due: Int, from patch: PatchNode, cause: Cause?) {
+        patch.engine.setTimer(at: due, owner: patch, purpose: .delay(value)) { [unowned patch] in
             patch.engine.runTransaction {
                 if let out = patch.output("out") { patch.emitAll([(out, value)], cause: cause, .change) }
             }

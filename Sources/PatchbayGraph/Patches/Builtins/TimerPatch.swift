@@ -25,7 +25,24 @@ final class TimerBehavior: PatchBehavior {
     func activate(_ activation: inout PatchActivation) throws(PatchFailure) {}
 
     func start(_ patch: PatchNode) {
-        patch.engine.setTimer(after: period, owner: patch, period: period) { [weak self, unowned patch] in
+        start(patch, at: patch.engine.clock.now + period)
+    }
+
+    func sets(_ purpose: PendingTimer.Purpose) -> Bool {
+        if case .period = purpose { true } else { false }
+    }
+
+    func setAgain(_ purpose: PendingTimer.Purpose, at due: Int, in patch: PatchNode) {
+        guard case .period(let count) = purpose else { return }
+        self.count = count
+        // The tick it sent last, which a patch made again by a script has not sent.
+        if count > 0 { patch.output("tick")?.value = .int(count) }
+        start(patch, at: due)
+    }
+
+    /// Sets the timer of the next tick, at `due`.
+    private func start(_ patch: PatchNode, at due: Int) {
+        patch.engine.setTimer(at: due, owner: patch, period: period, purpose: .period(count: count)) { [weak self, unowned patch] in
             guard let self else { return }
             count += 1
             let value = Value.int(count)
