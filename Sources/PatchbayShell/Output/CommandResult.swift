@@ -1,33 +1,60 @@
 import PatchbayCore
-import PatchbayGraph
 
-/// What a successful command produced: lines for people and a value for `--json`.
+/// What a command found or did, as data. A command returns one, and the renderer
+/// (`Renderer.success`) is the one place that turns it into what is shown: lines for people, laid
+/// out with the session's `OutputStyle` (width, truncation of long values, colour; the pager
+/// takes the lines after), or the `result` of the command's JSON line (SPEC section 9).
 ///
-/// Both are built only when read: the shell renders one of them, and a verifying replay
-/// neither, so building them up front (a dispatch's changes as text and as objects, say)
-/// would be wasted work on every command.
-struct CommandResult {
-    private var makeLines: () -> [String]
-    private let makeJSON: () -> Value
-
-    /// `lines` and `json` are evaluated when read, not here.
-    init(lines: @autoclosure @escaping () -> [String] = [], json: @autoclosure @escaping () -> Value = .null) {
-        makeLines = lines
-        makeJSON = json
-    }
-
-    /// The result for people, a line each.
-    var lines: [String] {
-        get { makeLines() }
-        set { makeLines = { newValue } }
-    }
-
+/// Each kind of result is a type of its own (in `Output/Reports/`) that gives both forms from
+/// the same fields. Neither is made before it is rendered: the shell shows one of them, and a
+/// verifying replay neither, so a command pays only for what is shown.
+protocol CommandReport {
+    /// The result for people, a line each, in `style`.
+    func lines(in style: OutputStyle) -> [String]
     /// The result as a value, for `--json`.
-    var json: Value { makeJSON() }
+    var json: Value { get }
+}
 
-    /// A result that prints a value (literal form for people, elided as `style` says; JSON
-    /// for machines).
-    static func value(_ value: Value, style: OutputStyle) -> CommandResult {
-        CommandResult(lines: [style.value(value)], json: value)
+/// A command's report (see `CommandReport`), as the interpreter passes it to the renderer.
+struct CommandResult {
+    let report: any CommandReport
+
+    init(_ report: some CommandReport) {
+        self.report = report
     }
+
+    /// A result that prints nothing, and `null` in JSON (`set`, `send`, `quit`).
+    static var nothing: CommandResult { CommandResult(NoReport()) }
+
+    /// A result that prints a value: its literal form for people (elided as the style says),
+    /// the value itself in JSON.
+    static func value(_ value: Value) -> CommandResult { CommandResult(ValueReport(value: value)) }
+
+    /// Transitional: the lines and JSON of a command not yet turned into a report of its own.
+    init(lines: @autoclosure @escaping () -> [String] = [], json: @autoclosure @escaping () -> Value = .null) {
+        self.init(PrebuiltReport(makeLines: lines, makeJSON: json))
+    }
+
+    /// Transitional, see `init(lines:json:)`.
+    static func value(_ value: Value, style: OutputStyle) -> CommandResult { .value(value) }
+
+    /// Transitional, see `init(lines:json:)`.
+    var lines: [String] {
+        get { report.lines(in: OutputStyle(limit: nil, color: false, width: 80)) }
+        set {
+            let json = report.json
+            self = CommandResult(lines: newValue, json: json)
+        }
+    }
+
+    /// Transitional, see `init(lines:json:)`.
+    var json: Value { report.json }
+}
+
+/// Transitional, see `CommandResult.init(lines:json:)`.
+private struct PrebuiltReport: CommandReport {
+    let makeLines: () -> [String]
+    let makeJSON: () -> Value
+    func lines(in style: OutputStyle) -> [String] { makeLines() }
+    var json: Value { makeJSON() }
 }

@@ -11,11 +11,12 @@ struct Renderer {
     /// from, as an error does (`todo.pb:3: warning: ...`).
     func success(_ result: CommandResult, command: String, origin: SourceOrigin = .interactive) -> [OutputLine] {
         if options.json {
-            let line: Value = ["ok": true, "command": .string(command), "result": result.json]
+            let line: Value = ["ok": true, "command": .string(command), "result": result.report.json]
             return [OutputLine(line.jsonText)]
         }
-        guard let name = origin.name else { return result.lines.map { OutputLine($0) } }
-        return result.lines.map { $0.hasPrefix("warning: ") ? OutputLine("\(name):\(origin.line): " + $0) : OutputLine($0) }
+        let lines = result.report.lines(in: style)
+        guard let name = origin.name else { return lines.map { OutputLine($0) } }
+        return lines.map { $0.hasPrefix("warning: ") ? OutputLine("\(name):\(origin.line): " + $0) : OutputLine($0) }
     }
 
     /// Probe and log output, and node failures, as they happened during a command.
