@@ -31,13 +31,15 @@ final class TerminalHarness {
 
     /// Starts `patchbay --history-file HISTORYFILE ARGUMENTS...` in `directory` (which also
     /// serves as `HOME`); `environment` adds to the pinned variables, or replaces them.
-    init(directory: String, historyFile: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `columns` sets the terminal's width (`stty cols`) before the shell starts.
+    init(directory: String, historyFile: String, arguments: [String] = [], environment: [String: String] = [:], columns: Int? = nil) throws {
         self.historyFile = historyFile
         let editrc = directory + "/editrc"
         _ = FileManager.default.createFile(atPath: editrc, contents: Data())
         // `exec`: the shell that `script` starts gives the terminal to `patchbay` itself, so that
         // a Ctrl-C while a command runs reaches only `patchbay`.
-        let command = "exec " + ([Self.binary.path, "--history-file", historyFile] + arguments).map(Self.shellQuoted).joined(separator: " ")
+        let size = columns.map { "stty cols \($0) rows 40 && " } ?? ""
+        let command = size + "exec " + ([Self.binary.path, "--history-file", historyFile] + arguments).map(Self.shellQuoted).joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)

@@ -20,8 +20,8 @@ struct TerminalTests {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
 
-        func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> TerminalHarness {
-            try TerminalHarness(directory: path, historyFile: historyFile, arguments: arguments, environment: environment)
+        func start(_ arguments: [String] = [], environment: [String: String] = [:], columns: Int? = nil) throws -> TerminalHarness {
+            try TerminalHarness(directory: path, historyFile: historyFile, arguments: arguments, environment: environment, columns: columns)
         }
 
         deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -198,6 +198,29 @@ struct TerminalTests {
         shell.send("= 1 + 2\r")
         #expect(await shell.expect("\n3\r\n"), "short output went through the pager: \(shell.transcript)")
         #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
+    /// `help` is laid out to the terminal's width (its window size, not `COLUMNS`): no line is
+    /// wider, and a wide terminal gets the long summaries on one line.
+    @Test(arguments: [80, 120])
+    func helpFitsTheTerminalsWidth(columns: Int) async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start(["--no-pager"], environment: ["COLUMNS": "200"], columns: columns)
+        #expect(await shell.expect(Self.prompt))
+        shell.send("help\r")
+        #expect(await shell.expect("Sessions:"))
+        #expect(await shell.expect(Self.prompt))
+        let start = try #require(shell.transcript.range(of: "General:"))
+        let end = try #require(shell.transcript.range(of: Self.prompt, range: start.upperBound..<shell.transcript.endIndex))
+        let lines = shell.transcript[start.lowerBound..<end.lowerBound].split(separator: "\r\n").map(String.init)
+        #expect(lines.count > 40)
+        let widest = lines.map(\.count).max() ?? 0
+        #expect(widest <= columns, "a line of \(widest) characters: \(lines.filter { $0.count > columns })")
+        // At 120 columns the long summaries are not wrapped as at 80.
+        #expect(widest > 100 || columns == 80, "nothing used the width: \(widest)")
+        #expect(lines.contains { $0.hasPrefix("  apropos WORD") && $0.hasSuffix("in their synopsis, summary or") } == (columns == 120))
         shell.send(Self.ctrlD)
         #expect(await shell.exitStatus() == 0)
     }
