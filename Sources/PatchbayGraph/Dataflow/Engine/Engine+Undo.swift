@@ -1,6 +1,6 @@
 extension Engine {
     /// Where an undo scope began: which scope, and how long the undo log was then.
-    public struct UndoMark: Sendable, Equatable {
+    struct UndoMark: Sendable, Equatable {
         let id: Int
         let start: Int
     }
