@@ -158,7 +158,8 @@ extension Shell {
         return CommandResult(StaleHistoryNoted(change: change, store: name, states: count))
     }
 
-    /// `object` with `key` set to `value` (added last when new); any other value as it is.
+    /// `action` (or any object) with `key` set to `value`, added last when new; a value that is
+    /// not an object as it is.
     static func adding(_ key: String, _ value: Value, to action: Value) -> Value {
         guard case .object(var members) = action else { return action }
         members[key] = value

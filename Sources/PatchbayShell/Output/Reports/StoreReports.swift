@@ -15,8 +15,11 @@ struct StoreMade: CommandReport {
 struct ReducerDefined: CommandReport {
     var summary: ReducerSummary
 
-    func lines(in style: OutputStyle) -> [String] { ["\(summary.id): \(Shell.describe(summary))"] }
+    func lines(in style: OutputStyle) -> [String] { [Self.line(summary)] }
     var json: Value { Shell.json(summary) }
+
+    /// `ID: STORE on TYPE ... : BODY`, as `reducer list` shows it too.
+    static func line(_ summary: ReducerSummary) -> String { "\(summary.id): \(Shell.describe(summary))" }
 }
 
 /// The reducers of a store, or of every store (`reducer list`): a line each; their summaries in JSON.
@@ -24,7 +27,7 @@ struct ReducerList: CommandReport {
     var reducers: [ReducerSummary]
 
     func lines(in style: OutputStyle) -> [String] {
-        reducers.isEmpty ? ["no reducers yet"] : reducers.map { "\($0.id): \(Shell.describe($0))" }
+        reducers.isEmpty ? ["no reducers yet"] : reducers.map(ReducerDefined.line)
     }
     var json: Value { .array(reducers.map(Shell.json)) }
 }
@@ -33,8 +36,11 @@ struct ReducerList: CommandReport {
 struct MiddlewareDefined: CommandReport {
     var summary: MiddlewareSummary
 
-    func lines(in style: OutputStyle) -> [String] { ["\(summary.id): \(Shell.describe(summary))"] }
+    func lines(in style: OutputStyle) -> [String] { [Self.line(summary)] }
     var json: Value { Shell.json(summary) }
+
+    /// `ID: STORE on TYPE : BODY`, as `middleware list` shows it too.
+    static func line(_ summary: MiddlewareSummary) -> String { "\(summary.id): \(Shell.describe(summary))" }
 }
 
 /// The middleware of a store, or of every store (`middleware list`): a line each; their
@@ -43,7 +49,7 @@ struct MiddlewareList: CommandReport {
     var middleware: [MiddlewareSummary]
 
     func lines(in style: OutputStyle) -> [String] {
-        middleware.isEmpty ? ["no middleware yet"] : middleware.map { "\($0.id): \(Shell.describe($0))" }
+        middleware.isEmpty ? ["no middleware yet"] : middleware.map(MiddlewareDefined.line)
     }
     var json: Value { .array(middleware.map(Shell.json)) }
 }

@@ -65,7 +65,7 @@ struct HistoryListing: CommandReport {
     }
 
     /// What an action did, for a history line: the paths it changed.
-    static func effect(of entry: HistoryEntry) -> String {
+    private static func effect(of entry: HistoryEntry) -> String {
         if entry.skipped { return "(skipped)" }
         if let failure = entry.failure { return "failed: \(failure)" }
         guard !entry.changes.isEmpty else { return "(no changes)" }
