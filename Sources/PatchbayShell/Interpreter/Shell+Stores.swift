@@ -4,12 +4,11 @@ import PatchbayGraph
 extension Shell {
     func run(_ command: StoreCommand, text: String) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
-        let style = style
         switch command {
         case .store(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.createStore(name.text, state: value) }
-            return CommandResult(lines: ["\(name.text) = \(style.value(value))"], json: ["store": .string(name.text), "state": value])
+            return CommandResult(StoreMade(store: name.text, state: value))
         case .addReducer(let requested, let store, let type, let path, let condition, let delay, let body):
             let id = try call([store] + [requested].compactMap { $0 }, [], store.range) { () throws(GraphError) in
                 try graph.addReducer(requested?.text, to: store.text, on: type.text, at: path, when: condition, after: delay, body: body)
@@ -17,22 +16,21 @@ extension Shell {
             let summary = try call([store], [], store.range) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store.text).first { $0.id == id }!
             }
-            return withStaleHistoryNote(CommandResult(lines: ["\(id): \(Self.describe(summary))"], json: Self.json(summary)), of: store.text)
+            return withStaleHistoryNote(ReducerDefined(summary: summary), of: store.text)
         case .replaceReducer(let id, let body):
             let store = try call([id], [], id.range) { () throws(GraphError) in try graph.replaceReducer(id.text, body: body) }
             let summary = try call([id], [], id.range) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store).first { $0.id == id.text }!
             }
-            return withStaleHistoryNote(CommandResult(lines: ["\(id.text): \(Self.describe(summary))"], json: Self.json(summary)), of: store)
+            return withStaleHistoryNote(ReducerDefined(summary: summary), of: store)
         case .listReducers(let store):
             let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store?.text)
             }
-            let lines = summaries.isEmpty ? ["no reducers yet"] : summaries.map { "\($0.id): \(Self.describe($0))" }
-            return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
+            return CommandResult(ReducerList(reducers: summaries))
         case .removeReducer(let id):
             let store = try call([id], [], id.range) { () throws(GraphError) in try graph.removeReducer(id.text) }
-            return withStaleHistoryNote(CommandResult(lines: ["removed \(id.text)"], json: ["removed": .string(id.text)]), of: store)
+            return withStaleHistoryNote(StoreHandlerRemoved(id: id.text), of: store)
         case .addMiddleware(let requested, let store, let type, let body):
             let id = try call([store] + [requested].compactMap { $0 }, [], store.range) { () throws(GraphError) in
                 try graph.addMiddleware(requested?.text, to: store.text, on: type?.text ?? "*", body: body)
@@ -40,16 +38,15 @@ extension Shell {
             let summary = try call([store], [], store.range) { () throws(GraphError) in
                 try graph.middlewareSummaries(of: store.text).first { $0.id == id }!
             }
-            return CommandResult(lines: ["\(id): \(Self.describe(summary))"], json: Self.json(summary))
+            return CommandResult(MiddlewareDefined(summary: summary))
         case .listMiddleware(let store):
             let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.middlewareSummaries(of: store?.text)
             }
-            let lines = summaries.isEmpty ? ["no middleware yet"] : summaries.map { "\($0.id): \(Self.describe($0))" }
-            return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
+            return CommandResult(MiddlewareList(middleware: summaries))
         case .removeMiddleware(let id):
             try call([id], [], id.range) { () throws(GraphError) in try graph.removeMiddleware(id.text) }
-            return CommandResult(lines: ["removed \(id.text)"], json: ["removed": .string(id.text)])
+            return CommandResult(StoreHandlerRemoved(id: id.text))
         case .dispatch(let store, let type, let payload):
             let action = try action(type: type, payload: payload, text: text)
             let typeText: String = if case .string(let named)? = action["type"] { named } else { "?" }
@@ -71,32 +68,22 @@ extension Shell {
             }
             if let unhandled { warnedActionTypes[unhandled.store, default: []].insert(typeText) }
             let warning = unhandled?.text
-            let warnings = warning.map { ["warning: " + $0] } ?? []
             guard let step else {
-                if graph.engine.isInTransaction {
-                    return CommandResult(lines: warnings + ["\(typeText) waits for the transaction to commit"],
-                                         json: Self.withWarning(warning, ["queued": true]))
-                }
-                return CommandResult(lines: warnings + ["\(typeText) was dropped by a middleware: nothing changed"],
-                                     json: Self.withWarning(warning, ["dropped": true]))
+                let outcome: DispatchReport.Outcome = graph.engine.isInTransaction ? .queued(type: typeText) : .dropped(type: typeText)
+                return CommandResult(DispatchReport(outcome: outcome, warning: warning))
             }
-            guard let past, let branch = try? histories.history(of: past.name).history.branch, branch != past.branch else {
-                return CommandResult(lines: warnings + [Self.describe(step, style: style)], json: Self.withWarning(warning, Self.json(step)))
+            let fork = past.flatMap { past -> DispatchReport.Fork? in
+                guard let branch = try? histories.history(of: past.name).history.branch, branch != past.branch else { return nil }
+                return DispatchReport.Fork(store: past.name, branch: branch, from: past.branch, at: past.at, count: past.count)
             }
-            let fork = "new branch \(branch) from \(past.branch) at #\(past.at): \(past.branch) keeps its \(past.count) "
-                + "action\(past.count == 1 ? "" : "s") ('checkout \(past.name) \(past.branch)' goes back)"
-            let forkJSON: Value = ["name": .string(branch), "from": .string(past.branch), "at": .int(past.at)]
-            return CommandResult(lines: warnings + [Self.describe(step, style: style), fork],
-                                 json: Self.adding("branch", forkJSON, to: Self.withWarning(warning, Self.json(step))))
+            return CommandResult(DispatchReport(outcome: .step(step, fork: fork), warning: warning))
         case .use(let store):
             return try use(store)
         case .state(let store, let path, let pathStart, let tree):
             let node = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.storeState(store?.text)
             }
-            func result(_ value: Value) -> CommandResult {
-                tree ? CommandResult(lines: style.tree(value), json: value) : .value(value, style: style)
-            }
+            func result(_ value: Value) -> CommandResult { CommandResult(ValueReport(value: value, tree: tree)) }
             guard let path else { return result(node) }
             do {
                 return result(try path.evaluate(Bindings(state: node), in: graph))
@@ -116,17 +103,14 @@ extension Shell {
         guard let store else {
             let was = selectedStore
             selectedStore = nil
-            let line = was.map { "no store is selected now (was \($0)): commands name their store, or use the only one" }
-                ?? "no store is selected: commands name their store, or use the only one"
-            return CommandResult(lines: [line], json: ["store": .null])
+            return CommandResult(StoreSelection(store: nil, was: was))
         }
         let stores = graph.storeNames.sorted()
         guard stores.contains(store.text) else {
             throw ShellError(.unknownStore(store.text, suggestion: Spelling.closest(to: store.text, among: stores), stores: stores), at: store.range)
         }
         selectedStore = store.text
-        return CommandResult(lines: ["using \(store.text): commands that leave out STORE use it ('use' alone clears it)"],
-                             json: ["store": .string(store.text)])
+        return CommandResult(StoreSelection(store: store.text, was: nil))
     }
 
     /// The action `dispatch` sends: `{type: TYPE, ...EXPR}`, or the object EXPR itself when no
@@ -166,22 +150,17 @@ extension Shell {
         return ("no reducer of \(name) handles '\(type)'\(hint)", name)
     }
 
-    /// `json` with a `warning` member when there is one: in JSON mode, the warning goes there.
-    private static func withWarning(_ warning: String?, _ json: Value) -> Value {
-        warning.map { adding("warning", .string($0), to: json) } ?? json
-    }
-
     /// After a reducer of `store` changed: when the store has a history, a note that its states
     /// were made by the old reducers and how to make them again (`note` in JSON).
-    private func withStaleHistoryNote(_ result: CommandResult, of store: String) -> CommandResult {
+    private func withStaleHistoryNote(_ change: some CommandReport, of store: String) -> CommandResult {
         let name = (try? graph.storeName(store)) ?? store
-        guard let count = try? histories.history(of: name).history.count, count > 0 else { return result }
-        let note = "\(name)'s \(count == 1 ? "1 state was" : "\(count) states were") made by the old reducers; "
-            + "'history recompute \(name)' runs them again"
-        return CommandResult(lines: result.lines + ["note: " + note], json: Self.adding("note", .string(note), to: result.json))
+        guard let count = try? histories.history(of: name).history.count, count > 0 else { return CommandResult(change) }
+        return CommandResult(StaleHistoryNoted(change: change, store: name, states: count))
     }
 
-    private static func adding(_ key: String, _ value: Value, to action: Value) -> Value {
+    /// `action` (or any object) with `key` set to `value`, added last when new; a value that is
+    /// not an object as it is.
+    static func adding(_ key: String, _ value: Value, to action: Value) -> Value {
         guard case .object(var members) = action else { return action }
         members[key] = value
         return .object(members)

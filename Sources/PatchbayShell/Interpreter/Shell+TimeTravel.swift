@@ -9,7 +9,6 @@ extension Shell {
 
     func run(_ command: TimeTravelCommand, text: String) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
-        let style = style
         switch command {
         case .history(let store, let filter):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
@@ -37,8 +36,7 @@ extension Shell {
                 throw ShellError(.session(path: "jump", detail: "it would go \(side) of \(name), which is at #\(history.current)"), at: range)
             }
             let state = try travel(store, range) { () throws(TimeTravelError) in try histories.jump(name, to: index) }
-            return CommandResult(lines: ["\(name) at #\(index) of \(history.count): \(style.value(state))"],
-                                 json: ["store": .string(name), "index": .int(index), "count": .int(history.count), "state": state])
+            return CommandResult(StoreAtStep(store: name, index: index, state: state, move: .jump(count: history.count)))
         case .diff(let store, let from, let to, let path):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             let (a, b): (Int, Int)
@@ -57,62 +55,36 @@ extension Shell {
             }
             // `--path P`: what changed at P, inside it, or around it (a parent replaced whole).
             let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
-            let place = path.map { " at \(ValueChange.pathText($0))" } ?? ""
-            let lines = shown.isEmpty ? ["#\(a) → #\(b): no differences\(place)"] : shown.map(style.change)
-            return CommandResult(lines: lines, json: Self.json(shown))
+            return CommandResult(StateDiff(from: a, to: b, path: path, changes: shown))
         case .recompute(let store):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // What each action did before, to show how the first changed state differs.
             let before = history.count == 0 ? [] : ((try? history.entries(1...history.count)) ?? [])
             let recomputation = try travel(store, whole) { () throws(TimeTravelError) in try histories.recompute(store?.text) }
-            let count = recomputation.steps.count
-            let states = recomputation.changedStates == 1 ? "1 state changed" : "\(recomputation.changedStates) states changed"
-            let first = recomputation.firstChanged.map { ", the first at #\($0)" } ?? ""
+            // The first changed state as `diff` shows it, from what it was to what it is.
             let changes = recomputation.firstChanged.map { firstChangedDiff(history, at: $0, before: before, store: name) } ?? []
-            let head = "recomputed \(count) action\(count == 1 ? "" : "s") of \(name) with its reducers as they are now: \(states)\(first)"
-            // The first changed state as `diff` prints it, from what it was to what it is.
-            return CommandResult(lines: [head + (changes.isEmpty ? "" : ":")] + changes.map(style.change),
-                                 json: ["store": .string(name), "actions": .int(count), "changed": .int(recomputation.changedStates),
-                                        "firstChanged": recomputation.firstChanged.map(Value.int) ?? .null,
-                                        "firstChanges": Self.json(changes)])
+            return CommandResult(Recomputed(store: name, actions: recomputation.steps.count, changedStates: recomputation.changedStates,
+                                            firstChanged: recomputation.firstChanged, firstChanges: changes))
         case .skip(let store, let index, let range, let skipped):
             let recomputation = try travel(store, range) { () throws(TimeTravelError) in
                 try histories.setSkipped(store?.text, index, skipped)
             }
-            let states = recomputation.changedStates == 1 ? "1 state changed" : "\(recomputation.changedStates) states changed"
-            return CommandResult(lines: ["\(skipped ? "skipped" : "unskipped") #\(index): \(states)"],
-                                 json: ["index": .int(index), "skipped": .bool(skipped), "changed": .int(recomputation.changedStates)])
+            return CommandResult(SkipToggled(index: index, skipped: skipped, changedStates: recomputation.changedStates))
         case .blame(let store, let path):
             let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            let blames = history.blame(path)
-            let pathText = ValueChange.pathText(path)
-            let lines = blames.isEmpty ? ["no action changed \(pathText)"] : blames.map { blame in
-                "#\(blame.index) \(style.action(blame.action))  \(style.transition(blame.old, blame.new))"
-            }
-            return CommandResult(lines: lines, json: .array(blames.map { blame in
-                ["index": .int(blame.index), "action": blame.action, "old": blame.old ?? .null, "new": blame.new ?? .null]
-            }))
+            return CommandResult(BlameListing(path: path, blames: history.blame(path)))
         case .find(let store, let condition):
             let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             return try find(condition, in: history, text: text)
         case .branches(let store):
             let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            let branches = history.branches
-            return CommandResult(lines: branches.map { branch in
-                var line = "\(branch.isCurrent ? "*" : " ") \(branch.name)  \(branch.count) action\(branch.count == 1 ? "" : "s")"
-                if let from = branch.forkedFrom, let index = branch.forkIndex { line += ", from \(from) at #\(index)" }
-                return line
-            }, json: .array(branches.map { branch in
-                ["name": .string(branch.name), "count": .int(branch.count), "current": .bool(branch.isCurrent),
-                 "from": branch.forkedFrom.map(Value.string) ?? .null, "at": branch.forkIndex.map(Value.int) ?? .null]
-            }))
+            return CommandResult(BranchListing(branches: history.branches))
         case .checkout(let store, let branch):
             let state = try travel(store, branch.range) { () throws(TimeTravelError) in
                 try histories.checkout(store?.text, branch: branch.text)
             }
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            return CommandResult(lines: ["\(name) on \(branch.text) at #\(history.current): \(style.value(state))"],
-                                 json: ["store": .string(name), "branch": .string(branch.text), "index": .int(history.current), "state": state])
+            return CommandResult(StoreAtStep(store: name, index: history.current, state: state, move: .checkout(branch: branch.text)))
         }
     }
 
@@ -158,49 +130,13 @@ extension Shell {
             upper = lower - 1
         }
         picked.reverse()
-        let style = style
-        var lines: [String] = []
-        if history.branches.count > 1, let branch = history.branches.first(where: \.isCurrent) {
-            var line = "on branch \(branch.name)"
-            if let from = branch.forkedFrom, let index = branch.forkIndex { line += " (from \(from) at #\(index))" }
-            lines.append(line)
-        }
-        let hidden = matched - picked.count
-        if filter.isFiltering {
-            let span = filter.from != nil || filter.to != nil ? " (#\(from) to #\(to))" : ""
-            var line = "\(matched) of \(searched) action\(searched == 1 ? "" : "s")\(span) \(matched == 1 ? "matches" : "match")"
-            if hidden > 0 { line += " (the last \(picked.count) shown\(filter.last == nil ? "; use --last N" : ""))" }
-            lines.append(line)
-        } else if filter.last == nil, hidden > 0 {
-            lines.append("(\(hidden) older actions not shown; use --last N)")
-        }
-        if !narrows, from == 0, (picked.first?.index ?? actions.upperBound) == 1 {
-            lines.append("\(history.current == 0 ? ">" : " ")  #0 (initial state)")
-        }
-        for entry in picked {
-            let mark = (entry.index == history.current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
-            let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
-            lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
-        }
-        let current = history.current
-        // The JSON is built only for --json (the result's closures are called when read). It is
-        // the array of the steps shown, filtered or not (SPEC section 9); the count is for people.
-        return CommandResult(lines: lines, json: Self.json(picked, current: current))
-    }
-
-    /// History entries as `history --json` gives them; `current` is the history's current step.
-    private static func json(_ entries: [HistoryEntry], current: Int) -> Value {
-        .array(entries.map { entry in
-            var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": Self.json(entry.changes),
-                               "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
-                               "current": .bool(entry.index == current)]
-            if case .object(var members) = json {
-                if let failure = entry.failure { members["failure"] = .string(failure) }
-                if let cause = entry.cause { members["cause"] = .int(cause) }
-                json = .object(members)
-            }
-            return json
-        })
+        let branches = history.branches
+        let branch = branches.count > 1 ? branches.first(where: \.isCurrent) : nil
+        let span = filter.from != nil || filter.to != nil ? (from: from, to: to) : nil
+        let showsInitialState = !narrows && from == 0 && (picked.first?.index ?? actions.upperBound) == 1
+        return CommandResult(HistoryListing(entries: picked, current: history.current, branch: branch, filtering: filter.isFiltering,
+                                            matched: matched, searched: searched, span: span, lastGiven: filter.last != nil,
+                                            showsInitialState: showsInitialState))
     }
 
     /// The steps `--from` and `--to` give (all of them by default), checked against the history.
@@ -237,14 +173,13 @@ extension Shell {
         switch rewrite {
         case .commit:
             let dropped = try travel(store, target) { () throws(TimeTravelError) in try histories.commit(store?.text) }
-            return CommandResult(lines: ["committed: the current state is the initial state now (\(dropped) actions squashed)"],
-                                 json: ["committed": .int(dropped)])
+            return CommandResult(HistoryRewritten.committed(dropped))
         case .revert:
             let dropped = try travel(store, target) { () throws(TimeTravelError) in try histories.revert(store?.text) }
-            return CommandResult(lines: ["reverted to the initial state (\(dropped) actions dropped)"], json: ["reverted": .int(dropped)])
+            return CommandResult(HistoryRewritten.reverted(dropped))
         case .sweep:
             let removed = try travel(store, target) { () throws(TimeTravelError) in try histories.sweep(store?.text) }
-            return CommandResult(lines: ["swept \(removed) skipped action\(removed == 1 ? "" : "s")"], json: ["swept": .int(removed)])
+            return CommandResult(HistoryRewritten.swept(removed))
         }
     }
 
@@ -279,32 +214,20 @@ extension Shell {
             throw ShellError(.usage(command: "history", detail: "\(store) has no number at \(pathText) from #\(from) to #\(to)",
                                     synopsis: "history [STORE] --chart PATH [--from A] [--to B] [--spark]"), at: request.pathRange)
         }
-        let integers = raw.allSatisfy { if case .decimal = $0 { false } else { true } }
-        let chart = Chart(points: points) { Chart.label($0, integers: integers) }
-        let width = options.lineWidth
-        let title = "\(store).\(pathText) from #\(from) to #\(to)"
-        let sparkline = request.sparkline || width < Chart.minimumWidth
-        let json: Value = ["store": .string(store), "path": .string(pathText), "from": .int(from), "to": .int(to),
-                           "points": .array(zip(points, raw).map { point, value in ["index": .int(point.index), "value": value] })]
-        return CommandResult(lines: [title] + (sparkline ? chart.sparkline(width: width) : chart.plot(width: width)), json: json)
+        return CommandResult(HistoryChart(store: store, path: pathText, from: from, to: to, points: points, values: raw,
+                                          sparkline: request.sparkline))
     }
 
     /// `history router`: every URL routed in this session.
     private func routerHistoryResult() -> CommandResult {
-        let routes = graph.routeHistory
-        let lines = routes.isEmpty ? ["no URL routed yet"] : routes.enumerated().map { number, route in
-            let target = route.view.map { "→ \($0) (\(route.option.rawValue))" } ?? "(handler: no view)"
-            return "#\(number + 1) \(route.url)  \(route.pattern)  \(route.params)  \(target)"
-        }
-        return CommandResult(lines: lines, json: .array(routes.map(\.value)))
+        CommandResult(RouteHistory(routes: graph.routeHistory))
     }
 
     /// `find EXPR`: the states where EXPR holds. A step where it fails to evaluate does not
     /// match; when it fails everywhere, the first error is the answer. A condition that gives
     /// something else than a bool is an error at once.
     private func find(_ condition: Expression, in history: History, text: String) throws(ShellError) -> CommandResult {
-        let style = style
-        var found: [(Int, HistoryEntry?)] = []
+        var found: [(index: Int, action: Value?)] = []
         var firstError: ExpressionError?
         var notABool: ExpressionError?
         var evaluated = 0
@@ -316,7 +239,7 @@ extension Shell {
                     notABool = ExpressionError(.notABool(context: "find's condition (at #\(index))", type: result.typeName), at: condition.range)
                     return false
                 }
-                if holds { found.append((index, entry)) }
+                if holds { found.append((index, entry?.action)) }
             } catch {
                 if firstError == nil { firstError = error }
             }
@@ -324,10 +247,7 @@ extension Shell {
         }
         if let notABool { throw ShellError(notABool, in: text) }
         if evaluated == 0, let firstError { throw ShellError(firstError, in: text) }
-        let lines = found.isEmpty ? ["no state matches"] : found.map { index, entry in
-            entry.map { "#\(index) \(style.action($0.action))" } ?? "#0 (initial state)"
-        }
-        return CommandResult(lines: lines, json: .array(found.map { .int($0.0) }))
+        return CommandResult(FoundStates(matches: found))
     }
 
     /// Runs a time-travel call, turning its error into the shell's, under `range` (or the
@@ -341,14 +261,6 @@ extension Shell {
             }
             throw ShellError(.timeTravel(error), at: range)
         }
-    }
-    /// What an action did, for a history line: the paths it changed.
-    static func effect(of entry: HistoryEntry) -> String {
-        if entry.skipped { return "(skipped)" }
-        if let failure = entry.failure { return "failed: \(failure)" }
-        guard !entry.changes.isEmpty else { return "(no changes)" }
-        let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
-        return entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
     }
 }
 

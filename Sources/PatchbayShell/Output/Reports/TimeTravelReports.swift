@@ -1,0 +1,294 @@
+import PatchbayCore
+import PatchbayGraph
+import PatchbayRecorder
+
+/// The actions `history` shows (filtered or not, the newest when there are more): the branch
+/// when the store has several, a count line when filtered or cut, then a line each, formatted
+/// only when shown; in JSON the array of the steps shown (SPEC section 9; the count is for people).
+struct HistoryListing: CommandReport {
+    /// The entries shown, oldest first.
+    var entries: [HistoryEntry]
+    /// The history's current step.
+    var current: Int
+    /// The current branch, when the history has more than one.
+    var branch: BranchSummary?
+    /// Whether a filter or a range (`--from`, `--to`) was given: then the count line is shown.
+    var filtering: Bool
+    /// How many actions of the range the filters matched (all of them without a filter).
+    var matched: Int
+    /// How many actions the range holds.
+    var searched: Int
+    /// The steps `--from` and `--to` gave, when either was given.
+    var span: (from: Int, to: Int)?
+    /// Whether `--last` was given.
+    var lastGiven: Bool
+    /// Whether the list starts at the initial state, shown as `#0 (initial state)`.
+    var showsInitialState: Bool
+
+    func lines(in style: OutputStyle) -> [String] {
+        var lines: [String] = []
+        if let branch {
+            lines.append("on branch \(branch.name)" + (branch.origin.map { " (\($0))" } ?? ""))
+        }
+        let hidden = matched - entries.count
+        if filtering {
+            let span = span.map { " (#\($0.from) to #\($0.to))" } ?? ""
+            var line = "\(matched) of \(searched) action\(searched == 1 ? "" : "s")\(span) \(matched == 1 ? "matches" : "match")"
+            if hidden > 0 { line += " (the last \(entries.count) shown\(lastGiven ? "" : "; use --last N"))" }
+            lines.append(line)
+        } else if !lastGiven, hidden > 0 {
+            lines.append("(\(hidden) older actions not shown; use --last N)")
+        }
+        if showsInitialState {
+            lines.append("\(current == 0 ? ">" : " ")  #0 (initial state)")
+        }
+        for entry in entries {
+            let mark = (entry.index == current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
+            let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
+            lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
+        }
+        return lines
+    }
+
+    var json: Value {
+        .array(entries.map { Self.json($0, current: current) })
+    }
+
+    /// An entry as `history --json` gives it.
+    private static func json(_ entry: HistoryEntry, current: Int) -> Value {
+        var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": Shell.json(entry.changes),
+                           "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
+                           "current": .bool(entry.index == current)]
+        if let failure = entry.failure { json = Shell.adding("failure", .string(failure), to: json) }
+        if let cause = entry.cause { json = Shell.adding("cause", .int(cause), to: json) }
+        return json
+    }
+
+    /// What an action did, for a history line: the paths it changed.
+    private static func effect(of entry: HistoryEntry) -> String {
+        if entry.skipped { return "(skipped)" }
+        if let failure = entry.failure { return "failed: \(failure)" }
+        guard !entry.changes.isEmpty else { return "(no changes)" }
+        let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
+        return entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
+    }
+}
+
+/// The number at a path over the steps (`history --chart PATH`): a title, then a chart, or a
+/// sparkline when asked or when the output is too narrow for a chart; the points in JSON.
+struct HistoryChart: CommandReport {
+    var store: String
+    var path: String
+    var from: Int
+    var to: Int
+    /// The number at each step; `nil` where the path is missing or null.
+    var points: [(index: Int, value: Double?)]
+    /// The value at each step, as it was (int, decimal or null).
+    var values: [Value]
+    /// Whether `--spark` asked for a sparkline.
+    var sparkline: Bool
+
+    func lines(in style: OutputStyle) -> [String] {
+        let integers = values.allSatisfy { if case .decimal = $0 { false } else { true } }
+        let chart = Chart(points: points) { Chart.label($0, integers: integers) }
+        let title = "\(store).\(path) from #\(from) to #\(to)"
+        let width = style.width
+        return [title] + (sparkline || width < Chart.minimumWidth ? chart.sparkline(width: width) : chart.plot(width: width))
+    }
+
+    var json: Value {
+        ["store": .string(store), "path": .string(path), "from": .int(from), "to": .int(to),
+         "points": .array(zip(points, values).map { point, value in ["index": .int(point.index), "value": value] })]
+    }
+}
+
+/// Every URL routed in this session (`history router`): a line each; their navigations in JSON.
+struct RouteHistory: CommandReport {
+    var routes: [Navigation]
+
+    func lines(in style: OutputStyle) -> [String] {
+        routes.isEmpty ? ["no URL routed yet"] : routes.enumerated().map { number, route in
+            let target = route.view.map { "→ \($0) (\(route.option.rawValue))" } ?? "(handler: no view)"
+            return "#\(number + 1) \(route.url)  \(route.pattern)  \(route.params)  \(target)"
+        }
+    }
+    var json: Value { .array(routes.map(\.value)) }
+}
+
+/// A store's state at a step it went to (`jump`, `checkout`): `STORE at #I of N: STATE` or
+/// `STORE on BRANCH at #I: STATE`; `{store, index, count, state}` or `{store, branch, index, state}`
+/// in JSON.
+struct StoreAtStep: CommandReport {
+    /// How the store got there.
+    enum Move {
+        /// `jump`: to a step of the current branch, which has `count` actions.
+        case jump(count: Int)
+        /// `checkout`: to the last step of `branch`.
+        case checkout(branch: String)
+    }
+
+    var store: String
+    var index: Int
+    var state: Value
+    var move: Move
+
+    func lines(in style: OutputStyle) -> [String] {
+        switch move {
+        case .jump(let count): ["\(store) at #\(index) of \(count): \(style.value(state))"]
+        case .checkout(let branch): ["\(store) on \(branch) at #\(index): \(style.value(state))"]
+        }
+    }
+
+    var json: Value {
+        switch move {
+        case .jump(let count): ["store": .string(store), "index": .int(index), "count": .int(count), "state": state]
+        case .checkout(let branch): ["store": .string(store), "branch": .string(branch), "index": .int(index), "state": state]
+        }
+    }
+}
+
+/// How a state differs from another (`diff`): a coloured line per change, or that there is no
+/// difference (at the path asked for); the changes in JSON.
+struct StateDiff: CommandReport {
+    var from: Int
+    var to: Int
+    /// The path `--path` narrowed the changes to.
+    var path: [ValueChange.PathComponent]?
+    /// The changes shown.
+    var changes: [ValueChange]
+
+    func lines(in style: OutputStyle) -> [String] {
+        guard changes.isEmpty else { return changes.map(style.change) }
+        return ["#\(from) → #\(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
+    }
+    var json: Value { Shell.json(changes) }
+}
+
+/// A history run again with the reducers as they are now (`history recompute`): how many
+/// actions, how many states changed, and how the first changed state differs from what it was.
+struct Recomputed: CommandReport {
+    var store: String
+    var actions: Int
+    var changedStates: Int
+    var firstChanged: Int?
+    /// How the first changed state differs, from what it was to what it is.
+    var firstChanges: [ValueChange]
+
+    func lines(in style: OutputStyle) -> [String] {
+        let first = firstChanged.map { ", the first at #\($0)" } ?? ""
+        let head = "recomputed \(actions) action\(actions == 1 ? "" : "s") of \(store) with its reducers as they are now: "
+            + statesChanged(changedStates) + first
+        return [head + (firstChanges.isEmpty ? "" : ":")] + firstChanges.map(style.change)
+    }
+
+    var json: Value {
+        ["store": .string(store), "actions": .int(actions), "changed": .int(changedStates),
+         "firstChanged": firstChanged.map(Value.int) ?? .null, "firstChanges": Shell.json(firstChanges)]
+    }
+}
+
+/// An action skipped or taken back (`skip`, `unskip`): `skipped #I: N states changed`;
+/// `{index, skipped, changed}` in JSON.
+struct SkipToggled: CommandReport {
+    var index: Int
+    var skipped: Bool
+    var changedStates: Int
+
+    func lines(in style: OutputStyle) -> [String] {
+        ["\(skipped ? "skipped" : "unskipped") #\(index): \(statesChanged(changedStates))"]
+    }
+    var json: Value { ["index": .int(index), "skipped": .bool(skipped), "changed": .int(changedStates)] }
+}
+
+/// `1 state changed`, `3 states changed`.
+private func statesChanged(_ count: Int) -> String {
+    count == 1 ? "1 state changed" : "\(count) states changed"
+}
+
+/// The actions that changed a path (`blame PATH`): each with its old and new value; in JSON
+/// `[{index, action, old, new}]`.
+struct BlameListing: CommandReport {
+    var path: [ValueChange.PathComponent]
+    var blames: [Blame]
+
+    func lines(in style: OutputStyle) -> [String] {
+        blames.isEmpty ? ["no action changed \(ValueChange.pathText(path))"] : blames.map { blame in
+            "#\(blame.index) \(style.action(blame.action))  \(style.transition(blame.old, blame.new))"
+        }
+    }
+
+    var json: Value {
+        .array(blames.map { blame in
+            ["index": .int(blame.index), "action": blame.action, "old": blame.old ?? .null, "new": blame.new ?? .null]
+        })
+    }
+}
+
+/// The states where a condition holds (`find EXPR`): the step and its action each; the step
+/// numbers in JSON.
+struct FoundStates: CommandReport {
+    /// The matching steps, with the action that led to each (`nil` for the initial state).
+    var matches: [(index: Int, action: Value?)]
+
+    func lines(in style: OutputStyle) -> [String] {
+        matches.isEmpty ? ["no state matches"] : matches.map { index, action in
+            action.map { "#\(index) \(style.action($0))" } ?? "#0 (initial state)"
+        }
+    }
+    var json: Value { .array(matches.map { .int($0.index) }) }
+}
+
+/// A store's branches (`branches`): the current one marked, each with its action count and
+/// where it forked; in JSON `[{name, count, current, from, at}]`.
+struct BranchListing: CommandReport {
+    var branches: [BranchSummary]
+
+    func lines(in style: OutputStyle) -> [String] {
+        branches.map { branch in
+            let count = "\(branch.count) action\(branch.count == 1 ? "" : "s")"
+            return "\(branch.isCurrent ? "*" : " ") \(branch.name)  \(count)" + (branch.origin.map { ", \($0)" } ?? "")
+        }
+    }
+
+    var json: Value {
+        .array(branches.map { branch in
+            ["name": .string(branch.name), "count": .int(branch.count), "current": .bool(branch.isCurrent),
+             "from": branch.forkedFrom.map(Value.string) ?? .null, "at": branch.forkIndex.map(Value.int) ?? .null]
+        })
+    }
+}
+
+extension BranchSummary {
+    /// `from main at #3` for a branch forked from another; `nil` for the first.
+    fileprivate var origin: String? {
+        guard let forkedFrom, let forkIndex else { return nil }
+        return "from \(forkedFrom) at #\(forkIndex)"
+    }
+}
+
+/// A history rewritten (`history commit`, `history revert`, `history sweep`): how many actions
+/// were squashed, dropped or swept; `{committed}`, `{reverted}` or `{swept}` in JSON.
+enum HistoryRewritten: CommandReport {
+    /// The current state became the initial state, squashing this many actions.
+    case committed(Int)
+    /// The store went back to its initial state, dropping this many actions.
+    case reverted(Int)
+    /// This many skipped actions were removed.
+    case swept(Int)
+
+    func lines(in style: OutputStyle) -> [String] {
+        switch self {
+        case .committed(let count): ["committed: the current state is the initial state now (\(count) actions squashed)"]
+        case .reverted(let count): ["reverted to the initial state (\(count) actions dropped)"]
+        case .swept(let count): ["swept \(count) skipped action\(count == 1 ? "" : "s")"]
+        }
+    }
+
+    var json: Value {
+        switch self {
+        case .committed(let count): ["committed": .int(count)]
+        case .reverted(let count): ["reverted": .int(count)]
+        case .swept(let count): ["swept": .int(count)]
+        }
+    }
+}
