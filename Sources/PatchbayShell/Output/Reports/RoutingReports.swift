@@ -11,7 +11,7 @@ struct RouteAdded: CommandReport {
     var addition: RouteAddition
 
     func lines(in style: OutputStyle) -> [String] {
-        var lines = ["route \(pattern)" + (view.map { " → \($0) (\(option.rawValue))" } ?? " (a handler: it only sends on router.route)")]
+        var lines = ["route \(pattern)" + (view.map { " " + target($0, option) } ?? " (a handler: it only sends on router.route)")]
         if let other = addition.overrides {
             let described = "\(other.selector) (priority \(other.priority))"
             lines.append(addition.wins ? "it takes \(pattern) before \(described)" : "\(described) takes \(pattern) before it")
@@ -24,6 +24,11 @@ struct RouteAdded: CommandReport {
          "priority": .int(priority), "overrides": addition.overrides.map { .string($0.selector) } ?? .null,
          "wins": .bool(addition.wins), "warnings": .array(addition.conflicts.map { .string($0.description) })]
     }
+}
+
+/// `→ Chat (push)`: the view a route presents, and how.
+private func target(_ view: String, _ option: RoutingOption) -> String {
+    "→ \(view) (\(option.rawValue))"
 }
 
 /// `route URL` (`router open`): where the URL led; in JSON with the stack after it.
@@ -93,7 +98,7 @@ struct RouteRemoved: CommandReport {
     var removed: RouteSummary
 
     func lines(in style: OutputStyle) -> [String] {
-        ["removed route \(pattern)" + (removed.view.map { " → \($0) (\(removed.option.rawValue))" } ?? " (a handler)")]
+        ["removed route \(pattern)" + (removed.view.map { " " + target($0, removed.option) } ?? " (a handler)")]
     }
 
     var json: Value {
