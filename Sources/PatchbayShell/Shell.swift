@@ -352,11 +352,11 @@ public final class Shell {
     ) throws(ShellError) -> CommandResult {
         switch command {
         case .evaluate(let expression):
-            return .value(try evaluate(expression, in: text), style: style)
+            return .value(try evaluate(expression, in: text))
         case .help(let topic, let subcommand, let range):
-            return try Help.result(for: topic, subcommand: subcommand.map { ($0.text, $0.range) }, at: range, width: options.lineWidth)
+            return try Help.result(for: topic, subcommand: subcommand.map { ($0.text, $0.range) }, at: range)
         case .apropos(let word):
-            return Help.apropos(word.text, width: options.lineWidth)
+            return Help.apropos(word.text)
         case .helpPatchType(let name):
             guard let type = graph.allPatchTypes.first(where: { $0.name == name.text }) else {
                 throw ShellError(.graph(.unknownPatchType(name.text, suggestion: Spelling.closest(to: name.text, among: graph.patchTypeNames))),
@@ -369,8 +369,7 @@ public final class Shell {
             return try save(to: path, force: force, range: range)
         case .reset:
             startOver()
-            let hosted = hostedStores.isEmpty ? "" : "; the app's stores are back in their initial states"
-            return CommandResult(lines: ["reset: everything defined in this session is gone" + hosted])
+            return CommandResult(SessionReset(hasHostedStores: !hostedStores.isEmpty))
         case .setting(let name, let value):
             return try setting(name, value)
         case .dataflow(let command):
@@ -385,7 +384,7 @@ public final class Shell {
             return try run(command, text: text, origin: origin, output: &output)
         case .quit:
             hasQuit = true
-            return CommandResult()
+            return .nothing
         }
     }
 
@@ -404,9 +403,7 @@ public final class Shell {
         guard runner.failures == 0 else {
             throw ShellError(.loadStopped(path: path), at: range)
         }
-        return CommandResult(
-            lines: [],
-            json: ["file": .string(path), "commands": .int(runner.commandCount)])
+        return CommandResult(ScriptLoaded(path: path, commands: runner.commandCount))
     }
 }
 

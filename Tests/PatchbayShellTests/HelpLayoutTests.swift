@@ -48,6 +48,16 @@ struct HelpLayoutTests {
     @Test func wideTerminalsGetFewerLines() {
         #expect(output("help", width: 200).count < output("help", width: 60).count)
     }
+
+    @Test func aHelpResultIsLaidOutToTheWidthItIsShownAt() throws {
+        // The result holds what to show, not lines: the width comes with the style it is shown in.
+        let result = try Help.result(for: "history", at: 0..<0)
+        let narrow = Renderer(options: ShellOptions(width: 40)).success(result, command: "help history").map(\.text)
+        let wide = Renderer(options: ShellOptions(width: 132)).success(result, command: "help history").map(\.text)
+        #expect(narrow == output("help history", width: 40))
+        #expect(wide == output("help history", width: 132))
+        #expect(narrow != wide)
+    }
 }
 
 @Suite("Help: subcommands and apropos")

@@ -1,23 +1,24 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// The text of `help`, `help COMMAND [SUBCOMMAND]`, `help functions`, `help values` and
-/// `apropos WORD`, wrapped to the terminal's width.
+/// `help`, `help COMMAND [SUBCOMMAND]`, `help functions`, `help values` and `apropos WORD`:
+/// what each finds in the catalog (its reports in `HelpReports.swift` lay it out to the
+/// terminal's width), and the wrapping they share.
 enum Help {
     static let topics = ["functions", "values"]
 
     /// `help [TOPIC [SUBCOMMAND]]`
-    static func result(for topic: String?, subcommand: (text: String, range: Range<Int>)? = nil, at range: Range<Int>,
-                       width: Int = 80) throws(ShellError) -> CommandResult {
-        guard let topic else { return overview(width: width) }
+    static func result(for topic: String?, subcommand: (text: String, range: Range<Int>)? = nil,
+                       at range: Range<Int>) throws(ShellError) -> CommandResult {
+        guard let topic else { return CommandResult(HelpOverview()) }
         if let info = CommandCatalog.info(for: topic) {
-            guard let subcommand else { return command(info, width: width) }
-            return try self.subcommand(subcommand.text, of: info, at: subcommand.range, width: width)
+            guard let subcommand else { return CommandResult(CommandHelp(info: info)) }
+            return try self.subcommand(subcommand.text, of: info, at: subcommand.range)
         }
         if let subcommand { throw unknownTopic(topic + " " + subcommand.text, at: range.lowerBound..<subcommand.range.upperBound) }
         switch topic {
-        case "functions": return functions()
-        case "values", "expressions", "statements": return values()
+        case "functions": return CommandResult(FunctionsHelp())
+        case "values", "expressions", "statements": return CommandResult(ValuesHelp())
         default: throw unknownTopic(topic, at: range)
         }
     }
@@ -29,25 +30,13 @@ enum Help {
 
     /// `apropos WORD`: every command and function with WORD (any case) in a word of its synopsis,
     /// summary or details, one line each.
-    static func apropos(_ word: String, width: Int = 80) -> CommandResult {
+    static func apropos(_ word: String) -> CommandResult {
         let needle = word.lowercased()
         let commands = CommandCatalog.commands.filter { info in
             ([info.synopsis, info.summary] + info.details + info.aliases).contains { mentions($0, needle) }
         }
         let functions = Builtin.allCases.filter { mentions($0.signature, needle) || mentions($0.summary, needle) }
-        let entries = commands.map { ($0.synopsis, $0.summary) } + functions.map { ($0.signature, $0.summary) }
-        guard !entries.isEmpty else {
-            return CommandResult(lines: ["nothing about '\(Printable.escaped(word, limit: 30))' (try another word, or 'help')"], json: .array([]))
-        }
-        let lines = entries.map { synopsis, summary in
-            // One line each: the first form of the synopsis and the summary, cut to the width
-            // (`help COMMAND` shows them whole).
-            let line = (synopsis.components(separatedBy: " | ").first ?? synopsis) + "  " + summary
-            return line.count > width ? String(line.prefix(width - 3)) + "..." : line
-        }
-        let json = Value.array(commands.map { ["command": .string($0.name), "synopsis": .string($0.synopsis), "summary": .string($0.summary)] }
-            + functions.map { ["function": .string($0.signature), "summary": .string($0.summary)] })
-        return CommandResult(lines: lines, json: json)
+        return CommandResult(AproposMatches(word: word, commands: commands, functions: functions))
     }
 
     /// Whether `text` has `needle` (lower case) in one of its words, ignoring case: as a whole
@@ -58,77 +47,12 @@ enum Help {
 
     /// `help patch TYPE`: one patch type's ports and parameters.
     static func result(for type: PatchType) -> CommandResult {
-        var lines = ["patch NAME \(type.name)" + type.parameters.map { " [\($0.name)=...]" }.joined(),
-                     "  " + type.summary,
-                     "  inputs: " + (type.inputs.isEmpty ? "none" : type.inputs.joined(separator: ", ")),
-                     "  outputs: " + (type.outputs.isEmpty ? "none" : type.outputDeclarations.joined(separator: ", "))]
-        for parameter in type.parameters {
-            let fallback = parameter.defaultValue.map { " (default \($0))" } ?? " (required)"
-            lines.append("  \(parameter.name)=  \(parameter.summary)\(fallback)")
-        }
-        lines.append("  A parameter named like an input sets its local value.")
-        let json: Value = [
-            "type": .string(type.name), "summary": .string(type.summary),
-            "inputs": .array(type.inputs.map(Value.string)), "outputs": .array(type.outputs.map(Value.string)),
-            "eventOutputs": .array(type.eventOutputs.map(Value.string)),
-            "parameters": .array(type.parameters.map { .string($0.name) }),
-        ]
-        return CommandResult(lines: lines, json: json)
-    }
-
-    /// `help`: the commands by area, a heading each, wrapped to `width`.
-    private static func overview(width: Int) -> CommandResult {
-        // The synopses line up in one column, as wide as the longest synopsis that leaves room
-        // for a summary; a longer synopsis takes lines of its own, its summary below it.
-        let room = Swift.max(12, width * 3 / 8)
-        let column = CommandCatalog.commands.map(\.synopsis.count).filter { $0 <= room }.max() ?? room
-        let summaryIndent = String(repeating: " ", count: 2 + column + 2)
-        var lines: [String] = []
-        for group in CommandCatalog.groups {
-            if !lines.isEmpty { lines.append("") }
-            lines.append(group.title + ":")
-            for info in group.commands {
-                if info.synopsis.count <= column {
-                    lines += wrap(info.summary, width: width, first: "  " + info.synopsis.padding(to: column) + "  ", rest: summaryIndent)
-                } else {
-                    lines += wrapSynopsis(info.synopsis, width: width, first: "  ", rest: "    ")
-                    lines += wrap(info.summary, width: width, first: summaryIndent, rest: summaryIndent)
-                }
-            }
-        }
-        lines.append("")
-        lines += wrap("Type 'help COMMAND' for its syntax and an example, 'help COMMAND SUBCOMMAND' for one form "
-                      + "(help history commit), 'apropos WORD' to find commands and functions by a word; "
-                      + "'help functions' and 'help values' for expressions.", width: width, first: "", rest: "")
-        let json = Value.array(CommandCatalog.groups.flatMap { group in
-            group.commands.map {
-                ["command": .string($0.name), "group": .string(group.title), "synopsis": .string($0.synopsis), "summary": .string($0.summary)]
-            }
-        })
-        return CommandResult(lines: lines, json: json)
-    }
-
-    /// `help COMMAND`
-    private static func command(_ info: CommandInfo, width: Int) -> CommandResult {
-        CommandResult(lines: commandLines(info, width: width), json: json(info))
-    }
-
-    private static func commandLines(_ info: CommandInfo, width: Int) -> [String] {
-        var lines = wrapSynopsis(info.synopsis, width: width, first: "", rest: "  ")
-        lines += wrap(info.summary, width: width, first: "  ", rest: "  ")
-        if !info.details.isEmpty { lines += [""] + paragraphs(of: info).flatMap { $0.lines(width: width) } }
-        if !info.examples.isEmpty { lines += ["", "Example:"] + info.examples.map { "  " + $0 } }
-        return lines
-    }
-
-    private static func json(_ info: CommandInfo) -> Value {
-        ["command": .string(info.name), "synopsis": .string(info.synopsis), "summary": .string(info.summary),
-         "details": .array(info.details.map { .string($0) }), "examples": .array(info.examples.map { .string($0) })]
+        CommandResult(PatchTypeHelp(type: type))
     }
 
     /// A synopsis wrapped between its forms (`A | B`) where it can, a form that does not fit on
     /// a line wrapped at blanks; the lines after the first start with `rest` and `| `.
-    private static func wrapSynopsis(_ synopsis: String, width: Int, first: String, rest: String) -> [String] {
+    static func wrapSynopsis(_ synopsis: String, width: Int, first: String, rest: String) -> [String] {
         var lines: [String] = []
         var line = first
         for (index, form) in synopsis.components(separatedBy: " | ").enumerated() {
@@ -152,26 +76,18 @@ enum Help {
 
     /// The forms of a command's synopsis: `history commit | revert | ...` gives `history commit`,
     /// `revert`, ...
-    private static func forms(of info: CommandInfo) -> [String] {
+    static func forms(of info: CommandInfo) -> [String] {
         info.synopsis.components(separatedBy: " | ")
     }
 
     /// `help COMMAND SUBCOMMAND`: the forms, details and examples that name SUBCOMMAND, then the
     /// whole help of the command.
-    private static func subcommand(_ word: String, of info: CommandInfo, at range: Range<Int>, width: Int) throws(ShellError) -> CommandResult {
-        let forms = forms(of: info)
-        let named = forms.filter { words(of: $0).contains(word) }
-        guard !named.isEmpty else {
+    private static func subcommand(_ word: String, of info: CommandInfo, at range: Range<Int>) throws(ShellError) -> CommandResult {
+        guard forms(of: info).contains(where: { words(of: $0).contains(word) }) else {
             let suggestion = Spelling.closest(to: word, among: subcommands(of: info.name)).map { info.name + " " + $0 }
             throw ShellError(.unknownHelpTopic(Printable.escaped(info.name + " " + word, limit: 40), suggestion: suggestion), at: range)
         }
-        let details = paragraphs(of: info).filter { words(of: $0.text).contains(word) }
-        let examples = info.examples.filter { words(of: $0).contains(word) }
-        var lines = named.flatMap { wrap($0, width: width, first: "", rest: "    ") }
-        lines += details.flatMap { $0.lines(width: width) }
-        if !examples.isEmpty { lines += ["Example:"] + examples.map { "  " + $0 } }
-        lines += [""] + commandLines(info, width: width)
-        return CommandResult(lines: lines, json: json(info))
+        return CommandResult(CommandHelp(info: info, subcommand: word))
     }
 
     /// The subcommands of `command` its synopsis names (`history`: commit, revert, ...), for
@@ -185,7 +101,7 @@ enum Help {
     }
 
     /// The words of a line: runs of letters, digits, `_` and `-`.
-    private static func words(of line: String) -> [String] {
+    static func words(of line: String) -> [String] {
         line.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }.map(String.init)
     }
 
@@ -213,7 +129,7 @@ enum Help {
     /// `help` joins them again to wrap them to the terminal. A line that starts with blanks goes
     /// on from the one before it (the second column of a table row); so does a line after one of
     /// prose that ends mid-sentence.
-    private static func paragraphs(of info: CommandInfo) -> [Paragraph] {
+    static func paragraphs(of info: CommandInfo) -> [Paragraph] {
         var paragraphs: [Paragraph] = []
         for line in info.details {
             if var last = paragraphs.popLast() {
@@ -232,7 +148,7 @@ enum Help {
 
     /// A paragraph of a command's details: prose, or a table row whose second column starts at
     /// `hang` (after a run of blanks: `history sweep    drop the skipped actions`).
-    private struct Paragraph {
+    struct Paragraph {
         var text: String
         var hang: Int?
 
@@ -251,11 +167,6 @@ enum Help {
             let rest = hang.map { String(repeating: " ", count: 2 + Swift.min($0, width / 2)) } ?? "  "
             return Help.wrap(text, width: width, first: "  ", rest: rest)
         }
-    }
-
-    private static func functions() -> CommandResult {
-        let json = Value.array(Builtin.allCases.map { ["function": .string($0.signature), "summary": .string($0.summary)] })
-        return CommandResult(lines: functionLines, json: json)
     }
 
     /// `help functions`: each function with what it does.
@@ -287,10 +198,6 @@ enum Help {
         "  patchbay with --work-budget STEPS or --memory-budget BYTES (512M, 4G) to change it. Ctrl-C stops it too.",
         "  reduce(xs, init, (acc, x) => acc + EXPR) and (acc, x) => append(acc, EXPR) grow acc in place.",
     ]
-
-    private static func values() -> CommandResult {
-        CommandResult(lines: valueLines, json: .array(valueLines.map { .string($0) }))
-    }
 }
 
 extension String {

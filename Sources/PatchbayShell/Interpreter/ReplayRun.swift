@@ -107,18 +107,6 @@ struct ReplayDivergence {
         return "\(place): expected \(Self.describe(expected)), got \(Self.describe(actual))"
     }
 
-    /// Expected against actual, path by path, as `style` prints changes.
-    func diffLines(style: OutputStyle) -> [String] {
-        if let states { return states.expected.changes(to: states.actual).map { "  " + style.change($0) } }
-        guard let expected, let actual, expected.kind == actual.kind else {
-            return ["  expected: \(expected.map { $0.line(seq: 0) } ?? "nothing")",
-                    "  actual:   \(actual.map { $0.line(seq: 0) } ?? "nothing")"]
-        }
-        let want = (try? JSONReader.parse(expected.line(seq: 0))) ?? .null
-        let got = (try? JSONReader.parse(actual.line(seq: 0))) ?? .null
-        return want.changes(to: got).map { "  " + style.change($0) }
-    }
-
     /// The divergence for `--json`: `{step, line, command, expected, actual, diff}`, the events
     /// as their session lines hold them (without `seq`; `null` for none), and the diff as
     /// `[{path, op, old, new}]` (of the states, when they differ).

@@ -90,7 +90,7 @@ extension Shell {
         if following.reader.bytesRead != sizeBefore {
             following.lastGrowth = now
         } else if let idle = following.idleSeconds, now - following.lastGrowth >= .seconds(idle) {
-            lines += stopFollowing(reason: "it did not grow for \(Self.secondsText(idle)) s")
+            lines += stopFollowing(idleSeconds: idle)
         }
         return lines
     }
@@ -98,17 +98,14 @@ extension Shell {
     /// Stops following the recording (Ctrl-C), keeping what was read; returns the line that says
     /// so (none when nothing is followed).
     public func stopFollowing() -> [OutputLine] {
-        stopFollowing(reason: nil)
+        stopFollowing(idleSeconds: nil)
     }
 
-    /// Stops following; `reason` says why, when it was not asked for.
-    private func stopFollowing(reason: String?) -> [OutputLine] {
+    /// Stops following; `idleSeconds` when the file did not grow for them, `nil` when asked.
+    private func stopFollowing(idleSeconds: Double?) -> [OutputLine] {
         guard let following else { return [] }
         self.following = nil
-        let count = following.actions
-        let text = "stopped following \(following.path)" + (reason.map { ": \($0)" } ?? "")
-            + " (\(count) new action\(count == 1 ? "" : "s") read)"
-        return renderer.success(CommandResult(lines: [text], json: ["stoppedFollowing": .string(following.path), "actions": .int(count)]),
+        return renderer.success(CommandResult(StoppedFollowing(path: following.path, idleSeconds: idleSeconds, actions: following.actions)),
                                 command: "")
     }
 
@@ -122,19 +119,4 @@ extension Shell {
 
     /// The most events one `readFollowed()` reads.
     static let followedEventsPerRead = 4096
-
-    /// What `inspect FILE --follow` says after reading the file as it is.
-    static func startedFollowing(_ inspected: CommandResult, path: String, idleSeconds: Double?) -> CommandResult {
-        let until = idleSeconds.map { "until it does not grow for \(secondsText($0)) s or Ctrl-C" } ?? "until Ctrl-C"
-        var json = inspected.json
-        if case .object(var members) = json {
-            members["following"] = true
-            json = .object(members)
-        }
-        return CommandResult(lines: inspected.lines + ["following \(path): new actions appear as they arrive, \(until)"], json: json)
-    }
-
-    private static func secondsText(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
 }

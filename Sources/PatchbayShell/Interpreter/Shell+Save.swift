@@ -10,8 +10,6 @@ extension Shell {
         let path = try writablePath(file, at: range)
         let script = graph.definitionScript(lineLimit: InputLimits.maxLineBytes)
         try ScriptFileWriter.write(Self.savedScriptHeader + "\n" + script.text, to: path, replacing: force, at: range)
-        let count = script.commandCount
-        return CommandResult(lines: ["saved \(count) definition\(count == 1 ? "" : "s") to \(path)"],
-                             json: ["file": .string(path), "lines": .int(count)])
+        return CommandResult(DefinitionsSaved(path: path, definitions: script.commandCount))
     }
 }

@@ -28,15 +28,12 @@ extension Shell {
         case .record(let file, let range, let recordOptions):
             return try startRecording(file, options: recordOptions, at: range)
         case .stopRecording:
-            guard let recording else { return CommandResult(lines: ["not recording"], json: ["recording": .null]) }
+            let stopped = recording
             finish()
-            return CommandResult(lines: ["stopped recording into \(recording.writer.path) (\(recording.writer.lastSeq) events)"],
-                                 json: ["stopped": .string(recording.writer.path), "events": .int(recording.writer.lastSeq)])
+            return CommandResult(RecordingStopped(path: stopped?.writer.path, events: stopped?.writer.lastSeq ?? 0))
         case .recordingStatus:
-            guard let recording else { return CommandResult(lines: ["not recording (start with: record FILE)"], json: ["recording": .null]) }
-            var line = "recording into \(recording.writer.path): \(recording.writer.lastSeq) events"
-            if let failure = recording.failure { line += "; stopped by an error: \(failure)" }
-            return CommandResult(lines: [line], json: ["recording": .string(recording.writer.path), "events": .int(recording.writer.lastSeq)])
+            return CommandResult(RecordingStatus(path: recording?.writer.path, events: recording?.writer.lastSeq ?? 0,
+                                                 failure: recording?.failure))
         case .replay(let file, let range, let replayOptions):
             let path = try readablePath(file, from: origin, at: range)
             try checkReplaceable(by: "replay", force: replayOptions.force, at: range)
@@ -88,7 +85,7 @@ extension Shell {
             let followingBefore = following
             startOver()
             hasStartedInnerCommands = true
-            var inspected: CommandResult, damage: SessionError?, inspection: Inspection
+            var inspected: Inspected, damage: SessionError?, inspection: Inspection
             do {
                 (inspected, damage, inspection) = try inspect(reader, path: path, at: range)
             } catch where error.reason == .interrupted {
@@ -103,18 +100,17 @@ extension Shell {
             }
             recordRestart(into: recorders)
             if let damage {
-                output += renderer.success(inspected, command: text)
+                output += renderer.success(CommandResult(inspected), command: text)
                 throw ShellError(.session(path: path, detail: "\(damage.detail); everything before that line is loaded"), at: range)
             }
             if inspectOptions.follow {
                 following = Following(path: path, reader: reader, inspection: inspection, idleSeconds: inspectOptions.idleSeconds)
-                inspected = Self.startedFollowing(inspected, path: path, idleSeconds: inspectOptions.idleSeconds)
+                inspected.follow = Inspected.Follow(idleSeconds: inspectOptions.idleSeconds)
             }
-            return inspected
+            return CommandResult(inspected)
         case .breakpoint(let store, let condition):
             breakpoint = (store?.text, condition, false)
-            return CommandResult(lines: ["break when \(condition)" + (store.map { " in \($0.text)" } ?? "")],
-                                 json: ["break": .string(condition.description)])
+            return CommandResult(BreakpointSet(condition: condition, store: store?.text))
         case .step, .resume:
             guard var run = replayRun else {
                 throw ShellError(.session(path: "replay", detail: "no replay is paused; start one with 'replay FILE --step'"), at: 0..<text.utf8.count)
@@ -139,9 +135,7 @@ extension Shell {
             let devTools = DevToolsFile(actions: entries.map(\.action), preloadedState: history.initial,
                                         skipped: entries.filter(\.skipped).map(\.index), current: history.current)
             try ScriptFileWriter.write(lifted ? devTools.liftedText(computedStates: computedStates) : devTools.text, to: path, replacing: force, at: range)
-            let skipped = devTools.skipped.isEmpty ? "" : " (\(devTools.skipped.count) skipped)"
-            return CommandResult(lines: ["exported \(entries.count) actions of \(name)\(skipped) to \(path)" + (lifted ? " as a lifted state" : "")],
-                                 json: ["store": .string(name), "file": .string(path), "actions": .int(entries.count), "lifted": .bool(lifted)])
+            return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: lifted))
         case .importDevTools(let file, let range, let store, let force):
             let path = try readablePath(file, from: origin, at: range)
             let bytes = try ScriptFile.read(path, at: range)
@@ -184,11 +178,8 @@ extension Shell {
         }
         recording = Recording(recorder: SessionRecorder(graph: graph, histories: histories), writer: writer,
                               replayDepth: replayAccess.map { _ in executeDepth })
-        let stores = graph.storeNames.count
-        let timers = graph.pendingTimers.count
-        let held = timers == 0 ? "" : ", \(timers) pending timer\(timers == 1 ? "" : "s")"
-        let start = opening.isEmpty ? "" : " (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s")\(held) and the definitions)"
-        return CommandResult(lines: ["recording into \(path)" + start], json: ["recording": .string(path), "pendingTimers": .int(timers)])
+        return CommandResult(RecordingStarted(path: path, stores: graph.storeNames.count, pendingTimers: graph.pendingTimers.count,
+                                              startsWithOpening: !opening.isEmpty))
     }
 
     /// Closes the recording, if one is on: its lines are on the disk.
@@ -350,25 +341,17 @@ extension Shell {
             }
             if breakpointHolds() {
                 replayRun = run
-                let (next, count) = (run.next, run.totalSteps())
-                return CommandResult(lines: ["break: the condition holds after step \(next) of \(count) (\(Self.causeText(step.text)))"],
-                                     json: ["paused": .int(next), "steps": .int(count)])
+                return CommandResult(ReplayPaused(path: run.path, step: run.next, steps: run.totalSteps(), reason: .breakpoint(after: step.text)))
             }
         }
         if let next = run.upcoming {
             replayRun = run
-            let (path, done, count) = (run.path, run.next, run.totalSteps())
-            let line = done == 0 ? "replay of \(path) paused before step 1 of \(count): \(next.text)"
-                : "replay of \(path) paused after step \(done) of \(count); next: \(Self.causeText(next.text))"
-            return CommandResult(lines: [line], json: ["paused": .int(done), "steps": .int(count)])
+            return CommandResult(ReplayPaused(path: run.path, step: run.next, steps: run.totalSteps(), reason: .stepped(next: next.text)))
         }
         if reportingDamage, let damage = run.damage {
             throw ShellError(.session(path: run.path, detail: "\(damage.detail); the steps before it ran"), at: 0..<0)
         }
-        let summary = run.verify ? "verified \(run.next) steps of \(run.path): every effect matches the recording"
-            : "replayed \(run.next) steps of \(run.path)"
-        let (verified, count) = (run.verify, run.next)
-        return CommandResult(lines: [summary], json: ["verified": .bool(verified), "steps": .int(count), "divergence": .null])
+        return CommandResult(ReplayFinished(path: run.path, steps: run.next, verified: run.verify))
     }
 
     /// The state the recording says `recorded` left, and the store's state now (after the
@@ -384,7 +367,7 @@ extension Shell {
     /// The error of a replay that diverged, after the diff for people; in JSON the diff is in the
     /// error's `divergence`, and nothing else reaches the output.
     private func diverged(_ divergence: ReplayDivergence, in run: ReplayRun, output: inout [OutputLine]) -> ShellError {
-        if !options.json { output += divergence.diffLines(style: style).map { OutputLine($0) } }
+        if !options.json { output += renderer.success(CommandResult(ReplayDiverged(divergence: divergence)), command: divergence.command) }
         let summary = divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")
         return ShellError(.session(path: run.path, detail: summary), at: 0..<0).adding(json: ["divergence": divergence.json])
     }
@@ -465,7 +448,7 @@ extension Shell {
     /// Returns the result, the damage that ended the file early, if any, and the rebuild, which
     /// `inspect --follow` goes on with.
     private func inspect(_ reader: SessionFileReader, path: String, at range: Range<Int>) throws(ShellError)
-        -> (CommandResult, SessionError?, Inspection)
+        -> (Inspected, SessionError?, Inspection)
     {
         var inspection = Inspection(graph: graph, histories: histories)
         var damage: SessionError?
@@ -497,14 +480,8 @@ extension Shell {
             throw ShellError(.session(path: path, detail: error.message), at: range)
         }
         if let stopped { throw stopped }
-        let stores = inspection.order.map { name in
-            let history = try? histories.history(of: name).history
-            return "\(name) (\(history?.count ?? 0) actions)"
-        }
-        let lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.joined(separator: ", "))]
-            + inspection.warnings.map { "warning: \($0)" }
-        return (CommandResult(lines: lines, json: ["file": .string(path), "stores": .array(inspection.order.map(Value.string))]), damage,
-                inspection)
+        let stores = inspection.order.map { name in (name: name, actions: (try? histories.history(of: name).history)?.count ?? 0) }
+        return (Inspected(path: path, stores: stores, warnings: inspection.warnings), damage, inspection)
     }
 
     /// Imports a DevTools file into `store`: its history starts again from the file's
@@ -575,25 +552,13 @@ extension Shell {
             _ = perform("jump \(store) \(current)", at: origin, rendered: false)
         }
         _ = graph.takeEvents()
-        var line = "imported \(file.actions.count) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
-        let marked = file.skipped.filter { !unmarked.contains($0) }
-        if !marked.isEmpty { line += ", \(marked.count) skipped" }
-        if let current = file.current, current != file.actions.count { line += ", at #\(current)" }
-        if replaced.actions > 0 || replaced.branches > 0 { line += "; the \(Self.replacedText(replaced)) it had before \(replaced.actions + replaced.branches == 1 ? "was" : "were") replaced" }
-        var lines = [line]
-        if !unmarked.isEmpty {
-            lines.append("warning: \(store) has no reducers, so the file's skipped action\(unmarked.count == 1 ? "" : "s") "
-                         + unmarked.map { "#\($0)" }.joined(separator: ", ") + " \(unmarked.count == 1 ? "is" : "are") not marked skipped; "
-                         + "add its reducers, then 'skip \(store) N'")
-        }
-        return CommandResult(lines: lines, json: ["store": .string(store), "actions": .int(file.actions.count), "failed": .int(failed),
-                                                    "skipped": .array(marked.map(Value.int)),
-                                                    "current": .int(file.current ?? file.actions.count),
-                                                    "replaced": .int(replaced.actions), "replacedBranches": .int(replaced.branches)])
+        return CommandResult(DevToolsImported(store: store, actions: file.actions.count, failed: failed,
+                                              skipped: file.skipped.filter { !unmarked.contains($0) }, unmarked: unmarked,
+                                              current: file.current, replaced: replaced))
     }
 
     /// What an import replaces: `3 actions`, `3 actions and 1 other branch`.
-    private static func replacedText(_ replaced: (actions: Int, branches: Int)) -> String {
+    static func replacedText(_ replaced: (actions: Int, branches: Int)) -> String {
         var text = "\(replaced.actions) action\(replaced.actions == 1 ? "" : "s")"
         if replaced.branches > 0 { text += " and \(replaced.branches) other branch\(replaced.branches == 1 ? "" : "es")" }
         return text

@@ -1,0 +1,246 @@
+import PatchbayCore
+import PatchbayGraph
+import PatchbayRecorder
+
+// MARK: Recording
+
+/// `record FILE`: the recording started, and what it starts with when the session already
+/// holds something.
+struct RecordingStarted: CommandReport {
+    var path: String
+    /// How many stores the session holds.
+    var stores: Int
+    /// How many timers are pending, which the recording holds.
+    var pendingTimers: Int
+    /// Whether the recording starts with what exists (the session is not empty).
+    var startsWithOpening: Bool
+
+    func lines(in style: OutputStyle) -> [String] {
+        guard startsWithOpening else { return ["recording into \(path)"] }
+        let held = pendingTimers == 0 ? "" : ", \(pendingTimers) pending timer\(pendingTimers == 1 ? "" : "s")"
+        return ["recording into \(path) (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s")\(held) and the definitions)"]
+    }
+
+    var json: Value { ["recording": .string(path), "pendingTimers": .int(pendingTimers)] }
+}
+
+/// `record stop`: the recording stopped, with how many events its file holds, or that none
+/// was on (`path` nil).
+struct RecordingStopped: CommandReport {
+    var path: String?
+    var events: Int
+
+    func lines(in style: OutputStyle) -> [String] {
+        guard let path else { return ["not recording"] }
+        return ["stopped recording into \(path) (\(events) events)"]
+    }
+
+    var json: Value {
+        guard let path else { return ["recording": .null] }
+        return ["stopped": .string(path), "events": .int(events)]
+    }
+}
+
+/// `record status`: the recording under way, with how many events it wrote and the write
+/// error that stopped it, if one did; or that none is on (`path` nil).
+struct RecordingStatus: CommandReport {
+    var path: String?
+    var events: Int
+    var failure: SessionError?
+
+    func lines(in style: OutputStyle) -> [String] {
+        guard let path else { return ["not recording (start with: record FILE)"] }
+        return ["recording into \(path): \(events) events" + (failure.map { "; stopped by an error: \($0)" } ?? "")]
+    }
+
+    var json: Value {
+        guard let path else { return ["recording": .null] }
+        return ["recording": .string(path), "events": .int(events)]
+    }
+}
+
+// MARK: Replay
+
+/// `replay FILE --step`, `step`, `continue` and a break: a replay paused, where, and why.
+struct ReplayPaused: CommandReport {
+    /// Why the replay paused.
+    enum Reason {
+        /// The break condition holds after the step, whose command is given.
+        case breakpoint(after: String)
+        /// It ran as far as asked (`--step`, `--until`, `step`); the command of the next step.
+        case stepped(next: String)
+    }
+
+    var path: String
+    /// How many steps ran.
+    var step: Int
+    /// How many steps the recording has.
+    var steps: Int
+    var reason: Reason
+
+    func lines(in style: OutputStyle) -> [String] {
+        switch reason {
+        case .breakpoint(let command):
+            ["break: the condition holds after step \(step) of \(steps) (\(Shell.causeText(command)))"]
+        case .stepped(let next) where step == 0:
+            ["replay of \(path) paused before step 1 of \(steps): \(next)"]
+        case .stepped(let next):
+            ["replay of \(path) paused after step \(step) of \(steps); next: \(Shell.causeText(next))"]
+        }
+    }
+
+    var json: Value { ["paused": .int(step), "steps": .int(steps)] }
+}
+
+/// `replay FILE [--verify]`, `step`, `continue`: the replay ran to its end (and every effect
+/// matched the recording, when verified).
+struct ReplayFinished: CommandReport {
+    var path: String
+    var steps: Int
+    var verified: Bool
+
+    func lines(in style: OutputStyle) -> [String] {
+        [verified ? "verified \(steps) steps of \(path): every effect matches the recording" : "replayed \(steps) steps of \(path)"]
+    }
+
+    var json: Value { ["verified": .bool(verified), "steps": .int(steps), "divergence": .null] }
+}
+
+/// Where a replay diverged, shown before its error: expected against actual, path by path, as
+/// the style prints changes; the divergence as the error's `divergence` gives it in JSON.
+struct ReplayDiverged: CommandReport {
+    var divergence: ReplayDivergence
+
+    func lines(in style: OutputStyle) -> [String] {
+        if let states = divergence.states { return states.expected.changes(to: states.actual).map { "  " + style.change($0) } }
+        guard let expected = divergence.expected, let actual = divergence.actual, expected.kind == actual.kind else {
+            return ["  expected: \(divergence.expected.map { $0.line(seq: 0) } ?? "nothing")",
+                    "  actual:   \(divergence.actual.map { $0.line(seq: 0) } ?? "nothing")"]
+        }
+        let want = (try? JSONReader.parse(expected.line(seq: 0))) ?? .null
+        let got = (try? JSONReader.parse(actual.line(seq: 0))) ?? .null
+        return want.changes(to: got).map { "  " + style.change($0) }
+    }
+
+    var json: Value { divergence.json }
+}
+
+/// `break [STORE] when EXPR`: the break condition set.
+struct BreakpointSet: CommandReport {
+    var condition: Expression
+    var store: String?
+
+    func lines(in style: OutputStyle) -> [String] { ["break when \(condition)" + (store.map { " in \($0)" } ?? "")] }
+    var json: Value { ["break": .string(condition.description)] }
+}
+
+// MARK: Inspect and follow
+
+/// `inspect FILE [--follow]`: the stores rebuilt from the recording, with how many actions
+/// each holds, and the rebuild's warnings; with `--follow`, how following goes on.
+struct Inspected: CommandReport {
+    /// `--follow`: new actions appear as they arrive, until Ctrl-C or, with `--idle`, until
+    /// the file has not grown for `idleSeconds`.
+    struct Follow {
+        var idleSeconds: Double?
+    }
+
+    var path: String
+    var stores: [(name: String, actions: Int)]
+    var warnings: [String]
+    var follow: Follow?
+
+    func lines(in style: OutputStyle) -> [String] {
+        var lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.map { "\($0.name) (\($0.actions) actions)" }.joined(separator: ", "))]
+        lines += warnings.map { "warning: \($0)" }
+        if let follow {
+            let until = follow.idleSeconds.map { "until it does not grow for \(secondsText($0)) s or Ctrl-C" } ?? "until Ctrl-C"
+            lines.append("following \(path): new actions appear as they arrive, \(until)")
+        }
+        return lines
+    }
+
+    var json: Value {
+        var json: Value = ["file": .string(path), "stores": .array(stores.map { .string($0.name) })]
+        if follow != nil, case .object(var members) = json {
+            members["following"] = true
+            json = .object(members)
+        }
+        return json
+    }
+}
+
+/// Following a recording stopped (Ctrl-C, or it did not grow for `--idle` seconds): how many
+/// actions arrived while it was followed.
+struct StoppedFollowing: CommandReport {
+    var path: String
+    /// The `--idle` seconds the file did not grow for, when that stopped it.
+    var idleSeconds: Double?
+    var actions: Int
+
+    func lines(in style: OutputStyle) -> [String] {
+        ["stopped following \(path)" + (idleSeconds.map { ": it did not grow for \(secondsText($0)) s" } ?? "")
+            + " (\(actions) new action\(actions == 1 ? "" : "s") read)"]
+    }
+
+    var json: Value { ["stoppedFollowing": .string(path), "actions": .int(actions)] }
+}
+
+/// `2`, or `0.5`: seconds as `--idle` takes them.
+private func secondsText(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+}
+
+// MARK: DevTools
+
+/// `export devtools STORE FILE [--lifted]`: how many actions went to the file.
+struct DevToolsExported: CommandReport {
+    var store: String
+    var path: String
+    var actions: Int
+    /// How many of them are skipped.
+    var skipped: Int
+    var lifted: Bool
+
+    func lines(in style: OutputStyle) -> [String] {
+        ["exported \(actions) actions of \(store)" + (skipped == 0 ? "" : " (\(skipped) skipped)") + " to \(path)"
+            + (lifted ? " as a lifted state" : "")]
+    }
+
+    var json: Value { ["store": .string(store), "file": .string(path), "actions": .int(actions), "lifted": .bool(lifted)] }
+}
+
+/// `import devtools FILE [STORE]`: the actions dispatched into the store, those that failed,
+/// the skipped ones marked (and those that could not be), the current step, and what the
+/// store's history held before.
+struct DevToolsImported: CommandReport {
+    var store: String
+    var actions: Int
+    var failed: Int
+    /// The file's skipped actions, marked skipped.
+    var skipped: [Int]
+    /// The file's skipped actions that could not be marked (the store has no reducers).
+    var unmarked: [Int]
+    /// The file's current step, when it names one.
+    var current: Int?
+    /// The actions and other branches the store's history had, which the import replaced.
+    var replaced: (actions: Int, branches: Int)
+
+    func lines(in style: OutputStyle) -> [String] {
+        var line = "imported \(actions) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
+        if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
+        if let current, current != actions { line += ", at #\(current)" }
+        if replaced.actions > 0 || replaced.branches > 0 {
+            line += "; the \(Shell.replacedText(replaced)) it had before \(replaced.actions + replaced.branches == 1 ? "was" : "were") replaced"
+        }
+        guard !unmarked.isEmpty else { return [line] }
+        return [line, "warning: \(store) has no reducers, so the file's skipped action\(unmarked.count == 1 ? "" : "s") "
+                    + unmarked.map { "#\($0)" }.joined(separator: ", ") + " \(unmarked.count == 1 ? "is" : "are") not marked skipped; "
+                    + "add its reducers, then 'skip \(store) N'"]
+    }
+
+    var json: Value {
+        ["store": .string(store), "actions": .int(actions), "failed": .int(failed), "skipped": .array(skipped.map(Value.int)),
+         "current": .int(current ?? actions), "replaced": .int(replaced.actions), "replacedBranches": .int(replaced.branches)]
+    }
+}
