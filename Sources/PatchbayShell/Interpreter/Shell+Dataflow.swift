@@ -5,42 +5,39 @@ import PatchbayGraph
 extension Shell {
     func run(_ command: DataflowCommand, text: String) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
-        let style = style
         switch command {
         case .variable(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.createVariable(name.text, value: value) }
-            return CommandResult(lines: ["\(name.text) = \(style.value(value))"], json: ["node": .string(name.text), "value": value])
+            return CommandResult(NodeMade(name: name.text, value: value))
         case .derive(let name, let expression):
             try call([name], [], expression.range) { () throws(GraphError) in try graph.createDerived(name.text, expression: expression) }
-            let value = readValue(name.text)
-            return CommandResult(lines: ["\(name.text) = \(value.map(style.value) ?? "(empty)")"],
-                                 json: ["node": .string(name.text), "value": value ?? .null])
+            return CommandResult(NodeMade(name: name.text, value: readValue(name.text)))
         case .knot(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.createKnot(name.text, state: value) }
-            return CommandResult(lines: ["\(name.text) = \(style.value(value))"], json: ["node": .string(name.text), "state": value])
+            return CommandResult(NodeMade(name: name.text, value: value, isKnot: true))
         case .signal(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.createSignal(name.text) }
-            return CommandResult(lines: ["\(name.text): signal (send) -> (out)"], json: ["node": .string(name.text)])
+            return CommandResult(SignalMade(name: name.text))
         case .send(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.send(name.text, value) }
-            return CommandResult()
+            return .nothing
         case .close(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.close(name.text) }
-            return CommandResult()
+            return .nothing
         case .set(let name, let expression):
             let value = try evaluate(expression, in: text)
             try call([name], [], whole) { () throws(GraphError) in try graph.set(name.text, to: value) }
-            return CommandResult()
+            return .nothing
         case .setInput(let target, let expression):
             let value = try evaluate(expression, in: text)
             try call([], [target], whole) { () throws(GraphError) in try graph.setInput(target.address!, to: value) }
-            return CommandResult()
+            return .nothing
         case .touch(let target):
             try call([], [target], whole) { () throws(GraphError) in try graph.touch(target.node.text, port: target.port?.text) }
-            return CommandResult()
+            return .nothing
         case .patch(let name, let type, let arguments):
             var values: [String: Value] = [:]
             for (parameter, expression) in arguments { values[parameter.text] = try evaluate(expression, in: text) }
@@ -50,109 +47,92 @@ extension Shell {
             } catch {
                 throw ShellError(.graph(error), at: Self.range(of: error, names: [name], targets: [], typeName: type, parameters: ranges) ?? whole)
             }
-            let summary = graph.summaries().first { $0.name == name.text }!
-            return CommandResult(lines: ["\(name.text): \(Self.describe(summary, style: style))"], json: Self.json(summary))
+            return CommandResult(PatchMade(summary: graph.summaries().first { $0.name == name.text }!))
         case .patchTypes:
-            return patchTypesResult()
+            return CommandResult(PatchTypeListing(types: graph.allPatchTypes))
         case .patchType(let name, let inputs, let outputs, let eventOutputs, let body):
             try call([name], [], name.range) { () throws(GraphError) in
                 try graph.definePatchType(name.text, inputs: inputs.map(\.text), outputs: outputs.map(\.text),
                                           eventOutputs: eventOutputs.map(\.text), body: body)
             }
-            let signature = graph.allPatchTypes.first { $0.name == name.text }!.ports
-            return CommandResult(lines: ["patch type \(signature)"], json: ["type": .string(name.text)])
+            return CommandResult(PatchTypeDefined(type: graph.allPatchTypes.first { $0.name == name.text }!))
         case .wire(let source, let target, let condition, let transform, let isDelay, let future):
             let outcome = try call([], [source, target], source.range.lowerBound..<target.range.upperBound) { () throws(GraphError) in
                 try graph.wire(from: source.address!, to: target.address!, when: condition, transform: transform, isDelay: isDelay,
                                future: future)
             }
-            let line = outcome.replaced.map { "rewired \(target.text): \($0) replaced by \(outcome.wire)" } ?? "wired \(outcome.wire)"
-            return CommandResult(lines: [line], json: ["wire": .string(outcome.wire), "replaced": outcome.replaced.map(Value.string) ?? .null])
+            return CommandResult(WireMade(target: target.text, wire: outcome.wire, replaced: outcome.replaced))
         case .unwire(let source, let target):
             let removed = try call([], [source, target].compactMap { $0 }, whole) { () throws(GraphError) in
                 try graph.unwire(target.address!, from: source?.address)
             }
-            return CommandResult(lines: ["unwired " + (source == nil ? target.text : removed)],
-                                 json: ["input": .string(target.text), "wire": .string(removed)])
+            return CommandResult(WireRemoved(input: target.text, wire: removed, namedSource: source != nil))
         case .bind(let first, let second):
             try call([first, second], [], whole) { () throws(GraphError) in try graph.bind(first.text, second.text) }
-            return CommandResult()
+            return .nothing
         case .connector(let action):
             return try connector(action, whole)
         case .unbind(let first, let second):
             let ended = try call([first, second], [], whole) { () throws(GraphError) in try graph.unbind(first.text, second.text) }
-            return CommandResult(lines: ended.map { "unbound \($0)" }, json: ["bindings": .array(ended.map(Value.string))])
+            return CommandResult(BindingsEnded(bindings: ended))
         case .pipe(let source, let knot, let condition, let body):
             try call([knot], [source], whole) { () throws(GraphError) in
                 try graph.pipe(from: source.address!, to: knot.text, when: condition, body: body)
             }
-            return CommandResult()
+            return .nothing
         case .probe(let target, let future):
             let ports = try call([], [target], whole) { () throws(GraphError) in
                 try graph.probe(target.node.text, port: target.port?.text, future: future)
             }
-            return CommandResult(json: ["probes": .array(ports.map { .string($0.description) })])
+            return CommandResult(ProbesAdded(ports: ports))
         case .unprobe(let target):
-            guard let target else {
-                let count = graph.unprobeAll()
-                return CommandResult(json: ["removed": .int(count)])
-            }
+            guard let target else { return CommandResult(ProbesRemoved(count: graph.unprobeAll())) }
             try call([], [target], whole) { () throws(GraphError) in try graph.unprobe(target.text) }
-            return CommandResult(json: ["removed": 1])
+            return CommandResult(ProbesRemoved(count: 1))
         case .begin:
             try call([], [], whole) { () throws(GraphError) in try graph.begin() }
-            let depth = graph.engine.transactionDepth
-            return CommandResult(lines: depth > 1 ? ["begin (nested, depth \(depth))"] : [], json: ["depth": .int(depth)])
+            return CommandResult(TransactionBegun(depth: graph.engine.transactionDepth))
         case .commit:
             let applied = try call([], [], whole) { () throws(GraphError) in try graph.commit() }
-            let depth = graph.engine.transactionDepth
-            let json: Value = ["applied": .bool(applied), "depth": .int(depth), "txn": .int(graph.engine.transactionID)]
-            return CommandResult(lines: applied ? [] : ["commit (still inside a transaction, depth \(depth))"], json: json)
+            return CommandResult(TransactionCommitted(applied: applied, depth: graph.engine.transactionDepth,
+                                                      transaction: graph.engine.transactionID))
         case .abort:
             try call([], [], whole) { () throws(GraphError) in try graph.abort() }
-            return CommandResult(lines: ["aborted: the transaction's writes are dropped"])
+            return CommandResult(TransactionAborted())
         case .tick(let milliseconds):
             let now = try call([], [], whole) { () throws(GraphError) in try graph.tick(by: milliseconds) }
-            return CommandResult(lines: ["clock \(now) ms"], json: ["now": .int(now)])
+            return CommandResult(ClockReading(now: now))
         case .clock:
             let clock = graph.engine.clock
-            let pending = clock.pendingCount == 0 ? "no timers pending"
-                : "\(clock.pendingCount) timer\(clock.pendingCount == 1 ? "" : "s") pending, next at \(clock.nextDue!) ms"
-            return CommandResult(lines: ["clock \(clock.now) ms, \(pending)"],
-                                 json: ["now": .int(clock.now), "pending": .int(clock.pendingCount),
-                                        "next": clock.nextDue.map(Value.int) ?? .null])
+            return CommandResult(ClockReading(now: clock.now, timers: .init(count: clock.pendingCount, nextDue: clock.nextDue)))
         case .tap(let view, let x, let y):
             let taps = try call([view], [], whole) { () throws(GraphError) in try graph.tap(view.text, x: x, y: y) }
-            let line = taps.isEmpty ? "tap at \(x),\(y) missed \(view.text) (or no tap patch is wired to it)"
-                : "tap at \(x),\(y) fired \(taps.joined(separator: ", "))"
-            return CommandResult(lines: [line], json: ["fired": .array(taps.map(Value.string))])
+            return CommandResult(TapFired(view: view.text, x: x, y: y, fired: taps))
         case .nodes:
-            let summaries = graph.summaries()
-            let width = summaries.map(\.name.count).max() ?? 0
-            let lines = summaries.isEmpty ? ["no nodes yet (create one with var, derive, signal, knot or patch)"]
-                : summaries.map { "\($0.name.padding(to: width))  \(Self.describe($0, style: style))" }
-            return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
+            return CommandResult(NodeListing(nodes: graph.summaries()))
         case .show(let target):
             let reports: [PortReport] = try call([], [target], whole) { () throws(GraphError) in
                 if let address = target.address { return [try graph.show(address)] }
                 return try graph.show(target.node.text)
             }
-            return CommandResult(lines: reports.flatMap { Self.describe($0, style: style) }, json: .array(reports.map(Self.json)))
+            return CommandResult(PortListing(ports: reports))
         case .remove(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.remove(name.text) }
-            return CommandResult(lines: ["removed \(name.text)"], json: ["removed": .string(name.text)])
+            return CommandResult(NodeRemoved(name: name.text))
         case .graph(let dot, let file, let force):
-            return try graphResult(dot: dot, file: file, force: force)
+            guard dot else { return CommandResult(GraphDrawing(nodes: graph.summaries(), edges: graph.edges())) }
+            let text = graph.dot()
+            guard let file else { return CommandResult(GraphDot(text: text)) }
+            let path = try writablePath(file.text, at: file.range)
+            try ScriptFileWriter.write(text + "\n", to: path, replacing: force, at: file.range)
+            return CommandResult(GraphDotWritten(path: path))
         case .render:
-            let lines = graph.render()
-            return CommandResult(lines: lines.isEmpty ? ["nothing to render (no view patches)"] : lines,
-                                 json: .array(lines.map(Value.string)))
+            return CommandResult(ViewRendering(rows: graph.render()))
         case .why(let target):
             let chain = try call([], [target], whole) { () throws(GraphError) in
                 try graph.why(target.node.text, port: target.port?.text)
             }
-            return CommandResult(lines: [chain.isEmpty ? "\(target.text) has no value yet" : chain.joined(separator: " → ")],
-                                 json: .array(chain.map(Value.string)))
+            return CommandResult(CauseChain(target: target.text, causes: chain))
         }
     }
 
@@ -185,37 +165,21 @@ extension Shell {
         switch action {
         case .open(let name):
             try call([name], [], name.range) { () throws(GraphError) in try graph.openConnector(name.text) }
-            return CommandResult(lines: ["connector \(name.text) open: wires and probes made now join it until 'connector end'"],
-                                 json: ["connector": .string(name.text), "open": true])
+            return CommandResult(ConnectorSwitched(name: name.text, isOpen: true))
         case .end:
             let name = try call([], [], whole) { () throws(GraphError) in try graph.endConnector() }
-            return CommandResult(lines: ["connector \(name) closed"], json: ["connector": .string(name), "open": false])
+            return CommandResult(ConnectorSwitched(name: name, isOpen: false))
         case .list:
-            let summaries = graph.connectorSummaries
-            var lines: [String] = []
-            for summary in summaries {
-                lines.append(summary.name + (summary.isOpen ? "  (open)" : ""))
-                lines += summary.wires.map { "  wire \($0)" } + summary.probes.map { "  probe \($0)" }
-            }
-            return CommandResult(lines: lines, json: .array(summaries.map(Self.json)))
+            return CommandResult(ConnectorListing(connectors: graph.connectorSummaries))
         case .add(let name, let wires):
             let added = try call([name], wires.flatMap { [$0.source, $0.target].compactMap { $0 } }, whole) { () throws(GraphError) in
                 try graph.addToConnector(name.text, wires: wires.map { ($0.source?.address, $0.target.address!) })
             }
-            return CommandResult(lines: added.map { "connector \(name.text): wire \($0)" },
-                                 json: ["connector": .string(name.text), "wires": .array(added.map(Value.string))])
+            return CommandResult(ConnectorWiresAdded(name: name.text, wires: added))
         case .disconnect(let name):
             let ended = try call([name], [], name.range) { () throws(GraphError) in try graph.disconnectConnector(name.text) }
-            let count = ended.wires.count + ended.probes.count
-            return CommandResult(lines: ["connector \(name.text) disconnected: \(ended.wires.count) wire\(ended.wires.count == 1 ? "" : "s"), "
-                                         + "\(ended.probes.count) probe\(ended.probes.count == 1 ? "" : "s")" + (count == 0 ? " (nothing left to end)" : "")],
-                                 json: Self.json(ended))
+            return CommandResult(ConnectorDisconnected(ended: ended))
         }
-    }
-
-    private static func json(_ summary: Graph.ConnectorSummary) -> Value {
-        ["connector": .string(summary.name), "wires": .array(summary.wires.map(Value.string)),
-         "probes": .array(summary.probes.map(Value.string)), "open": .bool(summary.isOpen)]
     }
 
     static func range(of error: GraphError, names: [Name], targets: [Target], typeName: Name? = nil,
