@@ -121,7 +121,7 @@ struct ReplayDivergence {
             else if let expected, let actual, expected.kind == actual.kind { expectedJSON.changes(to: actualJSON) }
             else { [] }
         return ["step": .int(step), "line": .int(line), "command": .string(command), "expected": expectedJSON, "actual": actualJSON,
-                "diff": Shell.json(changes)]
+                "diff": changes.json]
     }
 
     static func describe(_ event: SessionEvent?) -> String {

@@ -79,21 +79,6 @@ extension Shell {
         }
     }
 
-    /// A navigation as `route URL` prints it: `/message/:username  {username: "Ada"}  → Message (modal)`.
-    static func describe(_ navigation: Navigation) -> String {
-        let target = navigation.view.map { "→ \($0) (\(navigation.option.rawValue))" } ?? "(handler: no view)"
-        return "\(navigation.pattern)  \(navigation.params)  \(target)"
-    }
-
-    static func json(_ feature: FeatureSummary) -> Value {
-        ["feature": .string(feature.name), "open": .bool(feature.isOpen), "items": .array(feature.items.map(Value.string))]
-    }
-
-    static func json(_ presenter: PresenterSummary) -> Value {
-        ["id": .string(presenter.id), "view": .string(presenter.view), "live": .bool(presenter.isLive),
-         "when": presenter.condition.map(Value.string) ?? .null, "content": .string(presenter.expression)]
-    }
-
     /// A range within a token, moved to where the token stands in the command.
     static func shift(_ range: Range<Int>, into token: Range<Int>) -> Range<Int> {
         let lower = Swift.min(token.lowerBound + range.lowerBound, token.upperBound)

@@ -132,7 +132,7 @@ extension Shell {
             }
             return value
         }
-        for (key, member) in members where key != "type" { action = Self.adding(key, member, to: action) }
+        for (key, member) in members where key != "type" { action = action.adding(key, member) }
         return action
     }
 
@@ -156,61 +156,5 @@ extension Shell {
         let name = (try? graph.storeName(store)) ?? store
         guard let count = try? histories.history(of: name).history.count, count > 0 else { return CommandResult(change) }
         return CommandResult(StaleHistoryNoted(change: change, store: name, states: count))
-    }
-
-    /// `action` (or any object) with `key` set to `value`, added last when new; a value that is
-    /// not an object as it is.
-    static func adding(_ key: String, _ value: Value, to action: Value) -> Value {
-        guard case .object(var members) = action else { return action }
-        members[key] = value
-        return .object(members)
-    }
-
-    /// `#3 AddTodo  items[2]: + {title: "milk"}`, the changes coloured as `style` says.
-    static func describe(_ step: StoreStep, style: OutputStyle) -> String {
-        let type: String = if case .string(let t)? = step.action["type"] { t } else { "?" }
-        var head = "#\(step.index) \(type)"
-        if let from = step.delayedFrom {
-            head += " (after, from #\(from))"
-        } else if let cause = step.cause {
-            head += " (from #\(cause))"
-        }
-        if let failure = step.failure { return head + "  failed: \(failure)" }
-        return head + "  " + style.changes(step.changes)
-    }
-
-    static func json(_ changes: [ValueChange]) -> Value {
-        .array(changes.map { change in
-            ["path": .string(change.pathText), "op": .string(change.operation.rawValue),
-             "old": change.old ?? .null, "new": change.new ?? .null]
-        })
-    }
-
-    static func json(_ step: StoreStep) -> Value {
-        let json: Value = ["store": .string(step.store), "index": .int(step.index), "action": step.action, "changes": json(step.changes)]
-        // A follow-up names the action that dispatched it.
-        return step.cause.map { adding("cause", .int($0), to: json) } ?? json
-    }
-
-    static func describe(_ reducer: ReducerSummary) -> String {
-        var text = "\(reducer.store) on \(reducer.type)"
-        if let path = reducer.path { text += " at \(path)" }
-        if let condition = reducer.condition { text += " when \(condition)" }
-        if let delay = reducer.delay { text += " after \(delay)" }
-        return text + " : \(reducer.body)"
-    }
-
-    static func describe(_ middleware: MiddlewareSummary) -> String {
-        "\(middleware.store) on \(middleware.type) : \(middleware.body)"
-    }
-
-    static func json(_ middleware: MiddlewareSummary) -> Value {
-        ["id": .string(middleware.id), "store": .string(middleware.store), "type": .string(middleware.type), "body": .string(middleware.body)]
-    }
-
-    static func json(_ reducer: ReducerSummary) -> Value {
-        ["id": .string(reducer.id), "store": .string(reducer.store), "type": .string(reducer.type),
-         "at": reducer.path.map(Value.string) ?? .null, "when": reducer.condition.map(Value.string) ?? .null,
-         "after": reducer.delay.map(Value.int) ?? .null, "body": .string(reducer.body)]
     }
 }

@@ -29,32 +29,4 @@ struct CommandResult {
     /// A result that prints a value: its literal form for people (elided as the style says),
     /// the value itself in JSON.
     static func value(_ value: Value) -> CommandResult { CommandResult(ValueReport(value: value)) }
-
-    /// Transitional: the lines and JSON of a command not yet turned into a report of its own.
-    init(lines: @autoclosure @escaping () -> [String] = [], json: @autoclosure @escaping () -> Value = .null) {
-        self.init(PrebuiltReport(makeLines: lines, makeJSON: json))
-    }
-
-    /// Transitional, see `init(lines:json:)`.
-    static func value(_ value: Value, style: OutputStyle) -> CommandResult { .value(value) }
-
-    /// Transitional, see `init(lines:json:)`.
-    var lines: [String] {
-        get { report.lines(in: OutputStyle(limit: nil, color: false, width: 80)) }
-        set {
-            let json = report.json
-            self = CommandResult(lines: newValue, json: json)
-        }
-    }
-
-    /// Transitional, see `init(lines:json:)`.
-    var json: Value { report.json }
-}
-
-/// Transitional, see `CommandResult.init(lines:json:)`.
-private struct PrebuiltReport: CommandReport {
-    let makeLines: () -> [String]
-    let makeJSON: () -> Value
-    func lines(in style: OutputStyle) -> [String] { makeLines() }
-    var json: Value { makeJSON() }
 }

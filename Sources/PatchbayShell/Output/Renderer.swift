@@ -37,14 +37,14 @@ struct Renderer {
                 return OutputLine("\(node): \(style.value(value))")
             case .dispatched(let step):
                 if options.json {
-                    var line = Shell.json(step)
+                    var line = step.json
                     if case .object(var members) = line {
                         members.updateValue("dispatch", forKey: "event", insertingAt: 0)
                         line = .object(members)
                     }
                     return OutputLine(line.jsonText)
                 }
-                return OutputLine(Shell.describe(step, style: style))
+                return OutputLine(step.line(in: style))
             case .routed(let navigation):
                 if options.json {
                     var line = navigation.value
@@ -54,7 +54,7 @@ struct Renderer {
                     }
                     return OutputLine(line.jsonText)
                 }
-                return OutputLine("router.open \(navigation.url): " + Shell.describe(navigation))
+                return OutputLine("router.open \(navigation.url): " + navigation.line)
             case .error(let error):
                 if case .runaway = error { return nil }
                 if options.json {

@@ -35,7 +35,7 @@ private func target(_ view: String, _ option: RoutingOption) -> String {
 struct Navigated: CommandReport {
     var navigation: Navigation
 
-    func lines(in style: OutputStyle) -> [String] { [Shell.describe(navigation)] }
+    func lines(in style: OutputStyle) -> [String] { [navigation.line] }
 
     var json: Value {
         var json = navigation.value
@@ -144,7 +144,7 @@ struct PresenterListing: CommandReport {
         return presenters.map { "\($0.id)  \($0.definition)" }
     }
 
-    var json: Value { .array(presenters.map(Shell.json)) }
+    var json: Value { .array(presenters.map(\.json)) }
 }
 
 /// `presenter rm ID`: the presenter removed.
@@ -152,7 +152,7 @@ struct PresenterRemoved: CommandReport {
     var removed: PresenterSummary
 
     func lines(in style: OutputStyle) -> [String] { ["removed presenter \(removed.id) (\(removed.definition))"] }
-    var json: Value { Shell.json(removed) }
+    var json: Value { removed.json }
 }
 
 /// `feature NAME`: the feature begun, or reopened.
@@ -169,7 +169,7 @@ struct FeatureEnded: CommandReport {
     var feature: FeatureSummary
 
     func lines(in style: OutputStyle) -> [String] { ["feature \(feature.name): " + featureItemsText(feature.items)] }
-    var json: Value { Shell.json(feature) }
+    var json: Value { feature.json }
 }
 
 /// `feature list`: the features, with how many definitions each has.
@@ -183,7 +183,7 @@ struct FeatureListing: CommandReport {
         }
     }
 
-    var json: Value { .array(features.map(Shell.json)) }
+    var json: Value { .array(features.map(\.json)) }
 }
 
 /// `feature show NAME`: a feature and what it defines, a line each.
@@ -195,7 +195,7 @@ struct FeatureShown: CommandReport {
             + (feature.items.isEmpty ? ["  defines nothing"] : feature.items.map { "  " + $0 })
     }
 
-    var json: Value { Shell.json(feature) }
+    var json: Value { feature.json }
 }
 
 /// `feature rm NAME`: the feature removed, with the definitions that went with it.

@@ -16,10 +16,10 @@ struct ReducerDefined: CommandReport {
     var summary: ReducerSummary
 
     func lines(in style: OutputStyle) -> [String] { [Self.line(summary)] }
-    var json: Value { Shell.json(summary) }
+    var json: Value { summary.json }
 
     /// `ID: STORE on TYPE ... : BODY`, as `reducer list` shows it too.
-    static func line(_ summary: ReducerSummary) -> String { "\(summary.id): \(Shell.describe(summary))" }
+    static func line(_ summary: ReducerSummary) -> String { "\(summary.id): \(summary.line)" }
 }
 
 /// The reducers of a store, or of every store (`reducer list`): a line each; their summaries in JSON.
@@ -29,7 +29,7 @@ struct ReducerList: CommandReport {
     func lines(in style: OutputStyle) -> [String] {
         reducers.isEmpty ? ["no reducers yet"] : reducers.map(ReducerDefined.line)
     }
-    var json: Value { .array(reducers.map(Shell.json)) }
+    var json: Value { .array(reducers.map(\.json)) }
 }
 
 /// A middleware added (`middleware add`): `ID: STORE on TYPE : BODY`; the summary in JSON.
@@ -37,10 +37,10 @@ struct MiddlewareDefined: CommandReport {
     var summary: MiddlewareSummary
 
     func lines(in style: OutputStyle) -> [String] { [Self.line(summary)] }
-    var json: Value { Shell.json(summary) }
+    var json: Value { summary.json }
 
     /// `ID: STORE on TYPE : BODY`, as `middleware list` shows it too.
-    static func line(_ summary: MiddlewareSummary) -> String { "\(summary.id): \(Shell.describe(summary))" }
+    static func line(_ summary: MiddlewareSummary) -> String { "\(summary.id): \(summary.line)" }
 }
 
 /// The middleware of a store, or of every store (`middleware list`): a line each; their
@@ -51,7 +51,7 @@ struct MiddlewareList: CommandReport {
     func lines(in style: OutputStyle) -> [String] {
         middleware.isEmpty ? ["no middleware yet"] : middleware.map(MiddlewareDefined.line)
     }
-    var json: Value { .array(middleware.map(Shell.json)) }
+    var json: Value { .array(middleware.map(\.json)) }
 }
 
 /// A reducer or middleware removed (`reducer remove`, `middleware remove`): `removed ID`;
@@ -79,7 +79,7 @@ struct StaleHistoryNoted<Change: CommandReport>: CommandReport {
     }
 
     func lines(in style: OutputStyle) -> [String] { change.lines(in: style) + ["note: " + note] }
-    var json: Value { Shell.adding("note", .string(note), to: change.json) }
+    var json: Value { change.json.adding("note", .string(note)) }
 }
 
 /// What `dispatch` did: the step it made (and the branch it started, when the store was in the
@@ -117,10 +117,10 @@ struct DispatchReport: CommandReport {
         case .queued(let type): return warnings + ["\(type) waits for the transaction to commit"]
         case .dropped(let type): return warnings + ["\(type) was dropped by a middleware: nothing changed"]
         case .step(let step, let fork):
-            guard let fork else { return warnings + [Shell.describe(step, style: style)] }
+            guard let fork else { return warnings + [step.line(in: style)] }
             let line = "new branch \(fork.branch) from \(fork.from) at #\(fork.at): \(fork.from) keeps its \(fork.count) "
                 + "action\(fork.count == 1 ? "" : "s") ('checkout \(fork.store) \(fork.from)' goes back)"
-            return warnings + [Shell.describe(step, style: style), line]
+            return warnings + [step.line(in: style), line]
         }
     }
 
@@ -128,11 +128,11 @@ struct DispatchReport: CommandReport {
         let base: Value = switch outcome {
         case .queued: ["queued": true]
         case .dropped: ["dropped": true]
-        case .step(let step, _): Shell.json(step)
+        case .step(let step, _): step.json
         }
-        let warned = warning.map { Shell.adding("warning", .string($0), to: base) } ?? base
+        let warned = warning.map { base.adding("warning", .string($0)) } ?? base
         guard case .step(_, let fork?) = outcome else { return warned }
-        return Shell.adding("branch", ["name": .string(fork.branch), "from": .string(fork.from), "at": .int(fork.at)], to: warned)
+        return warned.adding("branch", ["name": .string(fork.branch), "from": .string(fork.from), "at": .int(fork.at)])
     }
 }
 

@@ -56,11 +56,11 @@ struct HistoryListing: CommandReport {
 
     /// An entry as `history --json` gives it.
     private static func json(_ entry: HistoryEntry, current: Int) -> Value {
-        var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": Shell.json(entry.changes),
+        var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": entry.changes.json,
                            "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
                            "current": .bool(entry.index == current)]
-        if let failure = entry.failure { json = Shell.adding("failure", .string(failure), to: json) }
-        if let cause = entry.cause { json = Shell.adding("cause", .int(cause), to: json) }
+        if let failure = entry.failure { json = json.adding("failure", .string(failure)) }
+        if let cause = entry.cause { json = json.adding("cause", .int(cause)) }
         return json
     }
 
@@ -161,7 +161,7 @@ struct StateDiff: CommandReport {
         guard changes.isEmpty else { return changes.map(style.change) }
         return ["#\(from) → #\(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
     }
-    var json: Value { Shell.json(changes) }
+    var json: Value { changes.json }
 }
 
 /// A history run again with the reducers as they are now (`history recompute`): how many
@@ -183,7 +183,7 @@ struct Recomputed: CommandReport {
 
     var json: Value {
         ["store": .string(store), "actions": .int(actions), "changed": .int(changedStates),
-         "firstChanged": firstChanged.map(Value.int) ?? .null, "firstChanges": Shell.json(firstChanges)]
+         "firstChanged": firstChanged.map(Value.int) ?? .null, "firstChanges": firstChanges.json]
     }
 }
 

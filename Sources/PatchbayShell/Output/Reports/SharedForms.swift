@@ -1,0 +1,88 @@
+import PatchbayCore
+import PatchbayGraph
+
+// How the data that several reports (and the renderer's event lines) show is shown: each form
+// written once, for people and for JSON.
+
+extension StoreStep {
+    /// `#3 AddTodo  items[2]: + {title: "milk"}`, the changes coloured as `style` says.
+    func line(in style: OutputStyle) -> String {
+        let type: String = if case .string(let t)? = action["type"] { t } else { "?" }
+        var head = "#\(index) \(type)"
+        if let from = delayedFrom {
+            head += " (after, from #\(from))"
+        } else if let cause {
+            head += " (from #\(cause))"
+        }
+        if let failure { return head + "  failed: \(failure)" }
+        return head + "  " + style.changes(changes)
+    }
+
+    /// `{store, index, action, changes}`, and `cause` for a follow-up (the action that
+    /// dispatched it).
+    var json: Value {
+        let json: Value = ["store": .string(store), "index": .int(index), "action": action, "changes": changes.json]
+        return cause.map { json.adding("cause", .int($0)) } ?? json
+    }
+}
+
+extension [ValueChange] {
+    /// `[{path, op, old, new}]`.
+    var json: Value {
+        .array(map { change in
+            ["path": .string(change.pathText), "op": .string(change.operation.rawValue), "old": change.old ?? .null, "new": change.new ?? .null]
+        })
+    }
+}
+
+extension Value {
+    /// The object with `key` set to `value` (added last when new); a value that is not an
+    /// object as it is.
+    func adding(_ key: String, _ value: Value) -> Value {
+        guard case .object(var members) = self else { return self }
+        members[key] = value
+        return .object(members)
+    }
+}
+
+extension ReducerSummary {
+    /// `app on Add when action.by > 0 : state.n += action.by`, as `reducer list` prints it.
+    var line: String {
+        var text = "\(store) on \(type)"
+        if let path { text += " at \(path)" }
+        if let condition { text += " when \(condition)" }
+        if let delay { text += " after \(delay)" }
+        return text + " : \(body)"
+    }
+
+    var json: Value {
+        ["id": .string(id), "store": .string(store), "type": .string(type), "at": path.map(Value.string) ?? .null,
+         "when": condition.map(Value.string) ?? .null, "after": delay.map(Value.int) ?? .null, "body": .string(body)]
+    }
+}
+
+extension MiddlewareSummary {
+    /// `app on * : ...`, as `middleware list` prints it.
+    var line: String { "\(store) on \(type) : \(body)" }
+
+    var json: Value { ["id": .string(id), "store": .string(store), "type": .string(type), "body": .string(body)] }
+}
+
+extension Navigation {
+    /// A navigation as `route URL` prints it: `/message/:username  {username: "Ada"}  → Message (modal)`.
+    var line: String {
+        let target = view.map { "→ \($0) (\(option.rawValue))" } ?? "(handler: no view)"
+        return "\(pattern)  \(params)  \(target)"
+    }
+}
+
+extension FeatureSummary {
+    var json: Value { ["feature": .string(name), "open": .bool(isOpen), "items": .array(items.map(Value.string))] }
+}
+
+extension PresenterSummary {
+    var json: Value {
+        ["id": .string(id), "view": .string(view), "live": .bool(isLive), "when": condition.map(Value.string) ?? .null,
+         "content": .string(expression)]
+    }
+}
