@@ -119,8 +119,8 @@ public final class Shell {
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
         var outcome = perform(text, at: origin, rendered: true)
-        if executeDepth == 0, let gone = dropSelectionOfAGoneStore(), !options.json {
-            outcome.lines.append(OutputLine("note: \(gone) is gone, so no store is selected now"))
+        if executeDepth == 0, let gone = dropSelectionOfAGoneStore() {
+            outcome.lines += renderer.selectionDropped(gone)
         }
         if executeDepth == 0 {
             outcome.lines += writeRecording(command: text, origin: origin)
@@ -211,17 +211,7 @@ public final class Shell {
                     recorder.record(.error(command: text, message: error.message))
                 }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
-                if options.json {
-                    // One line for the command: what was taken back is in its error.
-                    let reported = restored.isEmpty ? error : error.adding(json: ["restored": .array(restored.map(Value.string))])
-                    return CommandOutcome(status: .failure, lines: lines + renderer.failure(reported, command: text, origin: origin))
-                }
-                lines += renderer.failure(error, command: text, origin: origin)
-                if !restored.isEmpty {
-                    lines.append(OutputLine("the actions the command made were taken back: \(restored.joined(separator: ", ")) "
-                                            + "\(restored.count == 1 ? "is" : "are") as before it"))
-                }
-                return CommandOutcome(status: .failure, lines: lines)
+                return CommandOutcome(status: .failure, lines: lines + renderer.failure(error, command: text, origin: origin, restored: restored))
             }
             for recorder in recorders { recorder.deliveries(events) }
             guard rendered else { return CommandOutcome(status: .success, lines: []) }

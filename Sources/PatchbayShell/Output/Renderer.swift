@@ -66,6 +66,24 @@ struct Renderer {
         }
     }
 
+    /// A command's error; `restored` names the stores whose actions the command made were
+    /// taken back (a loop that never settled): a line after the error, or `restored` in the
+    /// error's JSON.
+    func failure(_ error: ShellError, command: String, origin: SourceOrigin, restored: [String]) -> [OutputLine] {
+        if restored.isEmpty { return failure(error, command: command, origin: origin) }
+        if options.json {
+            return failure(error.adding(json: ["restored": .array(restored.map(Value.string))]), command: command, origin: origin)
+        }
+        return failure(error, command: command, origin: origin)
+            + [OutputLine("the actions the command made were taken back: \(restored.joined(separator: ", ")) "
+                          + "\(restored.count == 1 ? "is" : "are") as before it")]
+    }
+
+    /// The note that the selected store (`use`) is gone, so none is selected; nothing in JSON.
+    func selectionDropped(_ store: String) -> [OutputLine] {
+        options.json ? [] : [OutputLine("note: \(store) is gone, so no store is selected now")]
+    }
+
     func failure(_ error: ShellError, command: String, origin: SourceOrigin) -> [OutputLine] {
         let position = TextPosition(offset: error.range.lowerBound, in: command)
         let line = origin.line + position.lineIndex
