@@ -185,6 +185,32 @@ struct TerminalTests {
         #expect(await shell.exitStatus() == 0)
     }
 
+    /// A file name with dots completes past them (`todos.p` to `todos.pb`), and a second Tab
+    /// lists the candidates when there are several.
+    @Test func tabCompletesAFileNameWithDotsAndTabTabListsTheCandidates() async throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/sessions", withIntermediateDirectories: true)
+        try "= 40 + 2\n".write(toFile: scratch.path + "/sessions/todos.pb", atomically: true, encoding: .utf8)
+        try "".write(toFile: scratch.path + "/sessions/todos.jsonl", atomically: true, encoding: .utf8)
+        let shell = try scratch.start()
+        #expect(await shell.expect(Self.prompt))
+        shell.send("load sessions/todos.p")
+        #expect(await shell.expect("todos.p"))
+        shell.send("\t\r")
+        // The result proves the completion: `sessions/todos.p` is no file.
+        #expect(await shell.expect("42"), "Tab did not complete the file name: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("load sessions/todos.")
+        #expect(await shell.expect("todos."))
+        shell.send("\t\t")
+        #expect(await shell.expect("todos.jsonl"), "Tab Tab did not list the candidates: \(shell.transcript)")
+        #expect(await shell.expect("todos.pb"), "Tab Tab did not list both candidates: \(shell.transcript)")
+        shell.send(Self.ctrlC)
+        #expect(await shell.expect(Self.prompt))
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
     /// A pager that marks every line it shows, so the test sees what went through it.
     static let markingPager = ["PAGER": "sed 's/^/paged: /'", "LINES": "10", "COLUMNS": "80"]
 
