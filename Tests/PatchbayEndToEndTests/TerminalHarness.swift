@@ -96,8 +96,9 @@ final class TerminalHarness {
         try? input.fileHandleForWriting.write(contentsOf: Data(keys.utf8))
     }
 
-    /// Waits for the shell to end; its exit status, or `nil` after the timeout.
-    func exitStatus(timeout: Duration = .seconds(5)) async -> Int32? {
+    /// Waits for the shell to end; its exit status, or `nil` after the timeout. (Generous: on
+    /// a loaded machine, with every terminal test running at once, an exit has taken seconds.)
+    func exitStatus(timeout: Duration = .seconds(20)) async -> Int32? {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while process.isRunning {

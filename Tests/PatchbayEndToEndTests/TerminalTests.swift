@@ -316,6 +316,9 @@ struct TerminalTests {
         #expect(await shell.expect("patchbay>"))
         shell.send("dispatch app Inc\r")
         #expect(await shell.expect("\u{1B}[33mn: 1 → 2\u{1B}[0m"), "the change was not yellow: \(shell.transcript)")
+        // Ctrl-D only once libedit reads again: sent while the terminal is between modes, the
+        // key can be taken as a character of the next line.
+        #expect(await shell.expect("patchbay>"))
         shell.send(Self.ctrlD)
         #expect(await shell.exitStatus() == 0)
     }
