@@ -67,7 +67,7 @@ extension Shell {
                 throw ShellError(.graph(error), at: place ?? store?.range ?? typeRange)
             }
             if let unhandled { warnedActionTypes[unhandled.store, default: []].insert(typeText) }
-            let warning = unhandled?.text
+            let warning = unhandled
             guard let step else {
                 let outcome: DispatchReport.Outcome = graph.engine.isInTransaction ? .queued(type: typeText) : .dropped(type: typeText)
                 return CommandResult(DispatchReport(outcome: outcome, warning: warning))
@@ -141,13 +141,12 @@ extension Shell {
     /// (see `warnedActionTypes`), not at every dispatch of the type. A store with a `*` reducer
     /// handles every type, and a hosted store decodes its own actions (it fails on a type it does
     /// not know).
-    private func unhandledTypeWarning(_ type: String, store: String?) -> (text: String, store: String)? {
+    private func unhandledTypeWarning(_ type: String, store: String?) -> DispatchReport.UnhandledType? {
         guard let name = try? graph.storeName(store), (try? graph.storeHandles(type, in: name)) == false,
               warnedActionTypes[name]?.contains(type) != true else { return nil }
         let handled = graph.actionTypes(of: name)
-        let hint = Spelling.closest(to: type, among: handled).map { "; did you mean '\($0)'?" }
-            ?? (handled.isEmpty ? " (it has no reducers yet)" : "")
-        return ("no reducer of \(name) handles '\(type)'\(hint)", name)
+        return DispatchReport.UnhandledType(store: name, type: type, closest: Spelling.closest(to: type, among: handled),
+                                            hasReducers: !handled.isEmpty)
     }
 
     /// After a reducer of `store` changed: when the store has a history, a note that its states

@@ -108,11 +108,27 @@ struct DispatchReport: CommandReport {
         var count: Int
     }
 
+    /// An action type that no reducer of the store handles: a typo, most often.
+    struct UnhandledType {
+        var store: String
+        var type: String
+        /// The handled type closest to `type`, if one is close.
+        var closest: String?
+        var hasReducers: Bool
+
+        /// `no reducer of app handles 'Ad'; did you mean 'Add'?`
+        var text: String {
+            let hint = closest.map { "; did you mean '\($0)'?" } ?? (hasReducers ? "" : " (it has no reducers yet)")
+            return "no reducer of \(store) handles '\(type)'\(hint)"
+        }
+    }
+
     var outcome: Outcome
-    var warning: String?
+    /// Said before the outcome, once per store and type.
+    var warning: UnhandledType?
 
     func lines(in style: OutputStyle) -> [String] {
-        let warnings = warning.map { ["warning: " + $0] } ?? []
+        let warnings = warning.map { ["warning: " + $0.text] } ?? []
         switch outcome {
         case .queued(let type): return warnings + ["\(type) waits for the transaction to commit"]
         case .dropped(let type): return warnings + ["\(type) was dropped by a middleware: nothing changed"]
@@ -130,7 +146,7 @@ struct DispatchReport: CommandReport {
         case .dropped: ["dropped": true]
         case .step(let step, _): step.json
         }
-        let warned = warning.map { base.adding("warning", .string($0)) } ?? base
+        let warned = warning.map { base.adding("warning", .string($0.text)) } ?? base
         guard case .step(_, let fork?) = outcome else { return warned }
         return warned.adding("branch", ["name": .string(fork.branch), "from": .string(fork.from), "at": .int(fork.at)])
     }
