@@ -232,6 +232,8 @@ public final class Shell {
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
                 return CommandOutcome(status: .failure, lines: renderer.failure(ShellError(reason, at: 0..<0), command: text, origin: origin))
             }
+            // A lookup of `router` makes it; a command that failed after one leaves no router.
+            if let graphMark { graph.dropRouterMade(since: graphMark) }
             // A command that did not even parse is recorded too: a replay fails on it the same way.
             if !parsed {
                 recorders = self.recorders(for: nil)

@@ -123,6 +123,19 @@ struct RouteShellTutorialTests {
         #expect(session.fail("back") == [error("the navigation stack is empty", "back", column: 0, width: 4)])
     }
 
+    /// Found by the command fuzzer: naming `router` makes its node, and a command that failed
+    /// after it left the node behind (`nodes` listed it, `save` wrote nothing for it).
+    @Test func aCommandThatFailsAfterNamingTheRouterLeavesNoRouterNode() {
+        let session = RouteSession()
+        for command in ["wire router.route -> p.count", "pipe router.route -> k : state.n = 1", "wire p.out -> router.open"] {
+            #expect(session.fail(command).count == 1)
+            #expect(session.run("nodes") == ["no nodes yet (create one with var, derive, signal, knot or patch)"], "after \(command)")
+        }
+        // A command that uses it keeps it.
+        session.run("probe router.route")
+        #expect(session.run("nodes").first?.hasPrefix("router") == true)
+    }
+
     @Test func dismissWithoutAModalIsAnErrorAndKeepsTheStack() {
         let session = RouteSession()
         #expect(session.fail("dismiss") == [error("no modal is presented", "dismiss", column: 0, width: 7)])

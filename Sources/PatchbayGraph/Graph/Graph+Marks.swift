@@ -17,6 +17,8 @@ extension Graph {
         /// the graph and then fails as a whole takes its navigation back too.
         fileprivate let stack: NavigationStack
         fileprivate let routeCount: Int
+        /// Whether the `router` node was there: the first lookup of `router` makes it.
+        fileprivate let hadRouter: Bool
     }
 
     /// Marks where the graph stands now. Until the mark is released (`release(_:)`), every
@@ -26,7 +28,21 @@ extension Graph {
     public func mark() -> Mark {
         openMarks.append(savesBeforeTicks.count)
         return Mark(undo: engine.openUndoScope(), saves: savesBeforeTicks.count, wireChanges: wireChanges.count, stack: stack,
-                    routeCount: routeHistory.count)
+                    routeCount: routeHistory.count, hadRouter: nodes[RouterNode.name] != nil)
+    }
+
+    /// Removes the `router` node when a lookup made it after `mark` and nothing uses it yet: a
+    /// command that failed after it named `router` (`wire router.route -> nope.in`) changes
+    /// nothing, not even the node list.
+    public func dropRouterMade(since mark: Mark) {
+        guard !mark.hadRouter, let router = nodes[RouterNode.name] as? RouterNode,
+              router.outputs.allSatisfy({ $0.receivers.isEmpty && !$0.hasListeners }), router.inputs.allSatisfy(\.wires.isEmpty),
+              !probes.keys.contains(where: { $0 == RouterNode.name || $0.hasPrefix(RouterNode.name + ".") }),
+              !delayWires.contains(where: { $0.source.owner === router || $0.target.owner === router })
+        else { return }
+        nodes[RouterNode.name] = nil
+        engine.unregister(router)
+        rankAll()
     }
 
     /// Ends `mark` (and any mark made after it that is still open), dropping what was saved for

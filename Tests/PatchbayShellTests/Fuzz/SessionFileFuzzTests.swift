@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayCore
 import PatchbayGraph
+import PatchbayRecorder
 import PatchbayShell
 import PatchbayTestSupport
 import Testing
@@ -62,9 +63,11 @@ struct SessionFileFuzzTests {
             let path = directory.path + "/damaged.jsonl"
             try Data(mutation.bytes).write(to: URL(fileURLWithPath: path))
             let damagedLine = mutation.firstLineNotAnObject
+            // Cut right after its header, a file is a session with nothing in it: no line to name.
+            let empty = mutation.bytes.isEmpty || (try? SessionReader.read(mutation.bytes)).map { $0.events.isEmpty && $0.damage == nil } == true
             for command in ["inspect \(path)", "replay \(path) --verify"] {
                 let outcome = Shell().execute(command)
-                let problems = Self.problems(with: outcome, damagedLine: damagedLine, singleChange: mutation.singleChange, empty: mutation.bytes.isEmpty)
+                let problems = Self.problems(with: outcome, damagedLine: damagedLine, singleChange: mutation.singleChange, empty: empty)
                 for problem in problems where findings[problem] == nil {
                     findings[problem] = "\(command.split(separator: " ")[0]) of \(original.name) \(mutation.description) (damaged file \(index)): "
                         + outcome.lines.map(\.text).joined(separator: " | ").prefix(400)
