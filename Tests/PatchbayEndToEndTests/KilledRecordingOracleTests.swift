@@ -59,7 +59,10 @@ struct KilledRecordingOracleTests {
         child.closeInput()
 
         let recorded = recordedCommands(path)
-        let script = "= 'views'\n" + queries.joined(separator: "\n") + "\n"
+        // The store selection (`use`) is the session's, which `inspect` does not take from a
+        // recording: the queries name their stores, and one that does not exist must get the
+        // same error in every view.
+        let script = "use\n= 'views'\n" + queries.joined(separator: "\n") + "\n"
         // In the directory, where the DevTools file the commands export and import is.
         let live = try PatchbayProcess.run(["--json", "--keep-going"], input: Array((recorded.map { $0 + "\n" }.joined() + script).utf8),
                                            directory: directory)
