@@ -20,19 +20,21 @@ public enum Patchbay {
     /// Runs the command line `arguments` (the process's own by default) with `stores` hosted,
     /// and exits with the run's status.
     public static func main(hosting stores: [HostedStore] = [], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        let arguments = subcommandFirst(arguments)
+        // The form's own type parses, runs and exits, so that `patchbay replay --help` is the
+        // help of `replay`, and its usage errors show its usage.
+        let form: any HostCommand.Type = switch arguments.first {
+        case "replay": Replay.self
+        case "inspect": Inspect.self
+        default: PatchbayCommand.self
+        }
         do {
-            var command: any HostCommand
-            let arguments = subcommandFirst(arguments)
-            switch arguments.first {
-            case "replay": command = try Replay.parse(Array(arguments.dropFirst()))
-            case "inspect": command = try Inspect.parse(Array(arguments.dropFirst()))
-            default: command = try PatchbayCommand.parse(arguments)
-            }
+            var command = try form.parse(form == PatchbayCommand.self ? arguments : Array(arguments.dropFirst()))
             try command.run(hosting: stores)
         } catch {
-            PatchbayCommand.exit(withError: error)
+            form.exit(withError: error)
         }
-        PatchbayCommand.exit()
+        form.exit()
     }
 
     /// The command line with its subcommand first, so that the global options may come before
@@ -64,14 +66,19 @@ struct PatchbayCommand: HostCommand {
     static let configuration = CommandConfiguration(
         commandName: "patchbay",
         abstract: "An interactive shell for exploring dataflow and debugging reducers.",
+        // Each form on a line of its own, short enough for 80 columns.
+        usage: """
+            patchbay [<options>] [<files> ...]
+            patchbay replay <file> [--verify] [--step] [--until <n>] [--allow-files]
+            patchbay inspect <file> [--follow [--idle <seconds>]]
+            """,
         discussion: """
             With no FILE and a terminal on standard input, starts the interactive shell. Otherwise runs \
             the FILEs (or standard input) as scripts: no prompt, and a stop at the first error with exit \
             status 1 unless --keep-going is given. Type 'help' in the shell for the commands.
 
-            patchbay replay FILE [--verify] [--step] [--until N]   replay a recorded session
-            patchbay inspect FILE [--follow [--idle SECONDS]]      open a recording for time travel
-            (see 'patchbay replay --help' and 'patchbay inspect --help')
+            'patchbay replay FILE' replays a recorded session, and 'patchbay inspect FILE' opens one for \
+            time travel: see 'patchbay replay --help' and 'patchbay inspect --help'.
             """,
         version: PatchbayVersion.current
     )

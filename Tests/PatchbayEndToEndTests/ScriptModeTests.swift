@@ -85,6 +85,18 @@ struct ScriptModeTests {
         #expect(help.output.contains("--history-file"))
     }
 
+    /// Each form's `--help` is its own (`patchbay replay --help` showed the shell's), and at 80
+    /// columns no line is wider: nothing wraps in the middle of a column.
+    @Test(arguments: [([], "OVERVIEW: An interactive shell"), (["replay"], "OVERVIEW: Replay a recorded session"),
+                      (["inspect"], "OVERVIEW: Open a recorded session for time travel")])
+    func eachFormsHelpIsItsOwnAndFitsEightyColumns(form: [String], overview: String) throws {
+        let help = try PatchbayProcess.run(form + ["--help"], environment: ["COLUMNS": "80"])
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix(overview), "\(help.output.prefix(200))")
+        let wide = help.output.split(separator: "\n").filter { $0.count > 80 }
+        #expect(wide.isEmpty, "lines over 80 columns: \(wide)")
+    }
+
     @Test func noColourWhenOutputIsNotATerminal() throws {
         let result = try PatchbayProcess.run(["--keep-going"], input: Array("= x\n".utf8), environment: ["NO_COLOR": ""])
         #expect(!result.errors.contains("\u{1B}["))
