@@ -24,7 +24,7 @@ struct FollowProcessTests {
 
         // The app: its store line first, then, after a pause, an action every 40 ms.
         let app = try ChildProcess(Self.writer, [path, String(count), "40", "800"])
-        _ = app.wait(until: { (try? String(contentsOfFile: path, encoding: .utf8))?.contains(#""kind":"store""#) == true },
+        _ = app.wait(until: { currentText(ofFile: path).contains(#""kind":"store""#) },
                      timeout: .seconds(10))
 
         // Standard input is a pipe: it follows until the file has not grown for 3 s, then runs

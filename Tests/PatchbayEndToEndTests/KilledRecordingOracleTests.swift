@@ -70,7 +70,7 @@ struct KilledRecordingOracleTests {
         let live = try PatchbayProcess.run(["--json", "--keep-going"], input: Array((recorded.map { $0 + "\n" }.joined() + script).utf8),
                                            directory: directory)
         let inspected = try PatchbayProcess.run(["--json", "--keep-going"], input: Array(("inspect \(path)\n" + script).utf8), directory: directory)
-        let file = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let file = currentText(ofFile: path)
         let context = "killed after \(recorded.count) of \(sent) commands sent; the file:\n" + file
         if let difference = difference(views(live.output), views(inspected.output)) {
             return "inspect differs from the live session: \(difference)\n\(context)\n\(firstLine(inspected.output))"
@@ -88,7 +88,7 @@ struct KilledRecordingOracleTests {
 
     /// The commands the file recorded (a line cut by the kill is no command).
     private static func recordedCommands(_ path: String) -> [String] {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let text = currentText(ofFile: path)
         return text.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   object["kind"] as? String == "command" else { return nil }

@@ -139,6 +139,15 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
+/// The text of the file at `path` as it is now; "" when it cannot be read. Read through a file
+/// handle, not `String(contentsOfFile:)`: Foundation's whole-file read of an empty file keeps the
+/// buffer it allocated (LeakSanitizer finds it), and a file a test polls is often still empty.
+func currentText(ofFile path: String) -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+    defer { try? handle.close() }
+    return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+}
+
 /// Runs the built `patchbay` binary to its end.
 enum PatchbayProcess {
     struct Result {

@@ -19,7 +19,7 @@ struct RecordingProcessTests {
         let child = try ChildProcess(PatchbayProcess.binary, ["--record", path])
         child.feed(Array((Self.counter + String(repeating: "dispatch app Add\n", count: 20)).utf8), closing: false)
         // Wait until the last action is in the file, then kill without warning (the pipe stays open).
-        _ = child.wait(until: { ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains(#""index":20"#) })
+        _ = child.wait(until: { currentText(ofFile: path).contains(#""index":20"#) })
         child.send(SIGKILL)
         child.waitForExit("the patchbay killed mid-session")
         #expect(child.endedBySignal)

@@ -157,7 +157,7 @@ struct ScriptInterruptTests {
     /// recording holds a command once it ran), sends SIGINT and waits for the end; how long that took.
     private func interrupt(_ arguments: [String], in directory: String, once file: String, holds ready: String) throws -> (ChildProcess, Duration) {
         let child = try ChildProcess(PatchbayProcess.binary, arguments, directory: directory)
-        let started = child.wait(until: { ((try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? "").contains(ready) })
+        let started = child.wait(until: { currentText(ofFile: directory + "/" + file).contains(ready) })
         #expect(started, "the command before the long one never ran: \(child.printedErrors)")
         let sent = ContinuousClock.now
         child.send(SIGINT)

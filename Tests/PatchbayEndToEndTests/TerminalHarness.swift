@@ -114,7 +114,7 @@ final class TerminalHarness {
     func stop() {
         if process.isRunning {
             let pid = process.processIdentifier
-            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+            let children = currentText(ofFile: "/proc/\(pid)/task/\(pid)/children")
             for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGKILL) }
             process.terminate()
         }
