@@ -21,8 +21,8 @@ enum ConfigFile {
     /// Applies the rc file's settings to `shell`, if there is one; each bad line is a warning
     /// on standard error, and the lines around it still apply.
     static func apply(to shell: Shell, output: OutputWriter) {
-        guard let path = defaultPath(), let data = FileManager.default.contents(atPath: path) else { return }
-        let (settings, problems) = shell.options.settings.applying(configuration: String(decoding: data, as: UTF8.self))
+        guard let path = defaultPath(), let bytes = ScriptFile.bytes(atPath: path) else { return }
+        let (settings, problems) = shell.options.settings.applying(configuration: String(decoding: bytes, as: UTF8.self))
         shell.options.settings = settings
         for problem in problems {
             output.write(OutputLine("patchbay: warning: \(path):\(problem)", to: .error))

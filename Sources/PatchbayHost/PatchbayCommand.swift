@@ -286,14 +286,14 @@ struct SessionOptions: ParsableArguments {
             if runner.failures > 0 { failed = true }
         }
         for file in files where !shell.hasQuit && (!failed || keepGoing) && !interrupts.wasReceived {
-            guard let contents = FileManager.default.contents(atPath: file) else {
+            guard let contents = ScriptFile.bytes(atPath: file) else {
                 output.write(OutputLine("patchbay: error: cannot read '\(file)': \(Terminal.fileProblem(file))", to: .error))
                 throw ExitCode(2)
             }
             var runner = ScriptRunner(shell: shell, name: file, keepGoing: keepGoing, write: output.write)
             runner.followsInPlace = !followsAtPrompt
             runner.flushOutput = output.flush
-            runner.run([UInt8](contents), until: interrupts)
+            runner.run(contents, until: interrupts)
             if runner.failures > 0 {
                 failed = true
                 // With -i, a failing script still leaves the shell open for a look around.
