@@ -260,8 +260,8 @@ extension Shell {
         let nodes = graph.nodeNames.count - untouched, routes = graph.routePatterns.count
         guard nodes + routes > 0 else { return }
         var held: [String] = []
-        if nodes > 0 { held.append("\(nodes) node\(nodes == 1 ? "" : "s")") }
-        if routes > 0 { held.append("\(routes) route\(routes == 1 ? "" : "s")") }
+        if nodes > 0 { held.append(counted(nodes, "node")) }
+        if routes > 0 { held.append(counted(routes, "route")) }
         throw ShellError(.session(path: command, detail: "it starts a fresh session and this one holds \(held.joined(separator: " and ")); "
                                   + "'save FILE' or 'reset' first, or add --force"), at: range)
     }
@@ -559,7 +559,7 @@ extension Shell {
 
     /// What an import replaces: `3 actions`, `3 actions and 1 other branch`.
     static func replacedText(_ replaced: (actions: Int, branches: Int)) -> String {
-        var text = "\(replaced.actions) action\(replaced.actions == 1 ? "" : "s")"
+        var text = counted(replaced.actions, "action")
         if replaced.branches > 0 { text += " and \(replaced.branches) other branch\(replaced.branches == 1 ? "" : "es")" }
         return text
     }

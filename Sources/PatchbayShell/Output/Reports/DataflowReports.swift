@@ -206,4 +206,3 @@ extension Graph.ConnectorSummary {
 }
 
 /// "1 wire", "2 wires".
-private func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

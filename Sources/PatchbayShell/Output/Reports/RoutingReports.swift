@@ -179,7 +179,7 @@ struct FeatureListing: CommandReport {
     func lines(in style: OutputStyle) -> [String] {
         guard !features.isEmpty else { return ["no features yet"] }
         return features.map { feature in
-            "\(feature.name)\(feature.isOpen ? " (open)" : "")  \(feature.items.count) definition\(feature.items.count == 1 ? "" : "s")"
+            "\(feature.name)\(feature.isOpen ? " (open)" : "")  \(counted(feature.items.count, "definition"))"
         }
     }
 

@@ -17,8 +17,8 @@ struct RecordingStarted: CommandReport {
 
     func lines(in style: OutputStyle) -> [String] {
         guard startsWithOpening else { return ["recording into \(path)"] }
-        let held = pendingTimers == 0 ? "" : ", \(pendingTimers) pending timer\(pendingTimers == 1 ? "" : "s")"
-        return ["recording into \(path) (it starts with what exists: \(stores) store\(stores == 1 ? "" : "s")\(held) and the definitions)"]
+        let held = pendingTimers == 0 ? "" : ", \(counted(pendingTimers, "pending timer"))"
+        return ["recording into \(path) (it starts with what exists: \(counted(stores, "store"))\(held) and the definitions)"]
     }
 
     var json: Value { ["recording": .string(path), "pendingTimers": .int(pendingTimers)] }
@@ -180,7 +180,7 @@ struct StoppedFollowing: CommandReport {
 
     func lines(in style: OutputStyle) -> [String] {
         ["stopped following \(path)" + (idleSeconds.map { ": it did not grow for \(secondsText($0)) s" } ?? "")
-            + " (\(actions) new action\(actions == 1 ? "" : "s") read)"]
+            + " (\(counted(actions, "new action")) read)"]
     }
 
     var json: Value { ["stoppedFollowing": .string(path), "actions": .int(actions)] }

@@ -4,6 +4,9 @@ import PatchbayGraph
 // How the data that several reports (and the renderer's event lines) show is shown: each form
 // written once, for people and for JSON.
 
+/// `1 action`, `3 actions`: a count and its noun, plural unless the count is one.
+func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
 extension StoreStep {
     /// `#3 AddTodo  items[2]: + {title: "milk"}`, the changes coloured as `style` says.
     func line(in style: OutputStyle) -> String {

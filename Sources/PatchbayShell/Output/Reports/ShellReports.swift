@@ -28,7 +28,7 @@ struct DefinitionsSaved: CommandReport {
     var definitions: Int
 
     func lines(in style: OutputStyle) -> [String] {
-        ["saved \(definitions) definition\(definitions == 1 ? "" : "s") to \(path)"]
+        ["saved \(counted(definitions, "definition")) to \(path)"]
     }
 
     var json: Value { ["file": .string(path), "lines": .int(definitions)] }

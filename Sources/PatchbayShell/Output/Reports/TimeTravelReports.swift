@@ -33,7 +33,7 @@ struct HistoryListing: CommandReport {
         let hidden = matched - entries.count
         if filtering {
             let span = span.map { " (#\($0.from) to #\($0.to))" } ?? ""
-            var line = "\(matched) of \(searched) action\(searched == 1 ? "" : "s")\(span) \(matched == 1 ? "matches" : "match")"
+            var line = "\(matched) of \(counted(searched, "action"))\(span) \(matched == 1 ? "matches" : "match")"
             if hidden > 0 { line += " (the last \(entries.count) shown\(lastGiven ? "" : "; use --last N"))" }
             lines.append(line)
         } else if !lastGiven, hidden > 0 {
@@ -176,7 +176,7 @@ struct Recomputed: CommandReport {
 
     func lines(in style: OutputStyle) -> [String] {
         let first = firstChanged.map { ", the first at #\($0)" } ?? ""
-        let head = "recomputed \(actions) action\(actions == 1 ? "" : "s") of \(store) with its reducers as they are now: "
+        let head = "recomputed \(counted(actions, "action")) of \(store) with its reducers as they are now: "
             + statesChanged(changedStates) + first
         return [head + (firstChanges.isEmpty ? "" : ":")] + firstChanges.map(style.change)
     }
@@ -245,7 +245,7 @@ struct BranchListing: CommandReport {
 
     func lines(in style: OutputStyle) -> [String] {
         branches.map { branch in
-            let count = "\(branch.count) action\(branch.count == 1 ? "" : "s")"
+            let count = counted(branch.count, "action")
             return "\(branch.isCurrent ? "*" : " ") \(branch.name)  \(count)" + (branch.origin.map { ", \($0)" } ?? "")
         }
     }
@@ -280,7 +280,7 @@ enum HistoryRewritten: CommandReport {
         switch self {
         case .committed(let count): ["committed: the current state is the initial state now (\(count) actions squashed)"]
         case .reverted(let count): ["reverted to the initial state (\(count) actions dropped)"]
-        case .swept(let count): ["swept \(count) skipped action\(count == 1 ? "" : "s")"]
+        case .swept(let count): ["swept \(counted(count, "skipped action"))"]
         }
     }
 
