@@ -77,7 +77,12 @@ extension Value {
     }
 
     static func diff(_ old: Value, _ new: Value, path: [ValueChange.PathComponent], into changes: inout [ValueChange]) {
-        guard !isIdentical(old, new) else { return }
+        // Two arrays or objects are not compared whole first: walking them below finds what
+        // differs, and an up-front comparison would walk the changed branch once per level.
+        switch old {
+        case .array, .object: if old.sharesStorage(with: new) { return }
+        default: if isIdentical(old, new) { return }
+        }
         if wraps(new, old) || wraps(old, new) {
             changes.append(ValueChange(path: path, operation: .replace, old: old, new: new))
             return

@@ -104,9 +104,11 @@ final class ValueEncoding: Encoder {
         guard var place = reuse else { return try encoded(value) }
         // Taken out while it changes, so that its arrays are not shared (and copied) meanwhile.
         reuse = nil
-        let previous = place.next < place.previous.count ? place.previous[place.next] : nil
+        let previous = place.next < place.previous.count ? place.previous[place.next] as? TypedEncodedPart<T> : nil
         place.next += 1
-        if let previous, Self.equal(value, previous.typed) {
+        // The type's `==`, looked up once: a part of the same type in the same place has it.
+        let equality = previous != nil ? previous?.equality : Equality.of(T.self)
+        if let previous, let equality, equality.equal(value, previous.typed) {
             place.made.append(previous)
             reuse = place
             return previous.value
@@ -117,17 +119,9 @@ final class ValueEncoding: Encoder {
             reuse = nil
             throw error
         }
-        place.made.append(EncodedPart(typed: value, value: result, children: reuse?.made ?? []))
+        place.made.append(TypedEncodedPart(typed: value, equality: equality, value: result, children: reuse?.made ?? []))
         reuse = place
         return result
-    }
-
-    /// Whether `value` equals `other` (a value of the same type), for a type that is `Equatable`.
-    private static func equal<T>(_ value: T, _ other: Any) -> Bool {
-        guard let type = T.self as? any Equatable.Type, let other = other as? T else { return false }
-        // `T` is `E`: the values are read as what they are.
-        func same<E: Equatable>(_: E.Type) -> Bool { (reinterpret(value) as E) == (reinterpret(other) as E) }
-        return same(type)
     }
 
     /// `value` encoded through its `encode(to:)`.
@@ -445,16 +439,47 @@ private struct SingleValueEncodingContainer_: SingleValueEncodingContainer {
     }
 }
 
-/// A part of a value encoded with a `ValueEncoder.Memory`: the typed value, its encoding, and
-/// its own parts in the order it encoded them.
-final class EncodedPart {
-    let typed: Any
+/// A part of a value encoded with a `ValueEncoder.Memory`: its encoding, and its own parts in
+/// the order it encoded them. (Always a `TypedEncodedPart`, which holds the typed value.)
+class EncodedPart {
     let value: Value
     let children: [EncodedPart]
 
-    init(typed: Any, value: Value, children: [EncodedPart]) {
-        self.typed = typed
+    init(value: Value, children: [EncodedPart]) {
         self.value = value
         self.children = children
     }
+}
+
+/// An encoded part with its typed value and its type's `==` (`nil` when the type is not
+/// `Equatable`), so that the next encoding in the same place compares without casting through
+/// `Any` or looking the conformance up again.
+final class TypedEncodedPart<T>: EncodedPart {
+    let typed: T
+    let equality: Equality<T>?
+
+    init(typed: T, equality: Equality<T>?, value: Value, children: [EncodedPart]) {
+        self.typed = typed
+        self.equality = equality
+        super.init(value: value, children: children)
+    }
+}
+
+/// `==` of a type found to be `Equatable` at run time. (A class rather than a closure: a
+/// closure handed on from part to part gains a reabstraction thunk at each hand-over, and
+/// calling it gets slower with every encoding.)
+class Equality<T> {
+    /// The `==` of `T`, when `T` is `Equatable`.
+    static func of(_: T.Type) -> Equality<T>? {
+        guard let type = T.self as? any Equatable.Type else { return nil }
+        // `E` is `T`, so the cast always succeeds.
+        func make<E: Equatable>(_: E.Type) -> Equality<T>? { EquatableEquality<E>() as? Equality<T> }
+        return make(type)
+    }
+
+    func equal(_ a: T, _ b: T) -> Bool { false }
+}
+
+private final class EquatableEquality<E: Equatable>: Equality<E> {
+    override func equal(_ a: E, _ b: E) -> Bool { a == b }
 }
