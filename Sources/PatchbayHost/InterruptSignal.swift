@@ -17,7 +17,8 @@ private let signalInterruption = Interruption()
 ///   interrupts the blocking read (the handler is installed without `SA_RESTART`), which the
 ///   plain reader reports as an abandoned line.
 /// - In scripts, the run ends after the interrupted command, the recording closed, with exit
-///   status 130 (128 + SIGINT), as a shell's would.
+///   status 130 (128 + SIGINT), as a shell's would. A SIGINT that lands once a command ended
+///   stops a file at its next line, which the error names (`ScriptRunner.stopInterrupted`).
 final class InterruptSignal {
     private var previous = sigaction()
 

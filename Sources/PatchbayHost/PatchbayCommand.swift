@@ -344,14 +344,17 @@ struct ByteCount: ExpressibleByArgument {
 
 extension ScriptRunner {
     /// Runs every line of `bytes`, then finishes; stops after the command during which SIGINT
-    /// arrived.
+    /// arrived, at the line after it.
     mutating func run(_ bytes: [UInt8], until interrupts: InterruptSignal) {
         var splitter = LineSplitter()
-        for line in splitter.append(bytes) {
+        let lines = splitter.append(bytes)
+        let last = splitter.finish()
+        for (index, line) in lines.enumerated() {
             feed(line)
-            if isStopped || interrupts.wasReceived { return }
+            if isStopped { return }
+            if interrupts.wasReceived { return stopInterrupted(beforeLine: index + 1 < lines.count || last != nil) }
         }
-        if let last = splitter.finish() { feed(last) }
+        if let last { feed(last) }
         finish()
     }
 }

@@ -1,3 +1,4 @@
+import PatchbayCore
 import PatchbayShell
 import Testing
 
@@ -22,6 +23,47 @@ struct ScriptRunnerTests {
         let run = ShellRun("= 1\nquit\n= 2\n")
         #expect(run.output == ["1"])
         #expect(run.failures == 0)
+    }
+
+    private func line(_ text: String) -> LineSplitter.Line {
+        var splitter = LineSplitter()
+        return splitter.append(Array((text + "\n").utf8))[0]
+    }
+
+    @Test func anInterruptBetweenCommandsNamesTheLineTheScriptStoppedAt() {
+        // SIGINT that lands once `var a = 1` has ended, before line 2 runs.
+        let shell = Shell()
+        var errors: [String] = []
+        var runner = ScriptRunner(shell: shell, name: "long.pb", keepGoing: false) { if $0.stream == .error { errors.append($0.text) } }
+        runner.feed(line("var a = 1"))
+        runner.stopInterrupted(beforeLine: true)
+        runner.feed(line("var b = 2"))
+        #expect(errors == ["long.pb:2:1: error: interrupted; nothing changed"])
+        #expect(runner.isStopped)
+        #expect(shell.execute("= b").lines.first?.text.contains("unknown name 'b'") == true)
+    }
+
+    @Test func anInterruptedCommandIsTheOnlyOneToSaySo() {
+        let shell = Shell()
+        var errors: [String] = []
+        var runner = ScriptRunner(shell: shell, name: "long.pb", keepGoing: false) { if $0.stream == .error { errors.append($0.text) } }
+        let interruption = Interruption()
+        interruption.during {
+            interruption.request()
+            runner.feed(line("= len(map(range(100000), x => x))"))
+            runner.stopInterrupted(beforeLine: true)
+        }
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("long.pb:1:") == true && errors.first?.contains("interrupted; nothing changed") == true, "\(errors)")
+    }
+
+    @Test func anInterruptAfterTheLastLineSaysNothing() {
+        var errors: [String] = []
+        var runner = ScriptRunner(shell: Shell(), name: "long.pb", keepGoing: false) { if $0.stream == .error { errors.append($0.text) } }
+        runner.feed(line("= 1"))
+        runner.stopInterrupted(beforeLine: false)
+        #expect(errors.isEmpty)
+        #expect(runner.isStopped)
     }
 
     @Test func aMultiLineCommandReportsTheLineOfTheError() {

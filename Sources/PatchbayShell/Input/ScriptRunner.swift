@@ -25,8 +25,11 @@ public struct ScriptRunner {
     public private(set) var commandCount = 0
     /// How many commands failed.
     public private(set) var failures = 0
-    /// Whether the script stopped early: at an error (without `keepGoing`) or at `quit`.
+    /// Whether the script stopped early: at an error (without `keepGoing`), at `quit` or at an
+    /// interrupt.
     public private(set) var isStopped = false
+    /// Whether the last command failed because it was interrupted.
+    private var lastCommandWasInterrupted = false
     /// Whether `inspect --follow` is followed here, before the next line runs; off when the
     /// caller reads the followed file between commands (the interactive shell after the
     /// commands of its command line).
@@ -81,6 +84,8 @@ public struct ScriptRunner {
         let outcome = shell.execute(command, at: SourceOrigin(name: name, line: commandStart))
         outcome.lines.forEach(write)
         if outcome.status != .empty { commandCount += 1 }
+        // A command that failed with an interrupt pending was the one interrupted: its error says so.
+        lastCommandWasInterrupted = outcome.status == .failure && Interruption.current?.isRequested == true
         if outcome.status == .failure { countFailure() }
         if shell.hasQuit { isStopped = true }
         if followsInPlace && shell.isFollowing { follow() }
@@ -102,6 +107,16 @@ public struct ScriptRunner {
             flushOutput()
             if lines.isEmpty { Thread.sleep(forTimeInterval: Self.followPause.seconds) }
         }
+    }
+
+    /// Stops the script at an interrupt (SIGINT): when the last command ended before the
+    /// interrupt stopped it, and `hasNextLine`, the error names the next line as the one the
+    /// script stopped at. (An interrupted command's own error already says where.)
+    public mutating func stopInterrupted(beforeLine hasNextLine: Bool) {
+        defer { isStopped = true }
+        guard !isStopped, !lastCommandWasInterrupted, hasNextLine else { return }
+        let origin = SourceOrigin(name: name, line: lineNumber + 1)
+        shell.report(ShellError(.interrupted, at: 0..<0), command: "", at: origin).forEach(write)
     }
 
     /// Ends the input: a command still open is an error, and so is a transaction still open
