@@ -86,7 +86,15 @@ private enum CaseNamedType: Codable, Equatable {
     }
 
     @Test func anUnknownTypeIsReportedWithASuggestion() {
-        #expect(throws: ActionDecodingError.unknownType("adTodo", suggestion: nil)) { try mapping.action(from: ["type": "adTodo"]) }
+        // Before the mapping met a single action, the case names near the type are found.
+        #expect(mapping.knownTypes.isEmpty)
+        #expect(throws: ActionDecodingError.unknownType("adTodo", suggestion: "addTodo")) { try mapping.action(from: ["type": "adTodo"]) }
+        #expect(throws: ActionDecodingError.unknownType("Reset", suggestion: "reset")) { try mapping.action(from: ["type": "Reset"]) }
+        #expect(throws: ActionDecodingError.unknownType("toggel", suggestion: "toggle")) { try mapping.action(from: ["type": "toggel", "id": 1]) }
+        #expect(throws: ActionDecodingError.unknownType("zzz", suggestion: nil)) { try mapping.action(from: ["type": "zzz"]) }
+        #expect(throws: ActionDecodingError.unknownType(String(repeating: "a", count: 5_000), suggestion: nil)) {
+            try mapping.action(from: ["type": .string(String(repeating: "a", count: 5_000))])
+        }
         let named = ActionMapping<TodoAction>.codable(knownTypes: ["addTodo", "toggle", "reset"])
         #expect(named.knownTypes == ["addTodo", "toggle", "reset"])
         #expect(throws: ActionDecodingError.unknownType("adTodo", suggestion: "addTodo")) { try named.action(from: ["type": "adTodo", "title": "x"]) }
@@ -94,6 +102,8 @@ private enum CaseNamedType: Codable, Equatable {
         #expect(ActionDecodingError.unknownType("zzz", suggestion: nil).description == "no action type 'zzz'")
         let untyped = ActionMapping<Untyped>.codable()
         #expect(throws: ActionDecodingError.unknownType("Untypd", suggestion: nil)) { try untyped.action(from: ["type": "Untypd", "id": 1]) }
+        // A struct's field names are no action types: `i` is one edit from the field `id`.
+        #expect(throws: ActionDecodingError.unknownType("i", suggestion: nil)) { try untyped.action(from: ["type": "i", "id": 1]) }
     }
 
     @Test func knownTypesGrowWithEveryTypeSeen() throws {

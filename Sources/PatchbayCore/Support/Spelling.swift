@@ -20,6 +20,33 @@ public enum Spelling {
         return best?.name
     }
 
+    /// The words one edit away from `word` (an insertion, a deletion, a replacement or a
+    /// transposition of neighbours) made of letters, digits and `_`, as names are: the candidates
+    /// to try when the names a word may misspell cannot be listed, only tested one by one.
+    /// None for a word longer than `maxLength`, which no name would be.
+    static func oneEditAway(from word: String, maxLength: Int = 64) -> [String] {
+        let letters = Array(word.unicodeScalars)
+        guard letters.count <= maxLength else { return [] }
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_".unicodeScalars)
+        var words: [[Unicode.Scalar]] = []
+        for position in 0...letters.count {
+            for letter in alphabet { words.append(letters[..<position] + [letter] + letters[position...]) }
+            guard position < letters.count else { continue }
+            words.append(Array(letters[..<position] + letters[(position + 1)...]))
+            for letter in alphabet where letter != letters[position] {
+                var replaced = letters
+                replaced[position] = letter
+                words.append(replaced)
+            }
+            if position + 1 < letters.count {
+                var swapped = letters
+                swapped.swapAt(position, position + 1)
+                words.append(swapped)
+            }
+        }
+        return words.map { String(String.UnicodeScalarView($0)) }
+    }
+
     /// Levenshtein distance, with a transposition of neighbours counting as one edit.
     package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }

@@ -54,7 +54,8 @@ extension ActionMapping where Action: Codable {
     ///
     /// Decoding is the inverse: which form an object is in follows from the keys the
     /// action's `init(from:)` asks for (a case name, `type`, or neither). A type that is no
-    /// case is `unknownType`, with a suggestion among `knownTypes`.
+    /// case is `unknownType`, with a suggestion among `knownTypes` and, for an enum, the case
+    /// names one edit away (`toggel` → `toggle`, `Reset` → `reset`), which need not be known yet.
     ///
     /// - Parameter knownTypes: the action types, when the app can list them (the case names);
     ///   otherwise `knownTypes` grows with every type this mapping encodes or decodes.
@@ -99,11 +100,18 @@ extension ActionMapping where Action: Codable {
         while true {
             let decoding = ValueDecoding(.object(members))
             decoding.actionView = view
+            func unknownType() -> ActionDecodingError {
+                .unknownType(type, suggestion: Spelling.closest(to: type, among: names.names + decoding.casesNearUnknownType))
+            }
             do {
-                return try decoding.decode(Action.self)
+                let action = try decoding.decode(Action.self)
+                // An `init(from:)` that made something of no members at all still had no case.
+                if decoding.isUnknownActionType { throw unknownType() }
+                return action
             } catch is UnknownActionType {
-                throw .unknownType(type, suggestion: Spelling.closest(to: type, among: names.names))
+                throw unknownType()
             } catch {
+                if decoding.isUnknownActionType { throw unknownType() }
                 let form = decoding.actionForm ?? .typed
                 let relative = view.relativePath(ValueCodingError.from(error, root: decoding.actionRoot ?? .object(members)), form: form)
                 let reported = firstError ?? relative
@@ -163,7 +171,11 @@ struct ActionView {
             } else if isWrapped {
                 form = .wrapped
             } else {
-                throw UnknownActionType()
+                // No form fits: the type is unknown. The action's `init(from:)` goes on with no
+                // members and fails; an enum's asks for `allKeys` first, which finds the case
+                // names near the type (see `ValueDecoding.casesNearUnknownType`).
+                decoding.isUnknownActionType = true
+                return [:]
             }
         }
         decoding.actionForm = form

@@ -38,6 +38,14 @@ final class ValueDecoding: Decoder {
     var alternativeForm: ActionForm?
     /// The value the action view presented (where errors look up what they found).
     var actionRoot: Value?
+    /// Whether the action object's type is none the action's keys know: its container has no
+    /// members, and the decoding fails.
+    var isUnknownActionType = false
+    /// The case names one edit away from an unknown action type, found when an enum's
+    /// `init(from:)` asks its container for `allKeys`: an enum's cases cannot be listed, but its
+    /// coding keys can be asked about each name near the type. (A struct's `init(from:)` never
+    /// asks, so its field names are never taken for cases.)
+    var casesNearUnknownType: [String] = []
 
     init(_ value: Value) {
         self.value = value
@@ -141,8 +149,10 @@ final class ValueDecoding: Decoder {
             let members = try view.members(for: Key.self, decoding: self)
             // The enum form's payload is the action object itself: its `type` is hidden
             // from the case's fields rather than copied out.
-            return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(
-                decoding: self, members: members, codingPath: codingPath, nestedHiddenKey: actionForm == .enumCase ? "type" : nil))
+            var container = KeyedValueDecodingContainer<Key>(
+                decoding: self, members: members, codingPath: codingPath, nestedHiddenKey: actionForm == .enumCase ? "type" : nil)
+            if isUnknownActionType { container.unknownType = view.type }
+            return KeyedDecodingContainer(container)
         }
         guard case .object(let members) = value else { throw mismatch("an object", value, at: nil) }
         return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(decoding: self, members: members, codingPath: codingPath))
@@ -175,6 +185,8 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     var hiddenKey: String?
     /// The member the containers nested in this one do not show.
     var nestedHiddenKey: String?
+    /// The action type no key knows, for the top container of an action object.
+    var unknownType: String?
 
     init(decoding: ValueDecoding, members: Value.Members, codingPath: [any CodingKey], hiddenKey: String? = nil, nestedHiddenKey: String? = nil) {
         self.decoding = decoding
@@ -184,7 +196,12 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         self.nestedHiddenKey = nestedHiddenKey
     }
 
-    var allKeys: [Key] { members.keys.compactMap { $0 == hiddenKey ? nil : Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        if let unknownType {
+            decoding.casesNearUnknownType = Spelling.oneEditAway(from: unknownType).filter { Key(stringValue: $0) != nil }
+        }
+        return members.keys.compactMap { $0 == hiddenKey ? nil : Key(stringValue: $0) }
+    }
 
     func contains(_ key: Key) -> Bool { lookUp(key) != nil }
 
