@@ -131,9 +131,14 @@ struct RouteShellTutorialTests {
             #expect(session.fail(command).count == 1)
             #expect(session.run("nodes") == ["no nodes yet (create one with var, derive, signal, knot or patch)"], "after \(command)")
         }
-        // A command that uses it keeps it.
+        // Nor does its error list it among the nodes that exist.
+        session.run("signal s")
+        #expect(session.fail("wire router.route -> s2.in").first?.contains("no node 's2' (nodes: s)") == true)
+        // A command that uses it keeps it, and from then on errors list it.
         session.run("probe router.route")
-        #expect(session.run("nodes").first?.hasPrefix("router") == true)
+        #expect(session.run("nodes").contains { $0.hasPrefix("router") })
+        #expect(session.fail("wire router.route -> s2.in").first?.contains("no node 's2' (nodes: s, router)") == true)
+        #expect(session.fail("wire s.out -> s3.in").first?.contains("no node 's3' (nodes: s, router)") == true)
     }
 
     @Test func dismissWithoutAModalIsAnErrorAndKeepsTheStack() {

@@ -35,14 +35,18 @@ extension Graph {
     /// command that failed after it named `router` (`wire router.route -> nope.in`) changes
     /// nothing, not even the node list.
     public func dropRouterMade(since mark: Mark) {
-        guard !mark.hadRouter, let router = nodes[RouterNode.name] as? RouterNode,
-              router.outputs.allSatisfy({ $0.receivers.isEmpty && !$0.hasListeners }), router.inputs.allSatisfy(\.wires.isEmpty),
-              !probes.keys.contains(where: { $0 == RouterNode.name || $0.hasPrefix(RouterNode.name + ".") }),
-              !delayWires.contains(where: { $0.source.owner === router || $0.target.owner === router })
-        else { return }
+        guard !mark.hadRouter, let router = nodes[RouterNode.name] as? RouterNode, isUnused(router) else { return }
         nodes[RouterNode.name] = nil
+        routerMadeUnderMarks = nil
         engine.unregister(router)
         rankAll()
+    }
+
+    /// Whether nothing uses `router` yet: no wire, listener, probe or delayed wire.
+    func isUnused(_ router: RouterNode) -> Bool {
+        router.outputs.allSatisfy({ $0.receivers.isEmpty && !$0.hasListeners }) && router.inputs.allSatisfy(\.wires.isEmpty)
+            && !probes.keys.contains(where: { $0 == RouterNode.name || $0.hasPrefix(RouterNode.name + ".") })
+            && !delayWires.contains(where: { $0.source.owner === router || $0.target.owner === router })
     }
 
     /// Ends `mark` (and any mark made after it that is still open), dropping what was saved for
@@ -55,6 +59,8 @@ extension Graph {
         let kept = openMarks.last.map { $0 + 1 } ?? 0
         if savesBeforeTicks.count > kept { savesBeforeTicks.removeSubrange(kept...) }
         if openMarks.isEmpty { wireChanges.removeAll() }
+        // The command that made the router ended without taking it back: it stays.
+        if let depth = routerMadeUnderMarks, openMarks.count < depth { routerMadeUnderMarks = nil }
     }
 
     /// Takes back what changed since `mark`, without sending anything: the values, causes and

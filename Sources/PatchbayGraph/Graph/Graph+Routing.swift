@@ -573,6 +573,7 @@ extension Graph {
         if let node = nodes[RouterNode.name] as? RouterNode { return node }
         let node = RouterNode(graph: self)
         add(node)
+        if !openMarks.isEmpty { routerMadeUnderMarks = openMarks.count }
         return node
     }
 }

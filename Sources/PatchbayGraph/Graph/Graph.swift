@@ -59,6 +59,9 @@ public final class Graph {
     var openMarks: [Int] = []
     /// The wires made or replaced since the oldest open mark, oldest first.
     var wireChanges: [WireChange] = []
+    /// How many marks were open when a lookup made the `router` node, while the innermost of
+    /// them is: until its command ends, the node may still be taken back (`dropRouterMade`).
+    var routerMadeUnderMarks: Int?
 
     /// Names that expressions reserve, which nodes cannot take.
     public static let reservedNames: Set<String> = ["true", "false", "null", "state", "action", "params", "url", "route"]
@@ -105,7 +108,10 @@ public final class Graph {
     func node(_ name: String) throws(GraphError) -> GraphNode {
         if let node = nodes[name] { return node }
         if name == RouterNode.name { return routerNode() }
-        throw .unknownNode(name, existing: nodeNames)
+        // A router that this command's own lookup made, and that its failure takes back, is
+        // not listed.
+        let provisional = routerMadeUnderMarks != nil && (nodes[RouterNode.name] as? RouterNode).map(isUnused) == true
+        throw .unknownNode(name, existing: provisional ? nodeNames.filter { $0 != RouterNode.name } : nodeNames)
     }
 
     func outputPort(_ address: PortAddress) throws(GraphError) -> OutputPort<Value> {
