@@ -17,8 +17,9 @@ extension Graph {
         /// the graph and then fails as a whole takes its navigation back too.
         fileprivate let stack: NavigationStack
         fileprivate let routeCount: Int
-        /// Whether the `router` node was there: the first lookup of `router` makes it.
-        fileprivate let hadRouter: Bool
+        /// How many marks are open with this one: a `router` node that a lookup made at this
+        /// depth or deeper (`routerMadeUnderMarks`) is this mark's command's to take back.
+        fileprivate let depth: Int
     }
 
     /// Marks where the graph stands now. Until the mark is released (`release(_:)`), every
@@ -28,25 +29,30 @@ extension Graph {
     public func mark() -> Mark {
         openMarks.append(savesBeforeTicks.count)
         return Mark(undo: engine.openUndoScope(), saves: savesBeforeTicks.count, wireChanges: wireChanges.count, stack: stack,
-                    routeCount: routeHistory.count, hadRouter: nodes[RouterNode.name] != nil)
+                    routeCount: routeHistory.count, depth: openMarks.count)
     }
 
     /// Removes the `router` node when a lookup made it after `mark` and nothing uses it yet: a
     /// command that failed after it named `router` (`wire router.route -> nope.in`) changes
     /// nothing, not even the node list.
     public func dropRouterMade(since mark: Mark) {
-        guard !mark.hadRouter, let router = nodes[RouterNode.name] as? RouterNode, isUnused(router) else { return }
+        guard let router = provisionalRouter(sinceDepth: mark.depth) else { return }
         nodes[RouterNode.name] = nil
         routerMadeUnderMarks = nil
         engine.unregister(router)
         rankAll()
     }
 
-    /// Whether nothing uses `router` yet: no wire, listener, probe or delayed wire.
-    func isUnused(_ router: RouterNode) -> Bool {
-        router.outputs.allSatisfy({ $0.receivers.isEmpty && !$0.hasListeners }) && router.inputs.allSatisfy(\.wires.isEmpty)
-            && !probes.keys.contains(where: { $0 == RouterNode.name || $0.hasPrefix(RouterNode.name + ".") })
-            && !delayWires.contains(where: { $0.source.owner === router || $0.target.owner === router })
+    /// The `router` node when a lookup made it under a mark at `depth` or deeper whose command
+    /// is still running, and nothing uses it yet (no wire, listener, probe or delayed wire): a
+    /// node that command's failure takes back.
+    func provisionalRouter(sinceDepth depth: Int) -> RouterNode? {
+        guard let made = routerMadeUnderMarks, made >= depth, let router = nodes[RouterNode.name] as? RouterNode,
+              router.outputs.allSatisfy({ $0.receivers.isEmpty && !$0.hasListeners }), router.inputs.allSatisfy(\.wires.isEmpty),
+              !probes.keys.contains(where: { $0 == RouterNode.name || $0.hasPrefix(RouterNode.name + ".") }),
+              !delayWires.contains(where: { $0.source.owner === router || $0.target.owner === router })
+        else { return nil }
+        return router
     }
 
     /// Ends `mark` (and any mark made after it that is still open), dropping what was saved for

@@ -61,6 +61,8 @@ public final class Graph {
     var wireChanges: [WireChange] = []
     /// How many marks were open when a lookup made the `router` node, while the innermost of
     /// them is: until its command ends, the node may still be taken back (`dropRouterMade`).
+    /// One record for both questions about it: whether a failure drops it, and whether an error
+    /// lists it.
     var routerMadeUnderMarks: Int?
 
     /// Names that expressions reserve, which nodes cannot take.
@@ -110,7 +112,7 @@ public final class Graph {
         if name == RouterNode.name { return routerNode() }
         // A router that this command's own lookup made, and that its failure takes back, is
         // not listed.
-        let provisional = routerMadeUnderMarks != nil && (nodes[RouterNode.name] as? RouterNode).map(isUnused) == true
+        let provisional = provisionalRouter(sinceDepth: openMarks.count) != nil
         throw .unknownNode(name, existing: provisional ? nodeNames.filter { $0 != RouterNode.name } : nodeNames)
     }
 
