@@ -222,7 +222,7 @@ struct InspectFollowShellTests {
         let run = ShellRun("inspect \(recording.path) --follow --idle 0.5\nstate\njump 2\n")
         #expect(run.errors == [])
         #expect(run.output == [
-            "inspected \(recording.path): app (1 actions)",
+            "inspected \(recording.path): app (1 action)",
             "following \(recording.path): new actions appear as they arrive, until it does not grow for 0.5 s or Ctrl-C",
             "#2 Set  count: 10 → 20", "#3 Set  count: 20 → 30",
             "stopped following \(recording.path): it did not grow for 0.5 s (2 new actions read)",

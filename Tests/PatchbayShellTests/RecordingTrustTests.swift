@@ -109,7 +109,7 @@ struct MidSessionRecordingTests {
         live.run("tick 2\nrecord stop")
         let expected = live.run("clock\nstate s\nhistory s")
 
-        #expect(verify(path).last == "verified 1 steps of \(path): every effect matches the recording")
+        #expect(verify(path).last == "verified 1 step of \(path): every effect matches the recording")
         let replayed = DataflowSession()
         replayed.run("replay \(path)")
         #expect(replayed.run("clock\nstate s\nhistory s") == expected)
@@ -535,7 +535,7 @@ struct NoSilentLossTests {
         #expect(session.error("replay \(path)") == "error: replay: \(refusal)")
         #expect(session.error("inspect \(path)") == "error: inspect: \(refusal)")
         #expect(session.run("= mine") == ["42"])
-        #expect(session.run("replay \(path) --force").last == "replayed 1 steps of \(path)")
+        #expect(session.run("replay \(path) --force").last == "replayed 1 step of \(path)")
     }
 
     @Test func commitAndRevertKeepOtherBranchesUnlessForced() throws {
@@ -556,7 +556,7 @@ struct NoSilentLossTests {
         session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add")
         #expect(session.error("import devtools \(file) s").hasPrefix("error: \(file): s has 1 action in its history, which the import would replace"))
         #expect(session.run("state s") == ["{n: 11}"])
-        #expect(session.run("import devtools \(file) s --force") == ["imported 1 actions into s; the 1 action it had before was replaced"])
+        #expect(session.run("import devtools \(file) s --force") == ["imported 1 action into s; the 1 action it had before was replaced"])
         #expect(session.run("state s") == ["{n: 11}"])
         #expect(session.run("jump 0") == ["s at #0 of 1: {n: 10}"])
     }

@@ -57,9 +57,9 @@ struct RecordShellTests {
         #expect(session.run("record") == ["not recording (start with: record FILE)"])
         #expect(session.run("record \(directory.path)/a.jsonl") == ["recording into \(directory.path)/a.jsonl"])
         session.run("= 1")
-        #expect(session.run("record") == ["recording into \(directory.path)/a.jsonl: 1 events"])
+        #expect(session.run("record") == ["recording into \(directory.path)/a.jsonl: 1 event"])
         #expect(session.error("record \(directory.path)/b.jsonl").contains("already recording"))
-        #expect(session.run("record stop") == ["stopped recording into \(directory.path)/a.jsonl (1 events)"])
+        #expect(session.run("record stop") == ["stopped recording into \(directory.path)/a.jsonl (1 event)"])
         #expect(session.run("record stop") == ["not recording"])
     }
 
@@ -599,7 +599,7 @@ struct DevToolsFixtureShellTests {
             "s has 2 actions and 1 other branch in its history, which the import would replace; 'export devtools s FILE' to keep them, then add --force, or import into a new store"))
         #expect(session.run("state s") == ["{n: 12}"])
         #expect(session.run("branch s").count == 2)
-        #expect(session.run("import devtools \(file) s --force") == ["imported 1 actions into s; the 2 actions and 1 other branch it had before were replaced"])
+        #expect(session.run("import devtools \(file) s --force") == ["imported 1 action into s; the 2 actions and 1 other branch it had before were replaced"])
         #expect(session.run("branch s").count == 1)
     }
 

@@ -204,5 +204,3 @@ extension Graph.ConnectorSummary {
          "open": .bool(isOpen)]
     }
 }
-
-/// "1 wire", "2 wires".

@@ -32,7 +32,7 @@ struct RecordingStopped: CommandReport {
 
     func lines(in style: OutputStyle) -> [String] {
         guard let path else { return ["not recording"] }
-        return ["stopped recording into \(path) (\(events) events)"]
+        return ["stopped recording into \(path) (\(counted(events, "event")))"]
     }
 
     var json: Value {
@@ -50,7 +50,7 @@ struct RecordingStatus: CommandReport {
 
     func lines(in style: OutputStyle) -> [String] {
         guard let path else { return ["not recording (start with: record FILE)"] }
-        return ["recording into \(path): \(events) events" + (failure.map { "; stopped by an error: \($0)" } ?? "")]
+        return ["recording into \(path): \(counted(events, "event"))" + (failure.map { "; stopped by an error: \($0)" } ?? "")]
     }
 
     var json: Value {
@@ -100,7 +100,7 @@ struct ReplayFinished: CommandReport {
     var verified: Bool
 
     func lines(in style: OutputStyle) -> [String] {
-        [verified ? "verified \(steps) steps of \(path): every effect matches the recording" : "replayed \(steps) steps of \(path)"]
+        [verified ? "verified \(counted(steps, "step")) of \(path): every effect matches the recording" : "replayed \(counted(steps, "step")) of \(path)"]
     }
 
     var json: Value { ["verified": .bool(verified), "steps": .int(steps), "divergence": .null] }
@@ -151,7 +151,7 @@ struct Inspected: CommandReport {
     var follow: Follow?
 
     func lines(in style: OutputStyle) -> [String] {
-        var lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.map { "\($0.name) (\($0.actions) actions)" }.joined(separator: ", "))]
+        var lines = ["inspected \(path): " + (stores.isEmpty ? "no stores" : stores.map { "\($0.name) (\(counted($0.actions, "action")))" }.joined(separator: ", "))]
         lines += warnings.map { "warning: \($0)" }
         if let follow {
             let until = follow.idleSeconds.map { "until it does not grow for \(secondsText($0)) s or Ctrl-C" } ?? "until Ctrl-C"
@@ -203,7 +203,7 @@ struct DevToolsExported: CommandReport {
     var lifted: Bool
 
     func lines(in style: OutputStyle) -> [String] {
-        ["exported \(actions) actions of \(store)" + (skipped == 0 ? "" : " (\(skipped) skipped)") + " to \(path)"
+        ["exported \(counted(actions, "action")) of \(store)" + (skipped == 0 ? "" : " (\(skipped) skipped)") + " to \(path)"
             + (lifted ? " as a lifted state" : "")]
     }
 
@@ -227,7 +227,7 @@ struct DevToolsImported: CommandReport {
     var replaced: (actions: Int, branches: Int)
 
     func lines(in style: OutputStyle) -> [String] {
-        var line = "imported \(actions) actions into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
+        var line = "imported \(counted(actions, "action")) into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
         if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
         if let current, current != actions { line += ", at #\(current)" }
         if replaced.actions > 0 || replaced.branches > 0 {

@@ -134,8 +134,8 @@ struct DispatchReport: CommandReport {
         case .dropped(let type): return warnings + ["\(type) was dropped by a middleware: nothing changed"]
         case .step(let step, let fork):
             guard let fork else { return warnings + [step.line(in: style)] }
-            let line = "new branch \(fork.branch) from \(fork.from) at #\(fork.at): \(fork.from) keeps its \(fork.count) "
-                + "action\(fork.count == 1 ? "" : "s") ('checkout \(fork.store) \(fork.from)' goes back)"
+            let line = "new branch \(fork.branch) from \(fork.from) at #\(fork.at): \(fork.from) keeps its \(counted(fork.count, "action")) "
+                + "('checkout \(fork.store) \(fork.from)' goes back)"
             return warnings + [step.line(in: style), line]
         }
     }

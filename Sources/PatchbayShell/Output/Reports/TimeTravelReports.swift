@@ -278,8 +278,8 @@ enum HistoryRewritten: CommandReport {
 
     func lines(in style: OutputStyle) -> [String] {
         switch self {
-        case .committed(let count): ["committed: the current state is the initial state now (\(count) actions squashed)"]
-        case .reverted(let count): ["reverted to the initial state (\(count) actions dropped)"]
+        case .committed(let count): ["committed: the current state is the initial state now (\(counted(count, "action")) squashed)"]
+        case .reverted(let count): ["reverted to the initial state (\(counted(count, "action")) dropped)"]
         case .swept(let count): ["swept \(counted(count, "skipped action"))"]
         }
     }
