@@ -6,7 +6,7 @@ public import PatchbayCore
 ///
 /// ```swift
 /// @Test func theRecordedSessionStillHolds() throws {
-///     try RecordedSession(path: "sessions/todos.jsonl").verify(appReducer)
+///     try RecordedSession(path: "sessions/todos.jsonl").verify(Reducer(todoReducer))
 /// }
 /// ```
 ///
