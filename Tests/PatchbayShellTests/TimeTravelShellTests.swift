@@ -104,6 +104,21 @@ struct SkipBlameFindShellTests {
         #expect(session.run("blame user.name") == ["no action changed user.name"])
     }
 
+    /// A path may start as `state` takes it after a store: with a dot, or with an index.
+    @Test func pathsMayStartWithADotOrAnIndex() {
+        let session = counter()
+        #expect(session.run("blame app .log[1]") == ["#2 Add {by: 3}  nothing → 3"])
+        #expect(session.run("state app .count") == ["4"])
+        #expect(session.run("history app --path .log[1]") == session.run("history app --path log[1]"))
+        #expect(session.run("diff 1 2 --path .count") == session.run("diff 1 2 --path count"))
+        session.run("store row = [1]")
+        session.run("reducer row on Set : state[0] = action.to")
+        session.run("dispatch row Set {to: 5}")
+        #expect(session.run("blame row [0]") == ["#1 Set {to: 5}  1 → 5"])
+        #expect(session.run("history row --chart [0] --spark").first == "row[0] from #0 to #1")
+        #expect(session.error("blame app .").contains("expected a path such as user.name, found '.'"))
+    }
+
     @Test func findListsTheStatesWhereAConditionHolds() {
         let session = counter()
         #expect(session.run("find state.count > 3") == ["#2 Add {by: 3}", "#3 Add {by: -1}"])

@@ -161,9 +161,17 @@ extension CommandParser {
         return .addMiddleware(id: id, store: store, type: type, body: try scanner.statements(command: word, context: .middleware))
     }
 
-    /// A path written as in expressions, after `state`: `user.name`, `items[0]`.
+    /// A path written as in expressions, after `state`: `user.name`, `items[0]`, or as `state`
+    /// takes it after a store, `.user.name`, `[0].title`.
     static func path(_ scanner: inout CommandScanner, command: String) throws(ShellError) -> [ValueChange.PathComponent] {
-        var components: [ValueChange.PathComponent] = [.key(try scanner.requireName("a path such as user.name", command: command).text)]
+        var components: [ValueChange.PathComponent] = []
+        scanner.skipBlanks()
+        let leadingDot = scanner.offset + 1 < scanner.bytes.count && scanner.bytes[scanner.offset] == UInt8(ascii: ".")
+            && scanner.bytes[scanner.offset + 1].isNameStartByte
+        if leadingDot { scanner.offset += 1 }
+        if leadingDot || scanner.offset >= scanner.bytes.count || scanner.bytes[scanner.offset] != UInt8(ascii: "[") {
+            components.append(.key(try scanner.requireName("a path such as user.name", command: command).text))
+        }
         while scanner.offset < scanner.bytes.count {
             if scanner.bytes[scanner.offset] == UInt8(ascii: "."), scanner.offset + 1 < scanner.bytes.count,
                 scanner.bytes[scanner.offset + 1].isNameStartByte
@@ -214,6 +222,7 @@ extension CommandParser {
         }
         guard !atEnd(scanner) else { return .state(store: store, path: nil, pathStart: scanner.offset, tree: tree) }
         // The rest reads as a path of `state`: `.items[0]` or, without a store, `items[0]`.
+        scanner.skipBlanks()
         let start = scanner.offset
         let rest = String(decoding: scanner.bytes[start..<end], as: UTF8.self)
         let prefix = rest.hasPrefix(".") || rest.hasPrefix("[") ? "state" : "state."

@@ -206,7 +206,7 @@ extension Shell {
             return true
         }
         if let found {
-            throw ShellError(.usage(command: "history", detail: "\(store).\(pathText) is \(["array", "int", "object"].contains(found.value.typeName) ? "an" : "a") \(found.value.typeName) at #\(found.index) "
+            throw ShellError(.usage(command: "history", detail: "\(store)\(pathText.hasPrefix("[") ? "" : ".")\(pathText) is \(["array", "int", "object"].contains(found.value.typeName) ? "an" : "a") \(found.value.typeName) at #\(found.index) "
                                     + "(\(style.value(found.value))), not a number: --chart plots a path that holds numbers",
                                     synopsis: "history [STORE] --chart PATH [--from A] [--to B] [--spark]"), at: request.pathRange)
         }

@@ -91,7 +91,7 @@ struct HistoryChart: CommandReport {
     func lines(in style: OutputStyle) -> [String] {
         let integers = values.allSatisfy { if case .decimal = $0 { false } else { true } }
         let chart = Chart(points: points) { Chart.label($0, integers: integers) }
-        let title = "\(store).\(path) from #\(from) to #\(to)"
+        let title = "\(store)\(path.hasPrefix("[") ? "" : ".")\(path) from #\(from) to #\(to)"
         let width = style.width
         return [title] + (sparkline || width < Chart.minimumWidth ? chart.sparkline(width: width) : chart.plot(width: width))
     }
