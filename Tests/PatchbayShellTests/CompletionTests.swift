@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayCore
 import PatchbayShell
 import Testing
 
@@ -212,5 +213,20 @@ struct ContextCompletionTests {
         let shell = shell(["var wide = 1"])
         #expect(candidates(shell, "set w") == ["wide", "width"])
         #expect(candidates(shell, "set pager o") == ["off", "on"])
+    }
+
+    /// A hosted enum's cases cannot be listed through `Codable`: completion offers the types
+    /// the mapping was given, then those dispatched.
+    @Test func aHostedStoreCompletesTheActionTypesItsMappingKnows() throws {
+        let named = HostedStore("tally", initialState: Tally(), reducer: HostedFixtures.tallyReducer(),
+                                actions: .codable(knownTypes: ["add", "double", "note"]))
+        let shell = try HostedFixtures.session([named]).shell
+        #expect(shell.complete("dispatch tally ", cursor: 15).candidates == ["add", "double", "note"])
+        let unnamed = try HostedFixtures.session().shell
+        #expect(unnamed.complete("dispatch tally ", cursor: 15).candidates == [])
+        _ = unnamed.execute("dispatch tally double")
+        #expect(unnamed.complete("dispatch tally ", cursor: 15).candidates == ["double"])
+        #expect(try HostedFixtures.session([HostedFixtures.wallet()]).shell.complete("dispatch wallet ", cursor: 16).candidates
+            == ["Deposit", "Withdraw"])
     }
 }

@@ -7,8 +7,11 @@ public enum TodoStores {
         HostedStore("app", initialState: AppState(), reducer: TodoReducers.app(), actions: TodoReducers.appActions)
     }
 
-    /// `todos`: a `TodoListState`, with the TCA-style reducer over `TodoAction`.
+    /// `todos`: a `TodoListState`, with the TCA-style reducer over `TodoAction`. Its cases are
+    /// named here because an enum's cases cannot be listed through `Codable`: the shell completes
+    /// and suggests them before each is first dispatched.
     public static func todos() -> HostedStore {
-        HostedStore("todos", initialState: TodoListState(), reducer: TodoReducers.todoList)
+        HostedStore("todos", initialState: TodoListState(), reducer: TodoReducers.todoList,
+                    actions: .codable(knownTypes: ["add", "toggle", "remove", "clearCompleted"]))
     }
 }
