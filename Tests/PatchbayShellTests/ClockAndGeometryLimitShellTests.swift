@@ -19,6 +19,17 @@ struct ClockLimitShellTests {
         #expect(session.error("tick").hasSuffix("(it is at \(Self.latest) ms); it cannot go further"))
     }
 
+    @Test func aNegativeTickIsAnErrorAtTheNumber() {
+        let session = DataflowSession()
+        session.run("tick 5")
+        #expect(session.failure("tick -1") == """
+            error: the clock only moves forward: give milliseconds of 0 or more; usage: tick [MS] (see 'help tick')
+              tick -1
+                   ^~
+            """)
+        #expect(session.run("clock") == ["clock 5 ms, no timers pending"])
+    }
+
     @Test func aTimerPeriodPastTheLongestWaitIsRefusedAfterTheClockMoved() {
         let session = DataflowSession()
         session.run("tick 1")
@@ -44,7 +55,8 @@ struct ClockLimitShellTests {
         let session = DataflowSession()
         session.run("store s = {n: 0}\ntick 2")
         #expect(session.error("reducer s on X after 9223372036854775807 : state.n += 1")
-            == "error: after 9223372036854775807: the delay must be between 0 and \(Self.latest) ms, the longest wait of the virtual clock")
+            == "error: after 9223372036854775807: the delay must be between 0 and \(Self.latest) ms, the longest wait of the virtual clock; "
+                + "usage: reducer [ID =] STORE on TYPE [at PATH] [when EXPR] [after MS] : STATEMENTS | reducer ID : STATEMENTS | reducer list [STORE] | reducer rm ID (see 'help reducer')")
         #expect(session.run("reducer list\ndispatch X\ntick 1\ntick 1\nstate") == [
             "no reducers yet", "warning: no reducer of s handles 'X' (it has no reducers yet)", "#1 X  (no changes)",
             "clock 3 ms", "clock 4 ms", "{n: 0}",
@@ -87,7 +99,10 @@ struct ViewGeometryLimitShellTests {
     @Test func aFrameEndingPastIntMaxRendersNothingOfItAndTapsWithoutOverflow() {
         let session = DataflowSession()
         session.run("patch v view x=9223372036854775800 y=-9223372036854775807 width=100 height=9223372036854775807")
-        #expect(session.run("render") == ["nothing to render (no view patches)"])
+        #expect(session.run("render") == [
+            "nothing to render: no view patch has a frame to draw "
+                + "(a view is drawn when its width and height are at least 2 and its x and y are not negative)",
+        ])
         session.run("patch t tap\nwire v.frame -> t.view\nprobe t --future")
         #expect(session.run("tap v 9223372036854775807 -2") == [
             "t.x = 7  (txn 3)", "t.y = 9223372036854775805  (txn 3)", "tap at 9223372036854775807,-2 fired t",

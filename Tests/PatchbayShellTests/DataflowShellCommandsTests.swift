@@ -23,6 +23,8 @@ struct DataflowShellCreationTests {
         #expect(session.error("var a = 3") == "error: 'a' is already a node (var); rm it first or pick another name")
         #expect(session.error("patch p map") == "error: map: missing the parameter fn=...")
         #expect(session.error("patch p map fn=\"$\" f=1") == "error: map: no parameter 'f' (parameters: fn, in)")
+        // A parameter that is also an input is listed once.
+        #expect(session.error("patch p view zz=1") == "error: view: no parameter 'zz' (parameters: x, y, width, height, text)")
     }
 
     @Test func patchTypesListsEveryTypeWithItsPortsAndParameters() {

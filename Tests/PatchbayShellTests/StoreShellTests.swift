@@ -640,9 +640,19 @@ struct StoreShellBadInputTests {
     @Test func aReducerWithANegativeDelay() {
         let session = session()
         #expect(session.failure("reducer app on Inc after -5 : state = 0") == """
-            error: the delay must not be negative; \(usage)
+            error: after -5: the delay must be between 0 and 4611686018427387903 ms, the longest wait of the virtual clock; \(usage)
               reducer app on Inc after -5 : state = 0
                                        ^~
+            """)
+        expectUnchanged(session)
+    }
+
+    @Test func aReducerWithADelayPastTheLongestWaitIsAnErrorAtTheNumber() {
+        let session = session()
+        #expect(session.failure("reducer app on Inc after 4611686018427387904 : state = 0") == """
+            error: after 4611686018427387904: the delay must be between 0 and 4611686018427387903 ms, the longest wait of the virtual clock; \(usage)
+              reducer app on Inc after 4611686018427387904 : state = 0
+                                       ^~~~~~~~~~~~~~~~~~~
             """)
         expectUnchanged(session)
     }

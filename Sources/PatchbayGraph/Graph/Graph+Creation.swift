@@ -57,7 +57,8 @@ extension Graph {
             throw .patchType(type: type.name, error)
         }
         for key in arguments.keys.sorted() where !type.parameters.contains(where: { $0.name == key }) && !design.inputs.contains(key) {
-            throw .patchType(type: type.name, .unknownParameter(key, known: type.parameters.map(\.name) + design.inputs))
+            let known = type.parameters.map(\.name)
+            throw .patchType(type: type.name, .unknownParameter(key, known: known + design.inputs.filter { !known.contains($0) }))
         }
         let node = PatchNode(graph: self, name: name, type: type, arguments: arguments, design: design)
         for output in node.outputs where output.value != nil { output.cause = Cause(output.addressText, after: rootCause) }

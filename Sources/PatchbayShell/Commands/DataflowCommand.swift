@@ -160,7 +160,13 @@ extension CommandParser {
         case "commit": command = .commit
         case "abort": command = .abort
         case "tick":
-            command = .tick(milliseconds: scanner.atInteger ? try scanner.integer("milliseconds", command: word).0 : nil)
+            var milliseconds: Int?
+            if scanner.atInteger {
+                let (value, range) = try scanner.integer("milliseconds", command: word)
+                guard value >= 0 else { throw usage(word, "the clock only moves forward: give milliseconds of 0 or more", at: range) }
+                milliseconds = value
+            }
+            command = .tick(milliseconds: milliseconds)
         case "clock": command = .clock
         case "tap":
             let view = try scanner.requireName("the view to tap", command: word)

@@ -128,7 +128,10 @@ extension CommandParser {
                 condition = try scanner.expression(command: word)
             } else if delay == nil, scanner.keyword("after") {
                 let (milliseconds, range) = try scanner.integer("the delay in milliseconds", command: word)
-                guard milliseconds >= 0 else { throw usage(word, "the delay must not be negative", at: range) }
+                guard (0...VirtualClock.maximumDelay).contains(milliseconds) else {
+                    throw usage(word, "after \(milliseconds): the delay must be between 0 and \(VirtualClock.maximumDelay) ms, the longest wait of the virtual clock",
+                                at: range)
+                }
                 delay = milliseconds
             } else {
                 break

@@ -127,7 +127,7 @@ extension Shell {
             try ScriptFileWriter.write(text + "\n", to: path, replacing: force, at: file.range)
             return CommandResult(GraphDotWritten(path: path))
         case .render:
-            return CommandResult(ViewRendering(rows: graph.render()))
+            return CommandResult(ViewRendering(rows: graph.render(), hasViews: graph.summaries().contains { $0.kind == .patch(type: "view") }))
         case .why(let target):
             let chain = try call([], [target], whole) { () throws(GraphError) in
                 try graph.why(target.node.text, port: target.port?.text)

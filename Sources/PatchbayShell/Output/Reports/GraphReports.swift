@@ -89,8 +89,15 @@ struct PatchTypeListing: CommandReport {
 /// `render`: the views the view patches draw, a line each.
 struct ViewRendering: CommandReport {
     var rows: [String]
+    /// Whether there are view patches, drawn or not.
+    var hasViews: Bool
 
-    func lines(in style: OutputStyle) -> [String] { rows.isEmpty ? ["nothing to render (no view patches)"] : rows }
+    func lines(in style: OutputStyle) -> [String] {
+        guard rows.isEmpty else { return rows }
+        guard hasViews else { return ["nothing to render (no view patches)"] }
+        return ["nothing to render: no view patch has a frame to draw "
+            + "(a view is drawn when its width and height are at least 2 and its x and y are not negative)"]
+    }
     var json: Value { .array(rows.map(Value.string)) }
 }
 
