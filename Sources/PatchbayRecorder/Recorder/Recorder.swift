@@ -1,8 +1,8 @@
 public import Foundation
 public import PatchbayCore
 
-/// Records what a store does into a session file (SPEC 8), so that an app's real runs can be
-/// opened with `patchbay inspect`.
+/// Records what a store does into a session file (<doc:SessionFileFormat>), so that an app's real
+/// runs can be opened with `patchbay inspect`.
 ///
 /// Any store can be recorded: a Patchbay `Store` by observing it, and a ReSwift middleware, a
 /// TCA reducer wrapper or a hand-made store by calling `record(_:state:)` once per reduced
