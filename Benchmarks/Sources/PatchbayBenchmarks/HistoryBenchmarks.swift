@@ -133,7 +133,7 @@ struct HistoryBenchmarks: BenchmarkGroup {
         }
     }
 
-    /// Every state kept whole, in an array reserved up front (perf-anchors.md W5).
+    /// Every state kept whole, in an array reserved up front (H1's reference).
     static func naiveMemory(_ workload: SetWorkload, steps: Int) -> Workload {
         Workload(operations: steps) {
             var states: [Value] = []
