@@ -2,7 +2,7 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// Looking at a graph (SPEC 4.2): `why`, `show`, `nodes`, `graph` and `graph --dot`, the clock.
+// Looking at a graph: `why`, `show`, `nodes`, `graph` and `graph --dot`, the clock.
 // Helpers are in DataflowGraphTests.swift.
 
 @Suite("Graph: inspection")

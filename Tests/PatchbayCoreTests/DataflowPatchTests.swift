@@ -2,7 +2,7 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// Every built-in patch type (SPEC 4.1), user-defined types, knots, pipes and binds, on the
+// Every built-in patch type (`help patch TYPE`), user-defined types, knots, pipes and binds, on the
 // library's `Graph`. Helpers (`variable`, `addPatch`, `connect`, `took`...) are in
 // DataflowGraphTests.swift.
 
@@ -137,7 +137,7 @@ struct DataflowPatchTypeTests {
         try graph.set("v", to: 5)  // in alone never fires
         #expect(graph.took() == [])
         try graph.send("go", nil)
-        try graph.send("go", nil)  // out is a value port: the same sample again stops there (rule 3)
+        try graph.send("go", nil)  // out is a value port: the same sample again stops there
         try graph.set("v", to: 6)
         try graph.send("go", nil)
         #expect(graph.took() == ["sm.out = 5", "sm.out = 6"])

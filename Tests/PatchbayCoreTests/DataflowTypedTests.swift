@@ -2,8 +2,9 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// The typed dataflow API (SPEC 4.3 and 10): `Engine`, `Signal`, `EventSource`, `Variable`,
-// `Derived`, `StateNode`, `Connection`, `Connector`. Each suite documents one rule of SPEC 4.3.
+// The typed dataflow API (the README's "Using the library"): `Engine`, `Signal`, `EventSource`,
+// `Variable`, `Derived`, `StateNode`, `Connection`, `Connector`. Each suite documents one of the
+// dataflow rules, numbered as in DataflowGraphTests.swift.
 
 /// Collects what callbacks see, in order.
 private final class Recorder<Element> {

@@ -56,7 +56,7 @@ struct DeterministicOrderTests {
     @Test func aTickCrossesEveryDelayEdgeInOneTransactionReportedInNodeOrder() throws {
         var random = SplitMix64(seed: 0x71C4)
         for trial in 0..<40 {
-            let (graph, order) = try delayFan(count: 12, random: &random)
+            let (graph, _) = try delayFan(count: 12, random: &random)
             try graph.set("source", to: 100)
             _ = try graph.tick()
             let crossed = graph.takeEvents().compactMap { event -> String? in

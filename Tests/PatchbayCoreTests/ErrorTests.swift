@@ -2,10 +2,9 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// SPEC 3: "Division by zero, a type mismatch, a missing key read with ./[], an index out of range:
-// each is an error naming the expression and the column." SPEC 11: "Every error is one line ...
-// No input makes the program crash, hang, or overflow its stack: deep nesting (10,000 levels) ...
-// get clear errors."
+// Division by zero, a type mismatch, a missing key read with ./[], an index out of range: each
+// is an error naming the expression and the column. Every error is one line, and no input makes
+// the program crash, hang, or overflow its stack: deep nesting (10,000 levels) gets a clear error.
 
 @Suite("Errors: evaluation")
 struct EvaluationErrorTests {

@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-// Helpers shared by the expression-language tests (SPEC 3 and 11).
+// Helpers shared by the expression-language tests.
 
 /// A state to read from: `state.count`, `state.user.name`, `state.items[0].title`, ...
 let sampleState: Value = [

@@ -2,9 +2,9 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// SPEC 3: "Functions (at least): len keys values contains append prepend insert remove removeAt merge
+// Functions (at least): len keys values contains append prepend insert remove removeAt merge
 // get has map filter find reduce sort sortBy reverse sum min max abs round floor ceil str num int bool
-// upper lower trim split join replace range type; lambdas only as arguments."
+// upper lower trim split join replace range type; lambdas only as arguments.
 
 /// Examples of every function: source and the result printed as a literal.
 private let examples: [Builtin: [(source: String, result: String)]] = [

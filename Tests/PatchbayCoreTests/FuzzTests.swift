@@ -3,8 +3,8 @@ import PatchbayGraph
 import PatchbayTestSupport
 import Testing
 
-// SPEC 11: "No input makes the program crash, hang, or overflow its stack: ... binary garbage ...
-// get clear errors." Damaged copies of valid expressions and statements are parsed and run; whatever
+// No input makes the program crash, hang, or overflow its stack: binary garbage gets a clear
+// error. Damaged copies of valid expressions and statements are parsed and run; whatever
 // happens must be a value or an ExpressionError, never a crash.
 
 private let corpus: [String] = [

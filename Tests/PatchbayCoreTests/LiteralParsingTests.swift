@@ -2,8 +2,8 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// SPEC 3: "Literals: JSON, plus 'single-quoted' strings, unquoted object keys ({title: "x"}),
-// trailing commas. String interpolation: "count is \(state.count)"."
+// Literals: JSON, plus 'single-quoted' strings, unquoted object keys ({title: "x"}),
+// trailing commas. String interpolation: "count is \(state.count)".
 
 @Suite("Literals: JSON scalars")
 struct JSONScalarLiteralTests {

@@ -2,9 +2,9 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// SPEC 3: "Names in expressions: $ is the incoming value; state is the state being reduced; action is
+// Names in expressions: $ is the incoming value; state is the state being reduced; action is
 // the action; params and url in routing; any node name reads that node's current value; NODE.PORT
-// reads a port's current value."
+// reads a port's current value.
 
 @Suite("Names")
 struct NameTests {

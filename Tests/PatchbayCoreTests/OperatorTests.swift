@@ -2,8 +2,8 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// SPEC 3: "Operators, lowest precedence first: c ? a : b · ?? · || · && · == != · < <= > >= ·
-// + - · * / % · unary ! - · postfix .name, [index], (args)."
+// Operators, lowest precedence first: c ? a : b · ?? · || · && · == != · < <= > >= ·
+// + - · * / % · unary ! - · postfix .name, [index], (args).
 
 @Suite("Operators: precedence and associativity")
 struct PrecedenceTests {

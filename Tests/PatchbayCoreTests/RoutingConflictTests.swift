@@ -2,8 +2,8 @@
 @testable import PatchbayGraph
 import Testing
 
-// SPEC 5.2: "`route add` warns when the new pattern is shadowed by, or shadows, a pattern of the
-// same priority, with an example URL both match. `route check` lists all such pairs."
+// `route add` warns when the new pattern is shadowed by, or shadows, a pattern of the
+// same priority, with an example URL both match. `route check` lists all such pairs.
 
 @Suite struct RoutingConflictTests {
     private func side(_ router: Router<String>, _ id: Int) -> RouteConflict.Side {

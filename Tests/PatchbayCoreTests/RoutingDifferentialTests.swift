@@ -3,7 +3,7 @@
 import PatchbayTestSupport
 import Testing
 
-// research/routing.md 7.5: the compiled trie must return exactly what the ordered scan returns
+// The compiled trie must return exactly what the ordered scan returns
 // (priorities, registration order, optional-group order, guards passing on, backtracking), checked
 // on random route tables and URLs from a seeded SplitMix64. The same runs check that the conflict
 // analysis is sound: a route reported as unreachable is never chosen, and every witness URL is

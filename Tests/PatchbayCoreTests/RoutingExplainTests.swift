@@ -2,8 +2,8 @@
 @testable import PatchbayGraph
 import Testing
 
-// SPEC 5.1 `route explain URL` (why each pattern matched or did not) and SPEC 5.2 "no route
-// matches URL, naming the closest pattern and why it failed".
+// `route explain URL` (why each pattern matched or did not) and the error of a URL no route
+// matches, naming the closest pattern and why it failed.
 
 @Suite struct RoutingExplainTests {
     private func router() throws -> Router<String> {

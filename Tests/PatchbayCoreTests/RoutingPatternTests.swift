@@ -2,8 +2,8 @@
 @testable import PatchbayGraph
 import Testing
 
-// SPEC 5.2: pattern syntax, optional-group expansion exactly as JLRoutes 2.1
-// (research/routing.md 1.2), and malformed patterns reported with the UTF-8 column.
+// Route patterns (the README's "Routing"): syntax, optional-group expansion exactly as
+// JLRoutes 2.1 does it, and malformed patterns reported with the UTF-8 column.
 
 @Suite struct RoutingPatternTests {
     private func expansions(_ text: String) throws -> [String] { try RoutePattern(text).expandedPatterns }

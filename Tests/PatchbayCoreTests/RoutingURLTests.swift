@@ -3,7 +3,7 @@
 import PatchbayTestSupport
 import Testing
 
-// research/routing.md 1.3 and 5.19: URLs are taken apart by hand over their UTF-8 bytes, the way
+// URLs are taken apart by hand over their UTF-8 bytes, the way
 // JLRoutes' JLRRouteRequest does, with no Foundation URL or path helpers.
 
 /// The path segments (as written) and query items of `url`.

@@ -2,10 +2,10 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// SPEC 3: "Statements (reducer, pipe and patch bodies), separated by ; or new lines inside { }:
+// Statements (reducer, pipe and patch bodies), separated by ; or new lines inside { }:
 // state.path = EXPR · state.path += EXPR (also -=) · delete state.path · if EXPR { ... } else { ... } ·
 // emit PORT EXPR (in patch type bodies). Assigning to a path creates missing object keys; assigning
-// past the end of an array is an error."
+// past the end of an array is an error.
 
 /// Runs `source` on `state`, returning the new state printed as a literal.
 private func run(_ source: String, on state: Value = sampleState, action: Value? = nil) throws -> String {

@@ -2,11 +2,11 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// The typed `Store<State, Action>` of SPEC 6 and 10, used from plain Swift code: reducers and how
-// they compose, middleware, subscribers (select, skip-repeats), the observer hook the recorder
-// uses, and the reentrancy rule: a dispatch made while an action is handled is queued, first in
-// first out, never nested (unlike ReSwift, which nests it from subscribers and crashes from
-// reducers; research/timetravel.md (b)).
+// The typed `Store<State, Action>` (the README's "Using the library"), used from plain Swift code:
+// reducers and how they compose, middleware, subscribers (select, skip-repeats), the observer hook
+// the recorder uses, and the reentrancy rule: a dispatch made while an action is handled is queued,
+// first in first out, never nested (unlike ReSwift, which nests it from subscribers and crashes
+// from reducers).
 
 // MARK: - A counter with a log, and VISPER's AppState
 

@@ -3,7 +3,7 @@ import PatchbayGraph
 import PatchbayTestSupport
 import Testing
 
-// The change list of a dispatch (SPEC 6, 7 and 9): `old.changes(to: new)` lists, in an order that
+// The change list of a dispatch: `old.changes(to: new)` lists, in an order that
 // applies one after the other, what was added, removed or replaced, each at its deepest path.
 // `dispatch` prints it (`items[2]: + {title: "milk", done: false}`), `--json` gives it as
 // `[{path, op, old, new}]`, and the session file as an RFC 6902 JSON Patch with `jsonPointer`

@@ -2,9 +2,10 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// The wireframe (SPEC 5.3): the navigation stack on its own, then `Graph` navigation, where a
-// matched route runs the presenters of its view, updates the stack and sends its result on the
-// event port `router.route`. Pattern matching itself is covered by the Routing*Tests.
+// The wireframe (the README's "Routing"): the navigation stack on its own, then `Graph`
+// navigation, where a matched route runs the presenters of its view, updates the stack and sends
+// its result on the event port `router.route`. Pattern matching itself is covered by the
+// Routing*Tests.
 
 /// An entry for the stack tests; `present(_:as:)` decides whether it is modal.
 private func screen(_ view: String, _ url: String? = nil) -> NavigationStack.Entry {

@@ -5,7 +5,7 @@ import PatchbayTimeTravel
 import PatchbayTestSupport
 import Testing
 
-// SPEC 7: every store keeps its whole history, the initial state (state 0) and every action,
+// Every store keeps its whole history, the initial state (state 0) and every action,
 // action i leading to state i. These tests cover recording, reading entries back, the errors and
 // the memory layout (checkpoints sized to the state).
 

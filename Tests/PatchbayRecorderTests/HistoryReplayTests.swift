@@ -5,7 +5,7 @@ import PatchbayTimeTravel
 import PatchbayTestSupport
 import Testing
 
-// SPEC 7: `jump`, `diff`, `blame`, `find` (walk) and branches, checked against a naive history
+// `jump`, `diff`, `blame`, `find` (walk) and branches, checked against a naive history
 // that keeps every state whole. The states are random nested objects and arrays changed by
 // random adds, removes and replaces (array elements inserted and removed in the middle, object
 // keys removed and added), applied as a reducer applies them, so the states must come back

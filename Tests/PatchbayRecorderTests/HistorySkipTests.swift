@@ -5,7 +5,7 @@ import PatchbayTimeTravel
 import PatchbayTestSupport
 import Testing
 
-// SPEC 7: `skip` / `unskip` recompute the later states with the store's reducers and report how
+// `skip` / `unskip` recompute the later states with the store's reducers and report how
 // many states changed; `history sweep`, `commit` and `revert` follow Redux DevTools. Checked
 // against a naive replay of the action list with a real reducer (`CounterReducer`), whose actions
 // add and remove object keys, push and pop array elements, and fail.

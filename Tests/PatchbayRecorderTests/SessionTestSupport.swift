@@ -26,7 +26,7 @@ struct ValueGenerator {
         case 2: return .int(int(-1000..<1000))
         case 3: return [.int(Int.min), .int(Int.max), .int(0), .int(-1)][int(0..<4)]
         case 4: return [.decimal(1.0), .decimal(-0.5), .decimal(0.1), .decimal(1e300), .decimal(-2.5e-8), .decimal(-0.0),
-                         .decimal(.greatestFiniteMagnitude), .decimal(.leastNonzeroMagnitude), .decimal(9007199254740993)][int(0..<9)]
+                         .decimal(.greatestFiniteMagnitude), .decimal(.leastNonzeroMagnitude), .decimal(9007199254740992)][int(0..<9)]
         case 5: return .decimal(Double(int(-100..<100)) / 8)
         default: return .string(Self.strings[int(0..<Self.strings.count)])
         }

@@ -2,7 +2,7 @@ import PatchbayShell
 import Testing
 
 // User integers that reach the virtual clock or a view's geometry: each too-large one is a
-// one-line error that changes nothing, never an overflow trap or a hang (SPEC 11).
+// one-line error that changes nothing, never an overflow trap or a hang.
 // `DataflowSession` is in DataflowShellTests.swift.
 
 @Suite("Shell: limits of the virtual clock")

@@ -2,7 +2,7 @@ import Foundation
 import PatchbayShell
 import Testing
 
-// The dataflow commands of SPEC 4.1 and 4.2 at the prompt, and every built-in patch type.
+// The commands that create, wire and observe nodes at the prompt, and every built-in patch type.
 // `DataflowSession` is in DataflowShellTests.swift.
 
 @Suite("Shell: creating nodes")
@@ -124,7 +124,7 @@ struct DataflowShellPatchTypeTests {
         let session = DataflowSession()
         session.run("var v = 1\nsignal go\npatch sm sample\nwire v.value -> sm.in\nwire go.out -> sm.trigger\nprobe sm")
         #expect(session.run("set v = 5") == [])
-        // out is a value port: the same sample again stops there (rule 3).
+        // out is a value port: the same sample again stops there.
         #expect(session.run("send go null\nsend go null\nset v = 6\nsend go null") == ["sm.out = 5  (txn 3)", "sm.out = 6  (txn 6)"])
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import PatchbayShell
 import Testing
 
-// `--json` output of the dataflow commands (SPEC 9): one line per command, one line per delivery.
+// `--json` output of the dataflow commands: one line per command, one line per delivery.
 // `DataflowSession` is in DataflowShellTests.swift.
 
 @Suite("Shell JSON: dataflow")

@@ -1,7 +1,8 @@
 import PatchbayShell
 import Testing
 
-// The rules of SPEC 4.3 once more, as a user meets them at the prompt: what each command prints.
+// The dataflow rules once more (numbered as in DataflowGraphTests.swift), as a user meets them at
+// the prompt: what each command prints.
 
 /// One shell session, driven command by command.
 final class DataflowSession {
@@ -275,7 +276,7 @@ struct DataflowShellReentrancyTests {
         session.run("nodes\nshow a\nshow b\nshow inc\nshow c\nshow seen\nshow k\nclock")
     }
 
-    /// SPEC 4.3 rule 7: the command that set off a loop that never settles leaves every node as
+    /// Reentrancy: the command that set off a loop that never settles leaves every node as
     /// it was before it, the nodes the loop wrote and the patches' own state (a counter)
     /// included, and a wire it replaced is back in its place.
     @Test func aRunawayLoopLeavesEveryNodeAsItWasBeforeTheCommand() {

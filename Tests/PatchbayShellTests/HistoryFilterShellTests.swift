@@ -153,7 +153,7 @@ struct HistoryFilterShellTests {
         #expect(session.error("history --chart count --from end --to 2").contains("--from must not come after --to (#6 > #2)"))
     }
 
-    /// Filtered or not, the result is the array of the steps (SPEC section 9); the count line is
+    /// Filtered or not, the result is the array of the steps; the count line is
     /// for people.
     @Test func jsonIsTheArrayOfTheMatchingSteps() {
         let session = store(json: true)

@@ -5,7 +5,7 @@ import Testing
 // Many wires into one input (issue #15 point 7): an event input where merging is the natural
 // meaning (a store's `dispatch`, a signal's `send`, the router's `open`, a counter's `inc` and
 // `dec`, a merge's `a` `b` `c`, a log's `in`) takes a wire from each source, and handles every
-// value that arrives, in arrival order. Every other input keeps SPEC 4.3 rule 2 (one wire,
+// value that arrives, in arrival order. Every other input keeps one source per input (one wire,
 // replaced atomically). `DataflowSession` is in DataflowShellTests.swift, `TemporaryDirectory` in
 // ShellTestSupport.swift.
 
@@ -26,7 +26,7 @@ struct MultiWireShellTests {
     @Test func everyWireIntoDispatchIsAddedAndEveryActionArrivesInOrder() {
         let session = DataflowSession()
         let lines = session.run(threeSources.joined(separator: "\n"))
-        // Each wire is added, none replaced; the variable's value arrives at once (rule 1).
+        // Each wire is added, none replaced; the variable's value arrives at once (replay).
         #expect(lines.suffix(4) == [
             "wired a.out -> app.dispatch", #"wired b.out -> app.dispatch : {type: "B" + $.n}"#,
             #"#1 V0  log[0]: + "V0""#, "wired v.value -> app.dispatch",
@@ -61,7 +61,7 @@ struct MultiWireShellTests {
     @Test func actionsArrivingInOneTransactionAreHandledInArrivalOrder() {
         let session = DataflowSession()
         session.run(threeSources.joined(separator: "\n"))
-        // At the commit the net value change goes first, then the events in send order (rule 6).
+        // At the commit the net value change goes first, then the events in send order.
         #expect(session.run(#"begin\#nsend b {n: "1"}\#nsend a {type: "A"}\#nset v = {type: "V1"}\#ncommit"#) == [
             #"#2 V1  log[1]: + "V1""#, #"#3 B1  log[2]: + "B1""#, #"#4 A  log[3]: + "A""#,
         ])

@@ -1,7 +1,7 @@
 import PatchbayShell
 import Testing
 
-// The routing commands of SPEC 5 as a user types them: `route add`, `route URL`, `route explain`,
+// The routing commands as a user types them: `route add`, `route URL`, `route explain`,
 // `route list | rm | check`, `presenter`, `stack`, `back`, `dismiss`, and the `router.route`
 // port. Each command goes through `Shell.execute`; errors come back as one entry: the message,
 // the command, and a caret under the column.
@@ -419,7 +419,7 @@ struct RouteShellNavigationTests {
             probe greet.out --future
             """)
         // The patch hears the route in the route's own transaction; the wire's dispatch runs as
-        // the follow-up transaction after it (SPEC 4.3 rule 7).
+        // the follow-up transaction after it (queued, never nested).
         #expect(session.run("route /message/Max") == [
             #"greet.out = "MAX"  (txn 1)"#,
             #"#1 Navigated  screens[0]: + "Message""#,

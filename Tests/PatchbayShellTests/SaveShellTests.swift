@@ -2,7 +2,7 @@ import Foundation
 import PatchbayShell
 import Testing
 
-// `save FILE` (SPEC 8): the current definitions as a script that `load` rebuilds them from in a
+// `save FILE`: the current definitions as a script that `load` rebuilds them from in a
 // fresh shell. `DataflowSession` is in DataflowShellTests.swift, its `failure` in
 // StoreShellTests.swift, `TemporaryDirectory` in ShellTestSupport.swift.
 

@@ -6,8 +6,8 @@ import PatchbayTimeTravel
 import PatchbayShell
 import Testing
 
-// SPEC 8 through the shell: record, replay (--verify, --step, --until, break), inspect, damaged
-// files, DevTools files, and a typed store's Recorder file inspected by the shell.
+// Recording and replay through the shell: record, replay (--verify, --step, --until, break),
+// inspect, damaged files, DevTools files, and a typed store's Recorder file inspected by the shell.
 
 /// A shell whose recordings start at a fixed time.
 private func recordingShell(json: Bool = false) -> DataflowSession {

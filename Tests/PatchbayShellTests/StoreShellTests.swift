@@ -1,7 +1,7 @@
 import PatchbayShell
 import Testing
 
-// SPEC 6 through the shell: `store`, `reducer` (at, when, after), `dispatch`, `state`,
+// Stores through the shell: `store`, `reducer` (at, when, after), `dispatch`, `state`,
 // `reducer list` / `reducer rm`, stores wired into the graph, `--json` results, completion and
 // errors. `DataflowSession` is in DataflowShellTests.swift.
 
@@ -390,7 +390,7 @@ struct StoreShellWiringTests {
     }
 
     @Test func aWireFromTheStoresStateToItsDispatchIsAllowed() {
-        // Not a cycle of instantaneous edges: a dispatch is queued (rule 7).
+        // Not a cycle of instantaneous edges: a dispatch is queued.
         let session = DataflowSession()
         session.run("store app = {count: 0}\nreducer app on Inc : state.count += 1")
         #expect(session.run(#"wire app.state -> app.dispatch when $.count > 0 && $.count < 3 : {type: "Inc"}"#) == [
@@ -412,7 +412,7 @@ struct StoreShellWiringTests {
               dispatch app Inc
               ^
             """])
-        // The command failed as a whole: the actions of the loop were taken back (SPEC 11).
+        // The command failed as a whole: the actions of the loop were taken back.
         let output = outcome.lines.filter { $0.stream == .output }.map(\.text)
         #expect(output == ["the actions the command made were taken back: app is as before it"])
         // The shell goes on, from the state before the command.
@@ -421,7 +421,7 @@ struct StoreShellWiringTests {
     }
 
     @Test func anActionWithoutATypeFromAWireIsAnErrorThatChangesNothing() {
-        // The write that carried it succeeds; the store reports the bad action once (rule 10) and
+        // The write that carried it succeeds; the store reports the bad action once and
         // keeps its state and its count.
         let session = DataflowSession()
         session.run(#"store app = {count: 0}\#nreducer app on Inc : state.count += 1\#nvar x = {kind: "none"}"#)

@@ -1,7 +1,7 @@
 import PatchbayShell
 import Testing
 
-// SPEC 7 through the shell: history, jump, diff, skip/unskip, blame, find, branch/checkout and
+// Time travel through the shell: history, jump, diff, skip/unskip, blame, find, branch/checkout and
 // history commit/revert/sweep, with their edge cases.
 
 /// A counter store with three actions: count 0 → 2 → 5 → 4.

@@ -1,4 +1,4 @@
-/// SplitMix64 (perf-anchors.md section 3): a small, fast, seedable generator, so that every run of
+/// SplitMix64: a small, fast, seedable generator, so that every run of
 /// a randomized test tries the same inputs.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64

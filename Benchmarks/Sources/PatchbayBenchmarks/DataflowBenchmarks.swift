@@ -2,13 +2,13 @@ import OpenCombine
 import PatchbayCore
 import PatchbayGraph
 
-/// Propagating events through the dataflow engine (perf-anchors.md workloads W2 and W3): the
+/// Propagating events through the dataflow engine (workloads W2 and W3): the
 /// typed API against OpenCombine 0.14.0 (the peer, which the targets are set against) and against
 /// plain Swift closures (the floor), and the same chain built in the shell's graph from `map`
 /// patches.
 ///
-/// Every subscriber has the same body, as in perf-anchors.md section 2: it adds the value it
-/// receives into an `Int` cell through a pointer (`SumCell`), and every trial checks the sums.
+/// Every subscriber has the same body: it adds the value it receives into an `Int` cell through
+/// a pointer (`SumCell`), and every trial checks the sums.
 struct DataflowBenchmarks: BenchmarkGroup {
     let name = "Dataflow"
 

@@ -2,9 +2,9 @@ import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
 
-/// Store history (SPEC 7): a state of 10,000 keys `{k0: 0, ..., k9999: 0}` and 1,000,000 actions
-/// `{type: "Set", key: "kN", value: V}` (N from SplitMix64 seeded 0x5EED, V the action's index),
-/// each replacing one key.
+/// Store history (the README's "Time travel"): a state of 10,000 keys `{k0: 0, ..., k9999: 0}` and
+/// 1,000,000 actions `{type: "Set", key: "kN", value: V}` (N from SplitMix64 seeded 0x5EED, V the
+/// action's index), each replacing one key.
 /// - H1: the history's heap bytes per step (mallinfo2 across the recording loop), the encoded
 ///   actions included, against keeping a full copy of the state per step (measured on 10,000
 ///   steps, which would take 4 GB at 10,000 keys).
@@ -133,7 +133,7 @@ struct HistoryBenchmarks: BenchmarkGroup {
         }
     }
 
-    /// Every state kept whole, in an array reserved up front (perf-anchors.md W5).
+    /// Every state kept whole, in an array reserved up front (H1's reference).
     static func naiveMemory(_ workload: SetWorkload, steps: Int) -> Workload {
         Workload(operations: steps) {
             var states: [Value] = []

@@ -3,15 +3,15 @@ import PatchbayGraph
 import PatchbayShell
 import RoutingKit
 
-/// Matching URLs against a route table (perf-anchors.md workload W4): our `Router` against
+/// Matching URLs against a route table (workload W4, `RoutingMix`): our `Router` against
 /// RoutingKit 4.9.3's `TrieRouter` (the peer, which the target is set against) and a minimal trie
-/// (the floor, perf-anchors.md's W4-trie), all from the URL string; and our time per URL with
+/// (the floor), all from the URL string; and our time per URL with
 /// 10,000 routes against 10 routes of the same shape.
 ///
 /// Every trial counts the URLs that matched and sums index + 1 of the routes they matched (each
 /// route's payload is its index), and checks both against what the URL generator knows each URL
 /// must match (`RoutingMix`); at the full size, the W4 mix itself is checked against
-/// perf-anchors.md's 900,371 matches and checksum 476,147,147.
+/// its known 900,371 matches and checksum 476,147,147.
 struct RoutingBenchmarks: BenchmarkGroup {
     let name = "Routing"
 
@@ -111,7 +111,7 @@ struct RoutingBenchmarks: BenchmarkGroup {
         }
     }
 
-    /// perf-anchors.md W4-rk: RoutingKit's `TrieRouter<Int>`, `/files{k}/*` registered as the
+    /// The peer on W4: RoutingKit's `TrieRouter<Int>`, `/files{k}/*` registered as the
     /// catchall `**`; per URL a UTF-8 split into `[String]`, then `route(path:parameters:)` with a
     /// fresh `Parameters` given the router's logger (created once, with the router).
     static func routingKit(_ mix: Shared<RoutingMix>, urls count: Int) -> Workload {
@@ -131,7 +131,7 @@ struct RoutingBenchmarks: BenchmarkGroup {
         }
     }
 
-    /// perf-anchors.md W4-trie: a minimal trie in this module, walked over the URL's bytes without
+    /// The floor of W4: a minimal trie in this module, walked over the URL's bytes without
     /// a segment array, its variables put as `Substring`s into a buffer the caller reuses.
     static func minimalTrie(_ mix: Shared<RoutingMix>, urls count: Int) -> Workload {
         Workload(operations: count) {

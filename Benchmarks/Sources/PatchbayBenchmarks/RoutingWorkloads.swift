@@ -1,4 +1,4 @@
-/// The PRNG of perf-anchors.md section 3: SplitMix64, all arithmetic wrapping at 64 bits.
+/// The benchmarks' PRNG: SplitMix64, all arithmetic wrapping at 64 bits.
 struct SplitMix64 {
     var state: UInt64
 
@@ -33,7 +33,7 @@ struct RoutingMix {
 
     var expectedChecksum: Int { Self.checksum(matches: matches, indexSum: indexSum) }
 
-    /// perf-anchors.md W4: the patterns `/section{i}/:id/item{j}` for i in 0..<100, j in 0..<10
+    /// Workload W4: the patterns `/section{i}/:id/item{j}` for i in 0..<100, j in 0..<10
     /// (route i·10+j), then `/files{k}/*` for k in 0..<10 (route 1000+k); `count` URLs from
     /// SplitMix64 seeded 0xC0FFEE: 85% hits of a section route, 5% hits of a files wildcard, 5%
     /// misses at the last segment (`/section{i}/{id}/other{j}`), 5% misses at the first
@@ -71,13 +71,13 @@ struct RoutingMix {
         return mix
     }
 
-    /// perf-anchors.md's figures for the full W4 mix, checked on the generator itself.
+    /// The known figures of the full W4 mix, checked on the generator itself.
     static let w4FullURLs = 1_000_000
     static let w4FullMatches = 900_371
     static let w4FullIndexSum = 476_147_147
     static let w4FirstURLs = ["/section97/305540/other1", "/section7/653759/item7", "/section26/769756/item7"]
 
-    /// Throws unless the generated mix starts as perf-anchors.md says and, at its full size, has
+    /// Throws unless the generated mix starts with `w4FirstURLs` and, at its full size, has
     /// its match count and checksum.
     func checkAgainstAnchors() throws {
         let first = Array(urls.prefix(Self.w4FirstURLs.count))

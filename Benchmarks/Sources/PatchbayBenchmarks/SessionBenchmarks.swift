@@ -9,10 +9,11 @@ import PatchbayRecorder
 import PatchbayTimeTravel
 import PatchbayShell
 
-/// Recording, inspecting and replaying sessions (SPEC 8), on the workload of the History group:
-/// a store `app` whose state has 10,000 keys `{k0: 0, ..., k9999: 0}` and 1,000,000 actions
-/// `{type: "Set", key: "kN", value: V}` (N from SplitMix64 seeded 0x5EED, V the action's index),
-/// each replacing one key, reduced by `reducer app on Set : state[action.key] = action.value`.
+/// Recording, inspecting and replaying sessions (the README's "Recording and replay"), on the
+/// workload of the History group: a store `app` whose state has 10,000 keys
+/// `{k0: 0, ..., k9999: 0}` and 1,000,000 actions `{type: "Set", key: "kN", value: V}` (N from
+/// SplitMix64 seeded 0x5EED, V the action's index), each replacing one key, reduced by
+/// `reducer app on Set : state[action.key] = action.value`.
 /// - R-REC: `dispatch app Set {key: "kN", value: V}` commands run by a `Shell` with `record FILE`
 ///   on, against the same commands with recording off (each side in a fresh shell); target: at
 ///   most 2x.

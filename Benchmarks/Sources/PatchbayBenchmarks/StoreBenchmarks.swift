@@ -2,7 +2,7 @@ import OpenCombine
 import PatchbayCore
 import PatchbayGraph
 
-/// Store dispatch (perf-anchors.md workload W1): 1,000,000 `Increment(by: 1)` actions to a
+/// Store dispatch (workload W1): 1,000,000 `Increment(by: 1)` actions to a
 /// `{count}` state with one subscriber. The typed `Store` against a plain loop calling the same
 /// reducer and a closure (the floor) and an OpenCombine store (`PassthroughSubject` + `scan` +
 /// `sink`, the peer); and the shell's store with the interpreted reducer `state.count += action.by`,

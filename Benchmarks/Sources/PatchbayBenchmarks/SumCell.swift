@@ -1,5 +1,5 @@
 /// A subscriber's state: an `Int` cell behind a pointer, so adding to it is one load, one add
-/// and one store, with no exclusivity check (perf-anchors.md section 2).
+/// and one store, with no exclusivity check.
 final class SumCell {
     let cell: UnsafeMutablePointer<Int>
 

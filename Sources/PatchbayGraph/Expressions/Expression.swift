@@ -1,6 +1,7 @@
 public import PatchbayCore
 
-/// A parsed expression of the Patchbay language (SPEC section 3), ready to be evaluated many times.
+/// A parsed expression of the Patchbay language (the README's "Values and expressions"), ready to
+/// be evaluated many times.
 ///
 /// ```swift
 /// let sum = try Expression("state.count + action.by")

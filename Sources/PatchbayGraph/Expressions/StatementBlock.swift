@@ -1,6 +1,7 @@
 public import PatchbayCore
 
-/// Parsed statements (SPEC section 3): the body of a reducer, a pipe or a patch type.
+/// Parsed statements (the README's "Values and expressions"): the body of a reducer, a pipe or a
+/// patch type.
 ///
 /// ```swift
 /// let body = try StatementBlock("state.count += action.by; if state.count > 9 { state.big = true }")

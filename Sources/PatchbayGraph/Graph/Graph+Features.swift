@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 
 /// A feature (VISPER's App, Feature and FeatureObserver): the definitions made between
 /// `feature NAME begin` and `feature end` (nodes such as patches, wires, reducers, route

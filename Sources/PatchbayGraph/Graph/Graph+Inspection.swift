@@ -1,6 +1,6 @@
 public import PatchbayCore
 
-/// The state of a port (SPEC 4.2 `show`).
+/// The state of a port, as `show` prints it.
 public enum PortState: String, Sendable {
     case empty, value, stale, failed
 }

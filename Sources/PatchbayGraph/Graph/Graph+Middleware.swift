@@ -1,4 +1,4 @@
-public import PatchbayCore
+import PatchbayCore
 
 /// A shell store's middleware: `middleware STORE [on TYPE] : STATEMENTS`. The shell's form of
 /// the library's `Middleware` (VISPER-Redux, ReSwift): it sees each action before the reducers,

@@ -1,6 +1,7 @@
 import PatchbayCore
 
-/// How the graph ranks its nodes (SPEC 4.3 rules 4, 5 and 8), kept up to date as it grows.
+/// How the graph ranks its nodes, kept up to date as it grows: a wave evaluates nodes in rank
+/// order, ties in creation order, so each runs once, after all its inputs, and reads settled values.
 ///
 /// A node's rank is the length of the longest path reaching it over two kinds of edges:
 /// - instantaneous edges: a wire into an input that is not queued, a pipe, a derived node's

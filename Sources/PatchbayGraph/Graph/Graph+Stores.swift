@@ -267,7 +267,7 @@ extension Graph {
         store.currentIndex = step.index
         // A step with changes goes out as a known change: comparing whole states would cost as
         // much as the state is large, and a change of a number's kind (1 → 1.0) must go out
-        // though `==` finds the states equal. What the state feeds compares again (rule 3).
+        // though `==` finds the states equal. What the state feeds compares again (equal values stop).
         let delivery: Delivery = step.changes.isEmpty ? .change : .knownChange
         transaction {
             store.republishState(cause: root, delivery)

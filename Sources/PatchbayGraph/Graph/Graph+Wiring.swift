@@ -10,7 +10,7 @@ extension Graph {
     }
 
     /// `wire SRC.PORT -> DST.PORT [--future] [when EXPR] [: EXPR]`, or with `~>` (`isDelay`) a
-    /// delay edge. Wiring a wired input replaces its wire in one step (SPEC 4.3 rule 2); into an
+    /// delay edge. Wiring a wired input replaces its wire in one step; into an
     /// input that accepts many wires (`InputPort.acceptsManyWires`) the wire is added, and
     /// replaces only a wire from the same source. The source's value, if it has one, arrives at
     /// once, unless `future` (GlueKit's `futureValues`; a delay edge, where values cross only on

@@ -41,7 +41,7 @@ class GraphNode: NodeCore {
     var primaryOutput: OutputPort<Value>? { outputs.first }
 
     /// Arrivals whose expressions read other nodes (a wire's `when` or transform, a pipe), held
-    /// until the node's turn in the wave so that they read values settled in it (SPEC 4.3 rule 8).
+    /// until the node's turn in the wave so that they read values settled in it.
     private var heldArrivals: [() -> Void] = []
     private var isReleasingArrivals = false
 
@@ -132,7 +132,7 @@ class GraphNode: NodeCore {
     }
 
     /// Emits a value the node was given (a `set`, or an arrival on a variable's input). A good
-    /// value clears the node's failed and stale marks (SPEC 4.3 rule 10); its dependents then
+    /// value clears the node's failed and stale marks; its dependents then
     /// hear it even if it did not change, so that their marks clear too.
     final func publish(_ port: OutputPort<Value>, _ newValue: Value, cause: Cause?, _ delivery: Delivery) {
         let wasMarked = clearMarks()

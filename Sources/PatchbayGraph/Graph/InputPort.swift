@@ -1,8 +1,8 @@
 import PatchbayCore
 
-/// An input port of a graph node. It has a local value (set with `set NODE.PORT = ...`), used
-/// while no wire drives it, and at most one wire (SPEC 4.3 rule 2), but for an event input that
-/// merges (`acceptsManyWires`), which takes a wire from each source it is wired from.
+/// An input port of a graph node. It has a local value (set with `set NODE.PORT = ...`), used while
+/// no wire drives it, and at most one wire (rewiring replaces it in one step), but for an event
+/// input that merges (`acceptsManyWires`), which takes a wire from each source it is wired from.
 final class InputPort: PortCore, Receiver {
     let name: String
     /// The value set directly on the input; what it reverts to when unwired.

@@ -12,7 +12,7 @@ final class Wire: Receiver {
     /// GlueKit's `futureValues`).
     let isFuture: Bool
     /// Whether the `when` or the transform reads nodes (samples): then the wire delivers at its
-    /// target's turn in the wave, once what it reads has settled (SPEC 4.3 rule 8).
+    /// target's turn in the wave, once what it reads has settled.
     let readsNodes: Bool
     unowned let graph: Graph
 

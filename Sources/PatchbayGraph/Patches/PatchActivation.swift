@@ -3,7 +3,7 @@ import PatchbayCore
 /// One run of a patch's behaviour: what arrived, the inputs' values, and what it emits.
 struct PatchActivation {
     unowned let patch: PatchNode
-    /// Outputs emitted in this run, sent together when it ends (SPEC 4.3 rule 5).
+    /// Outputs emitted in this run, sent together when it ends.
     private(set) var emissions: [(port: String, value: Value)] = []
 
     init(patch: PatchNode) {

@@ -53,7 +53,7 @@ final class PatchNode: GraphNode {
         }
         let wasMarked = clearMarks()
         let values = activation.emissions.compactMap { emission in output(emission.port).map { ($0, emission.value) } }
-        // Value outputs computed to an equal value stop there, whatever arrived (rule 3); event
+        // Value outputs computed to an equal value stop there, whatever arrived; event
         // outputs send every emission.
         emitAll(values, cause: cause, wasMarked ? .event : .change)
     }

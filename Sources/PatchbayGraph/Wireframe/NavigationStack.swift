@@ -1,8 +1,8 @@
 public import PatchbayCore
 
-/// The wireframe's navigation stack (SPEC 5.3), in two layers as VISPER's routing presenters keep
-/// them: the navigation stack of pushed views, and over it the modals, each presented over
-/// everything before it.
+/// The wireframe's navigation stack (the README's "Routing"), in two layers as VISPER's routing
+/// presenters keep them: the navigation stack of pushed views, and over it the modals, each
+/// presented over everything before it.
 ///
 /// With a modal up, `push`, `replace` and `root` act on the navigation stack under the modals,
 /// which stay where they are; `dismiss` then reveals the navigation stack as it has become.

@@ -1,7 +1,7 @@
 public import PatchbayCore
 
-/// The whole history of one store (SPEC 7): its initial state (state 0) and every action, action
-/// `i` leading to state `i`, on one or more timelines.
+/// The whole history of one store (the shell's time travel): its initial state (state 0) and every
+/// action, action `i` leading to state `i`, on one or more timelines.
 ///
 /// - Memory per step does not grow with the state: each step keeps its action and its changes
 ///   (old and new values, so that replays go both ways) in a compact binary form, and full states

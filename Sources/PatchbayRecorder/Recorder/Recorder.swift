@@ -1,8 +1,8 @@
 public import Foundation
 public import PatchbayCore
 
-/// Records what a store does into a session file (SPEC 8), so that an app's real runs can be
-/// opened with `patchbay inspect`.
+/// Records what a store does into a session file (<doc:SessionFileFormat>), so that an app's real
+/// runs can be opened with `patchbay inspect`.
 ///
 /// Any store can be recorded: a Patchbay `Store` by observing it, and a ReSwift middleware, a
 /// TCA reducer wrapper or a hand-made store by calling `record(_:state:)` once per reduced
@@ -100,7 +100,9 @@ public final class Recorder<State, Action>: StoreObserver {
     /// store reduces.
     ///
     /// - Parameters:
+    ///   - path: the session file to write.
     ///   - storeName: the store's name in the file (`app` by default).
+    ///   - initialState: the store's state before its first recorded action (state 0).
     ///   - actions: how actions become action objects.
     ///   - created: the time written in the header (now by default).
     ///   - checkpointInterval: actions between checkpoints; by default the state's size in
@@ -173,8 +175,11 @@ public final class Recorder<State, Action>: StoreObserver {
 
     /// Records that the store reduced `action` to `state`: an action line, and a checkpoint
     /// when one is due. Does nothing once the recording has ended.
-    /// - Parameter cause: the recorded index (1 for the first recorded action) of the action
-    ///   during whose handling this one was dispatched, if any.
+    /// - Parameters:
+    ///   - action: the action the store reduced.
+    ///   - after: the store's state after `action`.
+    ///   - cause: the recorded index (1 for the first recorded action) of the action during
+    ///     whose handling this one was dispatched, if any.
     public func record(_ action: Action, state after: State, cause: Int? = nil) {
         guard let writer else { return }
         let index = index + 1

@@ -1,6 +1,7 @@
 import PatchbayCore
 
-// The one description of the session file's event lines (SPEC 8). Each kind is listed once
+// The one description of the session file's event lines (for users: PatchbayRecorder.docc/
+// SessionFileFormat.md). Each kind is listed once
 // below with its fields, in the order they are written; writing a line (`line(seq:)`), reading
 // one (`SessionLineDecoder`) and the errors a damaged line gets all follow from that list:
 //

@@ -45,8 +45,10 @@ public final class SessionFileReader {
 
     /// Opens the session file at `path` and reads its header. Throws when the file cannot be
     /// read or does not start with a header this reader accepts.
-    /// - Parameter following: whether to keep reading what is appended after the end (see
-    ///   the type's description).
+    /// - Parameters:
+    ///   - path: the session file to read.
+    ///   - following: whether to keep reading what is appended after the end (see the type's
+    ///     description).
     public convenience init(path: String, following: Bool = false) throws(SessionError) {
         // Followed, a pipe is read without waiting: at its end for now, a read finds nothing.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (following ? O_NONBLOCK : 0))

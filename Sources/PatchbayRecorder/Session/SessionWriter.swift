@@ -44,6 +44,8 @@ public final class SessionWriter {
     /// Creates the file at `path` and writes the header with `created`, the ISO 8601 time the
     /// recording started (`2026-11-21T10:00:00Z`).
     /// - Parameters:
+    ///   - path: the file to create.
+    ///   - created: the ISO 8601 time the recording started, written in the header.
     ///   - replacing: whether an existing file is emptied and written over; when `false` (the
     ///     default) an existing file is an error (`.exists`).
     ///   - syncEveryCommand: whether each `write` is forced to disk before it returns.

@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands of SPEC section 4.
+    /// The commands `help` lists under Dataflow (the README's "Dataflow").
     static let dataflow: [CommandInfo] = [
         CommandInfo(name: "var", synopsis: "var NAME = EXPR", summary: "a variable: output value, input set",
                     details: ["Setting an equal value does nothing; subscribers get the current value at once.",

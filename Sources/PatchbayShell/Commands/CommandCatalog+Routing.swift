@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands of SPEC section 5.
+    /// The commands `help` lists under Routing (the README's "Routing").
     static let routing: [CommandInfo] = [
         CommandInfo(
             name: "route",

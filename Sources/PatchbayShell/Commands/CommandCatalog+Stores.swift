@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands of SPEC section 6.
+    /// The commands `help` lists under Stores (the README's "Stores").
     static let stores: [CommandInfo] = [
         CommandInfo(name: "store", synopsis: "store NAME = EXPR", summary: "a store with its initial state (VISPER-Redux, ReSwift)",
                     details: ["A store is a node: input dispatch (an action object), outputs state and action.",

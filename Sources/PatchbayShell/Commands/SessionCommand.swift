@@ -1,7 +1,8 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// A command of SPEC section 8: recording, replaying and inspecting sessions, and DevTools files.
+/// A command of the README's "Recording and replay": recording, replaying and inspecting
+/// sessions, and DevTools files.
 enum SessionCommand: Sendable {
     /// `record FILE [--force] [--sync]`
     case record(path: String, range: Range<Int>, options: RecordOptions)

@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// Turns results and errors into output lines, for people or as JSON (SPEC section 9).
+/// Turns results and errors into output lines, for people or as JSON (the README's "Reading output").
 struct Renderer {
     var options: ShellOptions
 

@@ -2,7 +2,7 @@ import PatchbayCore
 public import PatchbayGraph
 public import PatchbayRecorder
 
-/// Rebuilds store histories from a recording's events (`inspect`, SPEC 8), without running a
+/// Rebuilds store histories from a recording's events (`help inspect`), without running a
 /// reducer: states come from the patches, checked against the digests and checkpoints.
 public struct Inspection {
     private let graph: Graph

@@ -2,10 +2,11 @@ public import PatchbayCore
 public import PatchbayGraph
 public import PatchbayRecorder
 
-/// The one place where a session's events are made (SPEC 8): it hears what the graph's stores
-/// and router do (stores created, actions with their JSON Patch and state digest, routes, moves
-/// through time) and what the histories do (skips with their recomputed steps, checkouts,
-/// sweeps, replaced histories), and the shell adds its commands, probe deliveries and errors.
+/// The one place where a session's events are made (each kind is in SessionEvent+Format.swift):
+/// it hears what the graph's stores and router do (stores created, actions with their JSON Patch
+/// and state digest, routes, moves through time) and what the histories do (skips with their
+/// recomputed steps, checkouts, sweeps, replaced histories), and the shell adds its commands,
+/// probe deliveries and errors.
 /// The events wait, in the order they happened, until the shell takes them when a command ends
 /// (`take()`) and hands them to their one consumer: the file (`SessionWriter`) for
 /// `record FILE`, or the comparison with the recording for `replay --verify`.

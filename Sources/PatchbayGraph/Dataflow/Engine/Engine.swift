@@ -1,7 +1,7 @@
 import PatchbayCore
 
 /// The scheduler that every node of one dataflow graph shares: transactions, waves and the queue
-/// of writes made from callbacks (SPEC 4.3).
+/// of writes made from callbacks (the README's "Dataflow" states the rules they follow).
 ///
 /// ## Concurrency
 /// An engine and everything created in it form one isolation region: none of these types is
@@ -9,7 +9,7 @@ import PatchbayCore
 /// (an app typically keeps them on the main actor). There are no locks, so no lock is ever held
 /// while user code runs. Instead, a write made while the engine is busy (from a subscriber, a
 /// probe or a patch body's side effect) never runs nested: it is queued and runs afterwards as a
-/// transaction of its own, first in, first out (rule 7).
+/// transaction of its own, first in, first out.
 ///
 /// ## Ownership
 /// Nodes belong to their engine: a node lives until it is removed or the engine is released.

@@ -7,7 +7,8 @@ struct FollowUp {
     var write: () -> Void
 }
 
-/// Writes made from callbacks, first in first out (SPEC 4.3 rule 7).
+/// Writes made from callbacks, first in first out, each run after the transaction that made it,
+/// never nested.
 struct FollowUpQueue {
     /// How many follow-up transactions one outermost write may cause before the engine stops a
     /// runaway loop.

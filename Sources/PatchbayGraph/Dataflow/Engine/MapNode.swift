@@ -19,7 +19,7 @@ final class MapNode<Input, Output>: NodeCore, Receiver {
         let output = OutputPort(owner: self, name: "value", remembers: remembers, initial: initial, isEqual: isEqual)
         self.output = output
         follow(rank: upstream.owner.rank)
-        // A change, whatever arrived: a value recomputed to an equal one stops here (rule 3).
+        // A change, whatever arrived: a value recomputed to an equal one stops here.
         upstream.attach(self) { [transform, output] value, _ in
             output.emit(transform(value), .change)
         }

@@ -1,9 +1,11 @@
 import PatchbayCore
 
-/// What every node shares: identity, rank, and the marks of SPEC 4.3 rule 10.
+/// What every node shares: identity, rank, and the failed and stale marks (a failing node keeps
+/// its last value, its dependents are stale, until a good value clears the marks).
 ///
 /// A node's rank is 0 for a source and otherwise more than the rank of every node feeding it
-/// through an instantaneous edge, so evaluating in rank order sees every input settled (rule 5).
+/// through an instantaneous edge, so evaluating in rank order sees every input settled (a diamond
+/// never sees a mix of old and new).
 @usableFromInline
 class NodeCore {
     /// Unowned: the engine holds its nodes. A node used after its engine was released traps.
@@ -95,7 +97,7 @@ class NodeCore {
 /// How a value travels.
 ///
 /// A value port never passes on a value equal to the one it holds, whatever started the wave
-/// (SPEC 4.3 rule 3): what it sends on is a `.change`, unless it was forced with an `.event`.
+/// (equal values stop): what it sends on is a `.change`, unless it was forced with an `.event`.
 /// An event port sends on every value as an `.event`.
 @usableFromInline
 enum Delivery {

@@ -1,7 +1,7 @@
 import PatchbayCore
 
 /// The nodes waiting for evaluation in a wave, served lowest rank first and, within a rank, in
-/// creation order (SPEC 4.3 rule 4). A binary heap.
+/// creation order. A binary heap.
 struct RankQueue {
     private var heap: [NodeCore] = []
 

@@ -16,7 +16,7 @@ final class VariableNode: GraphNode {
     var current: Value? { pending ?? value.value }
 
     override func inputDidArrive(_ input: InputPort, _ delivery: Delivery) {
-        // A change, whatever arrived: an equal value stops here (rule 3).
+        // A change, whatever arrived: an equal value stops here.
         publish(value, input.value ?? .null, cause: input.cause, .change)
         input.consumeArrival()
     }

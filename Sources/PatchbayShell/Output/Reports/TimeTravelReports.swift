@@ -4,7 +4,7 @@ import PatchbayRecorder
 
 /// The actions `history` shows (filtered or not, the newest when there are more): the branch
 /// when the store has several, a count line when filtered or cut, then a line each, formatted
-/// only when shown; in JSON the array of the steps shown (SPEC section 9; the count is for people).
+/// only when shown; in JSON the array of the steps shown (the count is for people).
 struct HistoryListing: CommandReport {
     /// The entries shown, oldest first.
     var entries: [HistoryEntry]
