@@ -311,7 +311,10 @@ extension Shell {
             let recorders = step.isSetup ? restartingRecorders() : []
             // A verification prints its outcome only, like a test run; a step is shown.
             let shown = !run.verify || run.until == run.next
-            let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
+            // A setup comment (`# import devtools ...`) notes what the recording did: nothing runs.
+            let isNote = step.isSetup && step.text.hasPrefix("#")
+            let outcome = isNote ? CommandOutcome(status: .empty, lines: [])
+                : perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
             // A command that fails now where the recording has it succeed (no error among its
             // effects; a setup line always succeeded) did not do what the recording did.
