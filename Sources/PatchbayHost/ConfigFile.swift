@@ -25,7 +25,7 @@ enum ConfigFile {
         let (settings, problems) = shell.options.settings.applying(configuration: String(decoding: bytes, as: UTF8.self))
         shell.options.settings = settings
         for problem in problems {
-            output.write(OutputLine("patchbay: warning: \(path):\(problem)", to: .error))
+            output.write(OutputLine("\(ExecutableName.current): warning: \(path):\(problem)", to: .error))
         }
     }
 }

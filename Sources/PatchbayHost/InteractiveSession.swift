@@ -34,7 +34,7 @@ struct InteractiveSession {
         var assembler = InputAssembler()
         var pendingLines: [String] = []
         let color = shell.options.color
-        let program = CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "patchbay"
+        let program = ExecutableName.current
         // The primary prompt says what the session is at (see `Shell.promptContext`), so it is
         // made again before each read.
         var primary: Prompt { Prompt(text: PatchbayShell.Prompt.primary(program: program, context: shell.promptContext), color: color ? "1;36" : nil) }

@@ -132,7 +132,7 @@ final class CommandHistory {
     private func warn(_ message: String) {
         guard !hasWarned else { return }
         hasWarned = true
-        FileHandle.standardError.write(Data("patchbay: warning: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("\(ExecutableName.current): warning: \(message)\n".utf8))
     }
 
     /// Renaming over a symbolic link would replace the link, so write where it points.

@@ -19,7 +19,17 @@ import PatchbayShell
 public enum Patchbay {
     /// Runs the command line `arguments` (the process's own by default) with `stores` hosted,
     /// and exits with the run's status.
-    public static func main(hosting stores: [HostedStore] = [], arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    /// - Parameter name: what the usage, the help and the messages call the program; by
+    ///   default the name it was started by (the last component of `argv[0]`), so that an app's
+    ///   executable (`todo-inspector`) says its own name.
+    public static func main(hosting stores: [HostedStore] = [], name: String? = nil,
+                            arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        ExecutableName.$current.withValue(name ?? ExecutableName.of(path: CommandLine.arguments.first)) {
+            run(hosting: stores, arguments: arguments)
+        }
+    }
+
+    private static func run(hosting stores: [HostedStore], arguments: [String]) -> Never {
         let arguments = subcommandFirst(arguments)
         // The form's own type parses, runs and exits, so that `patchbay replay --help` is the
         // help of `replay`, and its usage errors show its usage.
@@ -63,25 +73,29 @@ extension HostCommand {
 
 /// `patchbay [FILE...]`: the shell, on scripts or interactively.
 struct PatchbayCommand: HostCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "patchbay",
-        abstract: "An interactive shell for exploring dataflow and debugging reducers.",
-        // Each form on a line of its own, short enough for 80 columns.
-        usage: """
-            patchbay [<options>] [<files> ...]
-            patchbay replay <file> [--verify] [--step] [--until <n>] [--allow-files]
-            patchbay inspect <file> [--follow [--idle <seconds>]]
-            """,
-        discussion: """
-            With no FILE and a terminal on standard input, starts the interactive shell. Otherwise runs \
-            the FILEs (or standard input) as scripts: no prompt, and a stop at the first error with exit \
-            status 1 unless --keep-going is given. Type 'help' in the shell for the commands.
+    // Made when asked for: it names the executable being run.
+    static var configuration: CommandConfiguration {
+        let name = ExecutableName.current
+        return CommandConfiguration(
+            commandName: name,
+            abstract: "An interactive shell for exploring dataflow and debugging reducers.",
+            // Each form on a line of its own, short enough for 80 columns.
+            usage: """
+                \(name) [<options>] [<files> ...]
+                \(name) replay <file> [--verify] [--step] [--until <n>] [--allow-files]
+                \(name) inspect <file> [--follow [--idle <seconds>]]
+                """,
+            discussion: """
+                With no FILE and a terminal on standard input, starts the interactive shell. Otherwise runs \
+                the FILEs (or standard input) as scripts: no prompt, and a stop at the first error with exit \
+                status 1 unless --keep-going is given. Type 'help' in the shell for the commands.
 
-            'patchbay replay FILE' replays a recorded session, and 'patchbay inspect FILE' opens one for \
-            time travel: see 'patchbay replay --help' and 'patchbay inspect --help'.
-            """,
-        version: PatchbayVersion.current
-    )
+                '\(name) replay FILE' replays a recorded session, and '\(name) inspect FILE' opens one for \
+                time travel: see '\(name) replay --help' and '\(name) inspect --help'.
+                """,
+            version: PatchbayVersion.current
+        )
+    }
 
     @Argument(help: "Script files to run in order.", completion: .file())
     var files: [String] = []
@@ -95,7 +109,9 @@ struct PatchbayCommand: HostCommand {
 
 /// `patchbay replay FILE [--verify] [--step] [--until N]`
 struct Replay: HostCommand {
-    static let configuration = CommandConfiguration(commandName: "patchbay replay", abstract: "Replay a recorded session (see 'help replay' in the shell).")
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "\(ExecutableName.current) replay", abstract: "Replay a recorded session (see 'help replay' in the shell).")
+    }
 
     @Argument(help: "The recorded session (JSON Lines).", completion: .file())
     var file: String
@@ -132,14 +148,16 @@ struct Replay: HostCommand {
 
 /// `patchbay inspect FILE [--follow [--idle SECONDS]]`
 struct Inspect: HostCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "patchbay inspect", abstract: "Open a recorded session for time travel (without running reducers).",
-        discussion: """
-            With --follow, keeps reading what an app appends to FILE: each new action prints as it \
-            arrives. At a terminal the prompt stays usable while following (Ctrl-C at the prompt stops \
-            following); otherwise it follows until SIGINT or --idle, then runs standard input's commands \
-            on what arrived.
-            """)
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "\(ExecutableName.current) inspect", abstract: "Open a recorded session for time travel (without running reducers).",
+            discussion: """
+                With --follow, keeps reading what an app appends to FILE: each new action prints as it \
+                arrives. At a terminal the prompt stays usable while following (Ctrl-C at the prompt stops \
+                following); otherwise it follows until SIGINT or --idle, then runs standard input's commands \
+                on what arrived.
+                """)
+    }
 
     @Argument(help: "The recorded session (JSON Lines).", completion: .file())
     var file: String
@@ -228,7 +246,7 @@ struct SessionOptions: ParsableArguments {
                                                 width: Terminal.width))
         let output = OutputWriter()
         do throws(ShellError) { try shell.host(stores) } catch {
-            output.write(OutputLine("patchbay: error: \(error.message)", to: .error))
+            output.write(OutputLine("\(ExecutableName.current): error: \(error.message)", to: .error))
             output.flush()
             throw ExitCode(2)
         }
@@ -279,7 +297,7 @@ struct SessionOptions: ParsableArguments {
         // before it goes on.
         let followsAtPrompt = interactive && isatty(STDIN_FILENO) != 0
         for command in commands {
-            var runner = ScriptRunner(shell: shell, name: "patchbay", keepGoing: keepGoing, write: output.write)
+            var runner = ScriptRunner(shell: shell, name: ExecutableName.current, keepGoing: keepGoing, write: output.write)
             runner.followsInPlace = !followsAtPrompt
             runner.flushOutput = output.flush
             runner.run(Array((command + "\n").utf8), until: interrupts)
@@ -287,7 +305,7 @@ struct SessionOptions: ParsableArguments {
         }
         for file in files where !shell.hasQuit && (!failed || keepGoing) && !interrupts.wasReceived {
             guard let contents = ScriptFile.bytes(atPath: file) else {
-                output.write(OutputLine("patchbay: error: cannot read '\(file)': \(Terminal.fileProblem(file))", to: .error))
+                output.write(OutputLine("\(ExecutableName.current): error: cannot read '\(file)': \(Terminal.fileProblem(file))", to: .error))
                 throw ExitCode(2)
             }
             var runner = ScriptRunner(shell: shell, name: file, keepGoing: keepGoing, write: output.write)

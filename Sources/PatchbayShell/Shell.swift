@@ -68,10 +68,20 @@ public final class Shell {
 
     /// Hosts the app's `stores` (see `HostedStore`): they exist from now on, and again in every
     /// fresh session (`reset`, `replay`, `inspect`).
-    /// - Throws: a one-line error naming the store that cannot be hosted (a name taken or not
-    ///   a name, a state that does not encode); the stores before it are hosted.
+    /// - Throws: a one-line error naming the store that cannot be hosted (a name that commands
+    ///   could not type, or that another store has, a state that does not encode); the stores
+    ///   before it are hosted.
     public func host(_ stores: [HostedStore]) throws(ShellError) {
         for store in stores {
+            // Said for the app's code, which names the store: the user cannot rename it here.
+            guard Value.isBareKey(store.name) else {
+                throw ShellError(.graph(.hostedState("cannot host \(Value.string(store.name).jsonText): a store's name is a letter or _ "
+                    + "followed by letters, digits or _, as commands type it; rename it in its HostedStore(...)")), at: 0..<0)
+            }
+            if hostedStores.contains(where: { $0.name == store.name }) {
+                throw ShellError(.graph(.hostedState("cannot host \(store.name) twice: two of the HostedStores passed to the host "
+                    + "are named '\(store.name)'; give each its own name")), at: 0..<0)
+            }
             do throws(GraphError) { try graph.host(store) } catch {
                 throw ShellError(.graph(.hostedState("cannot host \(store.name): \(error)")), at: 0..<0)
             }

@@ -43,6 +43,37 @@ struct ScriptModeTests {
         #expect(result.status == 2)
     }
 
+    /// An app's executable built on PatchbayHost (`todo-inspector`) goes by its own name in its
+    /// usage, help and errors: the name it was started by. Before, it said `USAGE: patchbay`
+    /// and `patchbay:1:8:` / `patchbay: error:`. (The `patchbay` binary, started through a link
+    /// of another name, stands in for such an executable.)
+    @Test func aHostExecutableGoesByItsOwnName() throws {
+        let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let inspector = URL(fileURLWithPath: directory + "/todo-inspector")
+        try FileManager.default.createSymbolicLink(at: inspector, withDestinationURL: PatchbayProcess.binary)
+        func run(_ arguments: [String]) throws -> PatchbayProcess.Result {
+            let child = try ChildProcess(inspector, arguments, directory: directory)
+            child.closeInput()
+            let ended = child.waitForExit("todo-inspector \(arguments.joined(separator: " "))")
+            return PatchbayProcess.Result(status: ended ? child.status : -1, output: child.printed, errors: child.printedErrors)
+        }
+        let help = try run(["--help"])
+        #expect(help.output.contains("USAGE: todo-inspector [<options>] [<files> ...]"), "\(help.output)")
+        #expect(help.output.contains("'todo-inspector replay FILE' replays a recorded session"))
+        #expect(!help.output.contains("patchbay "), "\(help.output)")
+        #expect(try run(["replay", "--help"]).output.contains("USAGE: todo-inspector replay [<options>] <file>"))
+        let replay = try run(["replay", "nope.jsonl"])
+        #expect(replay.errors.hasPrefix("todo-inspector:1:8: error: nope.jsonl: cannot open the file"), "\(replay.errors)")
+        #expect(replay.status == 1)
+        let missing = try run(["/nonexistent/file.pb"])
+        #expect(missing.errors == "todo-inspector: error: cannot read '/nonexistent/file.pb': no such file\n")
+        #expect(missing.status == 2)
+        // The patchbay binary keeps its own name.
+        #expect(try PatchbayProcess.run(["--help"]).output.contains("USAGE: patchbay [<options>] [<files> ...]"))
+    }
+
     /// `--record`, `replay` and `inspect` on the command line: an error about the file names it
     /// once, and with --json nothing but JSON reaches standard output.
     @Test func commandLineFileErrorsNameTheFileOnce() throws {

@@ -38,7 +38,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
     var actions: [SessionAction] = []
     for recorded in load.events {
         switch recorded.event {
-        case .store(_, let state):
+        case .store(_, let state, _):
             states = [state]
         case .action(let action):
             #expect(action.index == states.count)
@@ -284,7 +284,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
 
         let load = try SessionReader.read(contentsOf: path)
         #expect(load.header == SessionHeader(created: "2026-11-21T10:00:00Z"))
-        guard case .store(let name, let initial)? = load.events.first?.event, case .object(let members) = initial else {
+        guard case .store(let name, let initial, _)? = load.events.first?.event, case .object(let members) = initial else {
             Issue.record("no store line")
             return
         }

@@ -19,6 +19,20 @@ import Testing
                 == #"{"seq":5,"kind":"checkpoint","store":"app","index":1000,"state":{"count":2,"items":[1.5,"x"]}}"#)
     }
 
+    /// A store line says when the store was hosted (an app's store), so that a shell that does
+    /// not host it can refuse to replay the recording; a line without the field (every older
+    /// file) reads as a store of the shell's own, and a field of the wrong type is damage.
+    @Test func aHostedStoreLineSaysSoAndOlderLinesReadAsNotHosted() throws {
+        let hosted = SessionEvent.store(name: "app", state: ["count": 0], hosted: true)
+        let line = hosted.line(seq: 2)
+        #expect(line == #"{"seq":2,"kind":"store","store":"app","state":{"count":0},"hosted":true}"#)
+        let old = #"{"seq":3,"kind":"store","store":"app","state":{"count":0}}"#
+        let load = try SessionReader.read(sessionBytes([line, old]))
+        #expect(load.events.map(\.event) == [hosted, .store(name: "app", state: ["count": 0], hosted: false)])
+        let damaged = try SessionReader.read(sessionBytes([#"{"seq":1,"kind":"store","store":"app","state":{},"hosted":"yes"}"#]))
+        #expect(damaged.damage?.detail.contains("hosted") == true)
+    }
+
     @Test func anActionLine() {
         let action = SessionAction(
             store: "app", index: 1, action: ["type": "Increment", "by": 2],

@@ -78,7 +78,10 @@ package class HostedReducer {
     package var actionTypes: [String] { [] }
 
     /// Whether the app gave the store middleware.
-    package var hasMiddleware: Bool { false }
+    package var hasMiddleware: Bool { middlewareCount > 0 }
+
+    /// How many middleware the app gave the store.
+    package var middlewareCount: Int { 0 }
 }
 
 /// The typed side of a hosted store: decodes, runs the app's code, encodes.
@@ -109,7 +112,7 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
 
     override package var actionTypes: [String] { actions.knownTypes }
 
-    override package var hasMiddleware: Bool { !middleware.isEmpty }
+    override package var middlewareCount: Int { middleware.count }
 
     override package func reduce(_ state: inout Value, _ action: Value, throughMiddleware: Bool = true) throws(HostedStoreError) -> HostedOutcome {
         var typedAction: Action

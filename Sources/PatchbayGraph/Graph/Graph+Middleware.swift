@@ -69,6 +69,12 @@ extension Graph {
         (try? store(storeName))?.hosted?.hasMiddleware ?? false
     }
 
+    /// How many middleware the app gave `storeName`, when it is a hosted store (`nil` for a
+    /// store of the shell's own, or none).
+    package func hostedMiddlewareCount(of storeName: String) -> Int? {
+        (try? store(storeName))?.hosted?.middlewareCount
+    }
+
     /// `middleware rm ID`
     /// - Returns: the name of the store the middleware belonged to.
     @discardableResult

@@ -7,8 +7,9 @@ extension History {
     /// branch and state. A recording that starts while the store exists begins with them.
     ///
     /// `live` is the store's state (the state at `current`); it ends the events as a checkpoint.
-    package func snapshot(of name: String, live: Value) -> [SessionEvent] {
-        var events: [SessionEvent] = [.store(name: name, state: initial)]
+    /// `hosted` marks the store line of an app's store the shell hosts.
+    package func snapshot(of name: String, live: Value, hosted: Bool = false) -> [SessionEvent] {
+        var events: [SessionEvent] = [.store(name: name, state: initial, hosted: hosted)]
         var built: [String] = []
         for timeline in timelines {
             let start = timeline.forkIndex ?? 0

@@ -39,7 +39,9 @@ extension SessionEvent {
 
         static let command = Kind("command", [.string("text")]) { .command(try $0.string()) }
         static let setup = Kind("setup", [.string("text")]) { .setup(try $0.string()) }
-        static let store = Kind("store", [.string("store"), .json("state")]) { .store(name: try $0.string(), state: try $0.json()) }
+        static let store = Kind("store", [.string("store"), .json("state"), .boolean("hosted", .optional)]) { values in
+            .store(name: try values.string(), state: try values.json(), hosted: try values.optionalBoolean() ?? false)
+        }
         static let action = Kind("action", [
             .string("store"), .integer("index"), .json("action"), .patch("patch"), .digest("hash", .optional),
             .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional),
@@ -125,7 +127,7 @@ extension SessionEvent {
         switch self {
         case .command(let text): (.command, [.string(text)])
         case .setup(let text): (.setup, [.string(text)])
-        case .store(let name, let state): (.store, [.string(name), .json(state)])
+        case .store(let name, let state, let hosted): (.store, [.string(name), .json(state), hosted ? .boolean(true) : nil])
         case .action(let action):
             (.action, [.string(action.store), .integer(action.index), .json(action.action), .patch(action.patch),
                        action.hash.map { .digest($0) }, action.failure.map { .string($0) }, action.cause.map { .integer($0) },
@@ -250,7 +252,9 @@ final class SessionField: Sendable {
     static func integer(_ name: String, _ presence: Presence = .required) -> SessionField {
         SessionField(name: name, type: .integer, presence: presence)
     }
-    static func boolean(_ name: String) -> SessionField { SessionField(name: name, type: .boolean, presence: .required) }
+    static func boolean(_ name: String, _ presence: Presence = .required) -> SessionField {
+        SessionField(name: name, type: .boolean, presence: presence)
+    }
     static func object(_ name: String) -> SessionField { SessionField(name: name, type: .object, presence: .required) }
     static func json(_ name: String) -> SessionField { SessionField(name: name, type: .json, presence: .required) }
     static func patch(_ name: String) -> SessionField { SessionField(name: name, type: .patch, presence: .required) }
@@ -385,6 +389,13 @@ struct SessionFieldValues {
     mutating func boolean() throws(SessionError.Reason) -> Bool {
         let (field, value) = try next(.boolean)
         guard case .bool(let bool)? = value else { throw mismatch(field, value ?? .null) }
+        return bool
+    }
+
+    mutating func optionalBoolean() throws(SessionError.Reason) -> Bool? {
+        let (field, value) = try next(.boolean)
+        guard let value else { return nil }
+        guard case .bool(let bool) = value else { throw mismatch(field, value) }
         return bool
     }
 

@@ -13,8 +13,11 @@ public enum SessionEvent: Sendable, Equatable {
     /// this kind skip it as unknown.
     case setup(String)
     /// A store was created with its initial state:
-    /// `{"seq":2,"kind":"store","store":"app","state":{"count":0}}`.
-    case store(name: String, state: Value)
+    /// `{"seq":2,"kind":"store","store":"app","state":{"count":0}}`. `hosted` (written
+    /// `"hosted":true`, and only then) marks a store the recording shell hosted (an app's
+    /// `HostedStore`, whose reducer is the app's Swift code): only a shell that hosts it
+    /// replays its actions. A line without it (every older file) is a store of the shell's own.
+    case store(name: String, state: Value, hosted: Bool = false)
     /// A store reduced an action: `{"seq":4,"kind":"action","store":"app","index":1,...}`.
     case action(SessionAction)
     /// The full state of a store after action `index`, so that reading need not start from the

@@ -132,7 +132,7 @@ public final class SessionStepReader {
             return RecordedCommand(text: text, isSetup: true, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
         case .command(let text):
             return RecordedCommand(text: text, line: command.line, seq: command.seq, effects: effects, isCut: isCut)
-        case .store(let name, _):
+        case .store(let name, _, _):
             return RecordedCommand(text: "# store \(name), as the app's recording starts it", isSetup: true, line: command.line,
                                    seq: command.seq, effects: [command] + effects, isCut: isCut)
         case .action(let action):

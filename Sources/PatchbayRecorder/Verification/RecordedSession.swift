@@ -47,7 +47,7 @@ public struct RecordedSession: Sendable {
                 throw .session(error)
             }
             switch recorded.event {
-            case .store(let name, let state) where replay == nil && (store == nil || store == name):
+            case .store(let name, let state, _) where replay == nil && (store == nil || store == name):
                 do throws(ValueCodingError) {
                     replay = (name, state, state, try ValueDecoder().decode(State.self, from: state), 0)
                 } catch {

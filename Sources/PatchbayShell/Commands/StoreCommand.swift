@@ -73,7 +73,17 @@ extension CommandParser {
         if startsObject(&scanner) { return .dispatch(store: nil, type: nil, payload: try scanner.expression(command: word)) }
         let first = try scanner.requireName("the action type", command: word)
         guard context.storeNames.contains(first.text) else {
-            return .dispatch(store: nil, type: first, payload: scanner.isAtEnd ? nil : try scanner.expression(command: word))
+            if scanner.isAtEnd { return .dispatch(store: nil, type: first, payload: nil) }
+            var probe = scanner
+            let payload = try scanner.expression(command: word)
+            // TYPE EXPR, unless more follows the EXPR and the words read as a name and an EXPR:
+            // then they were STORE TYPE EXPR, with a STORE that is no store (`dispatch ap toggle {id: 1}`).
+            if !scanner.isAtEnd, probe.name() != nil, (try? probe.expression(command: word)) != nil, probe.isAtEnd {
+                let stores = context.storeNames.sorted()
+                throw ShellError(.unknownStore(first.text, suggestion: Spelling.closest(to: first.text, among: stores), stores: stores),
+                                 at: first.range)
+            }
+            return .dispatch(store: nil, type: first, payload: payload)
         }
         if startsObject(&scanner) { return .dispatch(store: first, type: nil, payload: try scanner.expression(command: word)) }
         guard let (second, range) = scanner.name() else {

@@ -28,6 +28,12 @@ struct ReplayRun {
     /// The recorder that hears the replayed commands, when verifying: each step's events are
     /// compared with the recording's.
     var recorder: SessionRecorder?
+    /// How many of the commands run so far failed (setup lines included).
+    var failed = 0
+    /// How many of them failed where the recording has them succeed, and the line of the
+    /// first: a replay that ends with some did not do what the recording did.
+    var failedAnew = 0
+    var firstFailedAnew: Int?
     /// The number of steps in the file, once counted.
     private var stepCount: Int?
 
@@ -101,6 +107,9 @@ struct ReplayDivergence {
         if states != nil, let expected {
             return "\(place): the state after \(Self.describe(expected)) differs from the recording (recorded → now, \(diffWhere))"
         }
+        if expected == nil, case .error(_, let message)? = actual {
+            return "\(place): it failed where the recording has it succeed: \(Printable.escaped(message, limit: 120))"
+        }
         if let expected, let actual, expected.kind == actual.kind {
             return "\(place): \(Self.describe(expected)) differs from the recording (recorded → now, \(diffWhere))"
         }
@@ -128,7 +137,7 @@ struct ReplayDivergence {
         guard let event else { return "nothing more" }
         switch event {
         case .action(let action): return "action #\(action.index) of \(action.store)"
-        case .store(let name, _): return "store \(name)"
+        case .store(let name, _, _): return "store \(name)"
         case .checkpoint(let store, let index, _): return "checkpoint #\(index) of \(store)"
         case .publish(let port, _): return "a delivery on \(port)"
         case .route(let route): return "route \(route.url)"

@@ -115,7 +115,12 @@ extension Shell {
                 if let address = target.address { return [try graph.show(address)] }
                 return try graph.show(target.node.text)
             }
-            return CommandResult(PortListing(ports: reports))
+            // A hosted store's ports look like any store's: what runs behind them is said first.
+            let note = target.address == nil ? graph.hostedMiddlewareCount(of: target.node.text).map { count in
+                "\(target.node.text) is hosted: its reducer is the app's Swift code"
+                    + (count == 0 ? "" : ", after \(count) middleware of the app")
+            } : nil
+            return CommandResult(PortListing(ports: reports, note: note))
         case .remove(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.remove(name.text) }
             return CommandResult(NodeRemoved(name: name.text))

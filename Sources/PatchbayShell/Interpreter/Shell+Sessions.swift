@@ -311,12 +311,30 @@ extension Shell {
             let recorders = step.isSetup ? restartingRecorders() : []
             // A verification prints its outcome only, like a test run; a step is shown.
             let shown = !run.verify || run.until == run.next
-            let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
+            // A setup comment (`# import devtools ...`) notes what the recording did: nothing runs.
+            let isNote = step.isSetup && step.text.hasPrefix("#")
+            let outcome = isNote ? CommandOutcome(status: .empty, lines: [])
+                : perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
+            // A command that fails now where the recording has it succeed (no error among its
+            // effects; a setup line always succeeded) did not do what the recording did.
+            let failedAnew = outcome.status == .failure && !step.effects.contains { $0.event.kind == "error" }
+            if outcome.status == .failure { run.failed += 1 }
+            if failedAnew {
+                run.failedAnew += 1
+                run.firstFailedAnew = run.firstFailedAnew ?? step.line
+            }
             if step.isSetup {
                 // A setup line rebuilds what the recording started with: it runs without being
-                // compared, and the histories after it are rebuilt as inspect does.
-                _ = run.recorder?.take()
+                // compared, and the histories after it are rebuilt as inspect does. Its failure
+                // is a divergence all the same: what it should have made is missing.
+                let heard = run.recorder?.take() ?? []
+                if failedAnew, run.verify {
+                    let error = heard.last { $0.kind == "error" }
+                    let divergence = ReplayDivergence(step: run.next + 1, line: step.line, command: step.text, expected: nil, actual: error)
+                    throw diverged(divergence, in: run, output: &output)
+                }
+                try checkHosted(step.effects, in: run, at: 0..<0)
                 try restore(step.effects, path: run.path, at: 0..<0)
                 recordRestart(into: recorders, setup: step.text)
                 continue
@@ -351,7 +369,14 @@ extension Shell {
         if reportingDamage, let damage = run.damage {
             throw ShellError(.session(path: run.path, detail: "\(damage.detail); the steps before it ran"), at: 0..<0)
         }
-        return CommandResult(ReplayFinished(path: run.path, steps: run.next, verified: run.verify))
+        if let first = run.firstFailedAnew {
+            // The replay ran on (as the recording's commands do), but it did not do what the
+            // recording did: it fails, and says how often.
+            throw ShellError(.session(path: run.path, detail: "replayed \(counted(run.next, "step")), but \(counted(run.failedAnew, "command")) "
+                + "failed that succeeded in the recording (the first on line \(first)); 'replay \(run.path) --verify' stops at the first difference"),
+                             at: 0..<0)
+        }
+        return CommandResult(ReplayFinished(path: run.path, steps: run.next, verified: run.verify, failed: run.failed))
     }
 
     /// The state the recording says `recorded` left, and the store's state now (after the
@@ -387,14 +412,30 @@ extension Shell {
         return nil
     }
 
-    /// Refuses an app's recording whose stores this shell does not host: its actions replay
-    /// through the app's reducers only.
+    /// Refuses, before anything runs, a recording of an app's stores that this shell does not
+    /// host (an app's `Recorder` file, or a recording made in a shell that hosted them, whose
+    /// store lines say `hosted`): their actions replay through the app's reducers only, and a
+    /// store of the shell's own in their place would diverge at the first action. The store
+    /// lines it reads are those before the first command: the prelude, and the setup steps that
+    /// open the file (read again from the file when there are more than the one read ahead).
     private func checkHosted(_ run: ReplayRun, at range: Range<Int>) throws(ShellError) {
-        guard run.isAppRecording else { return }
-        for recorded in run.prelude {
-            guard case .store(let name, _) = recorded.event, !hostedStores.contains(where: { $0.name == name }) else { continue }
+        try checkHosted(run.prelude, in: run, at: range)
+        guard let first = run.upcoming, first.isSetup else { return }
+        guard let reader = try? SessionStepReader(path: run.file) else { return try checkHosted(first.effects, in: run, at: range) }
+        while let step = try? reader.next(), step.isSetup {
+            try checkHosted(step.effects, in: run, at: range)
+        }
+    }
+
+    /// Throws the error of the first store line among `events` that is an app's store this
+    /// shell does not host.
+    func checkHosted(_ events: [RecordedEvent], in run: ReplayRun, at range: Range<Int>) throws(ShellError) {
+        for recorded in events {
+            guard case .store(let name, _, let hosted) = recorded.event, hosted || run.isAppRecording,
+                  !hostedStores.contains(where: { $0.name == name })
+            else { continue }
             throw ShellError(.session(path: run.path, detail: "line \(recorded.line): \(name) is an app's store that this shell does not host: "
-                + "replay the recording in the app's own inspector (see README, 'Host your stores'), or open it with 'inspect'"), at: range)
+                + "replay the recording in the app's own inspector (see README, 'Debug your own stores'), or open it with 'inspect'"), at: range)
         }
     }
 

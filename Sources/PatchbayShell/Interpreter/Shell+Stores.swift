@@ -27,7 +27,8 @@ extension Shell {
             let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store?.text)
             }
-            return CommandResult(ReducerList(reducers: summaries))
+            let hosted = graph.hostedStoreNames.filter { store == nil || $0 == store?.text }
+            return CommandResult(ReducerList(reducers: summaries, hosted: hosted))
         case .removeReducer(let id):
             let store = try call([id], [], id.range) { () throws(GraphError) in try graph.removeReducer(id.text) }
             return withStaleHistoryNote(StoreHandlerRemoved(id: id.text), of: store)
@@ -43,7 +44,13 @@ extension Shell {
             let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.middlewareSummaries(of: store?.text)
             }
-            return CommandResult(MiddlewareList(middleware: summaries))
+            // Every store's: the hosted ones with middleware; one store's: it, when it is hosted.
+            let hosted = graph.hostedStoreNames.compactMap { name -> (store: String, count: Int)? in
+                guard store == nil || name == store?.text, let count = graph.hostedMiddlewareCount(of: name),
+                      count > 0 || store != nil else { return nil }
+                return (name, count)
+            }
+            return CommandResult(MiddlewareList(middleware: summaries, hosted: hosted))
         case .removeMiddleware(let id):
             try call([id], [], id.range) { () throws(GraphError) in try graph.removeMiddleware(id.text) }
             return CommandResult(StoreHandlerRemoved(id: id.text))

@@ -30,7 +30,7 @@ public struct Inspection {
     public mutating func apply(_ event: SessionEvent, line: Int? = nil) throws(InspectionError) {
         self.line = line
         switch event {
-        case .store(let name, let state):
+        case .store(let name, let state, _):
             let history: History
             if graph.storeNameSet.contains(name) {
                 // A store that exists (a recording's start rebuilds its stores twice): its

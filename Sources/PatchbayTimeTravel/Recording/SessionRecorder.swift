@@ -53,11 +53,13 @@ public final class SessionRecorder {
     }
 
     /// The events that rebuild the histories of the stores that exist, in creation order (see
-    /// `History.snapshot(of:live:)`).
+    /// `History.snapshot(of:live:hosted:)`); the store line of a hosted store says so, so that
+    /// a shell that does not host it refuses to replay the recording.
     public static func snapshot(of graph: Graph, histories: StoreHistories) -> [SessionEvent] {
-        graph.storeNames.flatMap { name -> [SessionEvent] in
+        let hosted = Set(graph.hostedStoreNames)
+        return graph.storeNames.flatMap { name -> [SessionEvent] in
             guard let (_, history) = try? histories.history(of: name), let state = try? graph.storeState(name) else { return [] }
-            return history.snapshot(of: name, live: state)
+            return history.snapshot(of: name, live: state, hosted: hosted.contains(name))
         }
     }
 

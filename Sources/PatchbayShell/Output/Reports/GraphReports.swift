@@ -17,8 +17,10 @@ struct NodeListing: CommandReport {
 /// `show NODE[.PORT]`: each port's state, value, drivers and subscribers.
 struct PortListing: CommandReport {
     var ports: [PortReport]
+    /// A line before the ports: what they do not show (that a store is hosted).
+    var note: String?
 
-    func lines(in style: OutputStyle) -> [String] { ports.flatMap { $0.lines(in: style) } }
+    func lines(in style: OutputStyle) -> [String] { (note.map { [$0] } ?? []) + ports.flatMap { $0.lines(in: style) } }
     var json: Value { .array(ports.map(\.json)) }
 }
 

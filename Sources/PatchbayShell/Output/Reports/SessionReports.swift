@@ -98,12 +98,15 @@ struct ReplayFinished: CommandReport {
     var path: String
     var steps: Int
     var verified: Bool
+    /// How many commands failed, each as it failed in the recording.
+    var failed = 0
 
     func lines(in style: OutputStyle) -> [String] {
-        [verified ? "verified \(counted(steps, "step")) of \(path): every effect matches the recording" : "replayed \(counted(steps, "step")) of \(path)"]
+        if verified { return ["verified \(counted(steps, "step")) of \(path): every effect matches the recording"] }
+        return ["replayed \(counted(steps, "step")) of \(path)" + (failed == 0 ? "" : "; \(counted(failed, "command")) failed, as in the recording")]
     }
 
-    var json: Value { ["verified": .bool(verified), "steps": .int(steps), "divergence": .null] }
+    var json: Value { ["verified": .bool(verified), "steps": .int(steps), "failed": .int(failed), "divergence": .null] }
 }
 
 /// Where a replay diverged, shown before its error: expected against actual, path by path, as

@@ -22,14 +22,19 @@ struct ReducerDefined: CommandReport {
     static func line(_ summary: ReducerSummary) -> String { "\(summary.id): \(summary.line)" }
 }
 
-/// The reducers of a store, or of every store (`reducer list`): a line each; their summaries in JSON.
+/// The reducers of a store, or of every store (`reducer list`): a line each, and a line for
+/// each hosted store listed, whose reducer is the app's Swift code; in JSON, their summaries,
+/// then `{store, hosted: true}` for each hosted store.
 struct ReducerList: CommandReport {
     var reducers: [ReducerSummary]
+    /// The hosted stores among those listed.
+    var hosted: [String] = []
 
     func lines(in style: OutputStyle) -> [String] {
-        reducers.isEmpty ? ["no reducers yet"] : reducers.map(ReducerDefined.line)
+        guard !reducers.isEmpty || !hosted.isEmpty else { return ["no reducers yet"] }
+        return reducers.map(ReducerDefined.line) + hosted.map { "\($0) is hosted: its reducer is the app's Swift code" }
     }
-    var json: Value { .array(reducers.map(\.json)) }
+    var json: Value { .array(reducers.map(\.json) + hosted.map { ["store": .string($0), "hosted": true] }) }
 }
 
 /// A middleware added (`middleware add`): `ID: STORE on TYPE : BODY`; the summary in JSON.
@@ -43,15 +48,24 @@ struct MiddlewareDefined: CommandReport {
     static func line(_ summary: MiddlewareSummary) -> String { "\(summary.id): \(summary.line)" }
 }
 
-/// The middleware of a store, or of every store (`middleware list`): a line each; their
-/// summaries in JSON.
+/// The middleware of a store, or of every store (`middleware list`): a line each, and a line
+/// for each hosted store listed that has the app's middleware (or for the one hosted store
+/// asked for); in JSON, their summaries, then `{store, hosted: true, count}` for those stores.
 struct MiddlewareList: CommandReport {
     var middleware: [MiddlewareSummary]
+    /// The hosted stores listed, with how many middleware the app gave each.
+    var hosted: [(store: String, count: Int)] = []
 
     func lines(in style: OutputStyle) -> [String] {
-        middleware.isEmpty ? ["no middleware yet"] : middleware.map(MiddlewareDefined.line)
+        guard !middleware.isEmpty || !hosted.isEmpty else { return ["no middleware yet"] }
+        return middleware.map(MiddlewareDefined.line) + hosted.map { store, count in
+            count == 0 ? "\(store) is hosted: the app gave it no middleware"
+                : "\(store) is hosted: the app gave it \(count) middleware, Swift code the shell does not list"
+        }
     }
-    var json: Value { .array(middleware.map(\.json)) }
+    var json: Value {
+        .array(middleware.map(\.json) + hosted.map { ["store": .string($0.store), "hosted": true, "count": .int($0.count)] })
+    }
 }
 
 /// A reducer or middleware removed (`reducer remove`, `middleware remove`): `removed ID`;
