@@ -483,7 +483,7 @@ struct HostedStoreForeignTypesTests {
 
         let session = try HostedFixtures.session()
         let inspected = session.run("inspect \(path)")
-        #expect(inspected.count == 3, "\(inspected)")
+        try #require(inspected.count == 3, "\(inspected)")
         #expect(inspected[1] == "warning: \(path) was recorded through reflection (a state that is not Codable): it inspects fully, "
             + "but it cannot be replayed, and no reducer can recompute its states")
         #expect(inspected[2].hasPrefix("warning: line 2: the recorded state of tally does not decode as Tally"))
