@@ -379,3 +379,168 @@ struct HistoryRecomputeTests {
         #expect(session.error("history recompute app").contains("app has no reducers"))
     }
 }
+
+/// The app's state before it had `log`: recordings made with it do not decode as `Tally`.
+struct TallyBefore: Codable { var total = 0 }
+/// The app's actions before `double` replaced `triple`.
+enum TallyActionBefore: Codable { case add(amount: Int), triple }
+
+/// Files made with other types than the hosted store's: they open, but the app's reducer is never
+/// run over what it cannot decode, and a command that would do it refuses and changes nothing.
+@Suite("Hosted stores: recordings and imports made with other types")
+struct HostedStoreForeignTypesTests {
+    static func recordBefore(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path + "/before.jsonl"
+        let store = Store(initialState: TallyBefore(), reducer: Reducer { (state: inout TallyBefore, action: TallyActionBefore) in
+            if case .add(let amount) = action { state.total += amount }
+        })
+        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        for amount in [1, 10, 100] { store.dispatch(.add(amount: amount)) }
+        recorder.stop()
+        return path
+    }
+
+    /// Before, `skip` said "2 states changed" and `history recompute` "3 states changed" while
+    /// every step became "failed: the state does not decode as Tally" and the recorded states were
+    /// gone; `inspect` said nothing and `replay` failed at every step.
+    @Test func statesThatDoNotDecodeInspectWithAWarningAndNothingRecomputesThem() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.recordBefore(in: directory)
+        let session = try HostedFixtures.session()
+        let inspected = session.run("inspect \(path)")
+        #expect(inspected.count == 2, "\(inspected)")
+        #expect(inspected.last?.hasPrefix("warning: line 2: the recorded state of tally does not decode as Tally, the app's state (log") == true)
+        #expect(inspected.last?.contains("the app's reducer cannot run on them: skip, unskip and history recompute refuse") == true)
+        let history = session.run("history tally")
+        #expect(history.count == 4)
+
+        let skip = session.error("skip tally 2")
+        #expect(skip.hasPrefix("error: action 3 of tally (add) cannot run through its reducer again: the state does not decode as Tally: log"), "\(skip)")
+        #expect(skip.hasSuffix("; nothing changed"))
+        let recompute = session.error("history recompute tally")
+        #expect(recompute.hasPrefix("error: action 1 of tally (add) cannot run through its reducer again: the state does not decode as Tally"))
+        #expect(session.run("history tally") == history)
+        #expect(session.run("state tally") == ["{total: 111}"])
+        // Time travel over the recorded states still works; the reducer refuses them one line at a time.
+        #expect(session.run("jump tally 1") == ["tally at #1 of 3: {total: 1}"])
+        #expect(session.error("dispatch tally double").hasPrefix("error: the state does not decode as Tally"))
+        #expect(session.run("history tally").count == 4)
+
+        // A replay would run the reducer on them: it is refused before the session starts over.
+        let replayer = try HostedFixtures.session()
+        replayer.run("dispatch tally add {amount: 5}")
+        let refusal = replayer.error("replay \(path) --force --verify")
+        #expect(refusal.hasPrefix("error: \(path): line 2: the recorded state of tally does not decode as Tally, the app's state (log"), "\(refusal)")
+        #expect(refusal.hasSuffix("so the app's reducer cannot replay it; open it with 'inspect \(path)'"))
+        #expect(replayer.run("state tally") == ["{total: 5, log: []}"])
+        #expect(replayer.run("history tally").count == 2)
+    }
+
+    /// Before, the steps after the skipped one were marked failed ("no action type 'triple'")
+    /// and the count of changed states was printed as a success.
+    @Test func actionsThatDoNotDecodeAreNamedAndNeverRunAgain() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/actions.jsonl"
+        let store = Store(initialState: Tally(), reducer: Reducer { (state: inout Tally, action: TallyActionBefore) in
+            switch action {
+            case .add(let amount): state.total += amount
+            case .triple: state.total *= 3
+            }
+        })
+        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        store.dispatch(.add(amount: 1))
+        store.dispatch(.triple)
+        store.dispatch(.add(amount: 2))
+        recorder.stop()
+
+        let session = try HostedFixtures.session()
+        let inspected = session.run("inspect \(path)")
+        #expect(inspected.last?.hasPrefix("warning: line 4: action #2 of tally does not decode as one of the app's actions (") == true, "\(inspected)")
+        #expect(inspected.last?.contains("'triple'") == true)
+        let history = session.run("history tally")
+        let skip = session.error("skip tally 1")
+        #expect(skip.hasPrefix("error: action 2 of tally (triple) cannot run through its reducer again: "), "\(skip)")
+        #expect(skip.contains("'triple'"))
+        #expect(session.error("history recompute tally").hasPrefix("error: action 2 of tally (triple) cannot run through its reducer again: "))
+        #expect(session.run("history tally") == history)
+        #expect(session.run("state tally") == ["{total: 5, log: []}"])
+        // Skipping the action that does not decode runs only those that do.
+        #expect(session.outcome("skip tally 2").status == .success)
+        #expect(session.run("state tally") == ["{total: 3, log: []}"])
+    }
+
+    /// A recording through reflection says, as the recorder promises, that it cannot be replayed;
+    /// under a hosted store's name, that its states do not decode, and `skip` refuses.
+    @Test func aRecordingThroughReflectionUnderAHostedNameSaysWhatItCannotDo() throws {
+        final class Handle { var id = 1 }
+        struct Reflected { var total = 0; var handle = Handle() }
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/reflected.jsonl"
+        let recorder = try Recorder<Reflected, TallyAction>(path: path, storeName: "tally", reflecting: Reflected())
+        recorder.record(.add(amount: 1), state: Reflected(total: 1))
+        recorder.record(.add(amount: 2), state: Reflected(total: 3))
+        recorder.stop()
+
+        let session = try HostedFixtures.session()
+        let inspected = session.run("inspect \(path)")
+        try #require(inspected.count == 3, "\(inspected)")
+        #expect(inspected[1] == "warning: \(path) was recorded through reflection (a state that is not Codable): it inspects fully, "
+            + "but it cannot be replayed, and no reducer can recompute its states")
+        #expect(inspected[2].hasPrefix("warning: line 2: the recorded state of tally does not decode as Tally"))
+        let history = session.run("history tally")
+        #expect(session.error("skip tally 1").hasPrefix("error: action 2 of tally (add) cannot run through its reducer again: "))
+        #expect(session.run("history tally") == history)
+    }
+
+    /// Before, a preloadedState without `log` was imported and every later dispatch failed, and
+    /// an action that did not decode printed "(1 failed)" with the error never shown.
+    @Test func anImportThatDoesNotDecodeIsRefusedNamingWhatAndChangesNothing() throws {
+        let directory = TemporaryDirectory()
+        let state = directory.write("state.json", #"{"payload": "[{\"type\":\"add\",\"amount\":1}]", "preloadedState": "{\"total\":0}"}"#)
+        let actions = directory.write("actions.json",
+            #"{"payload": "[{\"type\":\"add\",\"amount\":1},{\"type\":\"triple\"},{\"type\":\"double\"}]", "preloadedState": "{\"total\":0,\"log\":[]}"}"#)
+        let session = try HostedFixtures.session()
+        session.run("dispatch tally add {amount: 4}")
+        let before = session.run("history tally") + session.run("state tally")
+
+        let badState = session.error("import devtools \(state) tally --force")
+        #expect(badState.hasPrefix("error: \(state): the file's preloadedState does not decode as Tally, the state of the app's store tally: log"), "\(badState)")
+        #expect(badState.hasSuffix("; nothing was imported"))
+        let badAction = session.error("import devtools \(actions) tally --force")
+        #expect(badAction.hasPrefix("error: \(actions): action 2 (triple) does not decode as one of the actions of the app's store tally: "), "\(badAction)")
+        #expect(badAction.contains("'triple'"))
+        #expect(badAction.hasSuffix("; nothing was imported"))
+        #expect(session.run("history tally") + session.run("state tally") == before)
+        #expect(session.run("dispatch tally double") == ["#2 double  total: 4 → 8"])
+    }
+
+    /// Before, any dispatch made `inspect` refuse with "this one holds 1 node; 'save FILE' or
+    /// 'reset' first", and `save` leaves the hosted store out; a committed history (no steps, a
+    /// state that is not the initial one) was dropped without a word.
+    @Test func aFreshSessionIsRefusedOnlyWhenAHostedStoreHoldsSomethingAndSaysHowToKeepIt() throws {
+        let directory = TemporaryDirectory()
+        let other = try HostedStoreRecordingTests.record("dispatch tally add {amount: 1}", in: directory)
+        let session = try HostedFixtures.session()
+        #expect(session.outcome("inspect \(other)").status == .success)
+        session.run("reset")
+        session.run("dispatch tally add {amount: 2}\ndispatch tally double")
+        let refusal = session.error("inspect \(other)")
+        #expect(refusal == "error: inspect: it starts a fresh session, where the app's stores start again at their initial states, and this one "
+            + "holds the history of tally (2 steps); 'record FILE' then 'record stop' keeps it all ('replay FILE' brings it back), or add --force")
+        session.run("var seen = 1")
+        #expect(session.error("replay \(other)").contains("this one holds 1 node and the history of tally (2 steps); 'record FILE' then"))
+
+        // What the refusal advises keeps it.
+        let kept = session.run("history tally") + session.run("state tally")
+        session.run("record \(directory.path)/keep.jsonl\nrecord stop")
+        session.run("replay \(directory.path)/keep.jsonl --force")
+        #expect(session.run("history tally") + session.run("state tally") == kept)
+        #expect(session.run("show seen").first?.contains("1") == true)
+
+        // A committed history has no steps, but its state is not the app's initial one.
+        session.run("reset\ndispatch tally add {amount: 3}\nhistory commit tally")
+        #expect(session.error("inspect \(other)").contains("this one holds a state of tally other than its initial state;"))
+        session.run("reset")
+        #expect(session.outcome("inspect \(other)").status == .success)
+    }
+}

@@ -300,7 +300,12 @@ struct DevToolsShellTests {
         #expect(recorder.error == nil)
 
         let session = DataflowSession()
-        #expect(session.run("inspect \(path)") == ["inspected \(path): model (2 actions)"])
+        // It says so when it opens, as the recorder promises.
+        #expect(session.run("inspect \(path)") == [
+            "inspected \(path): model (2 actions)",
+            "warning: \(path) was recorded through reflection (a state that is not Codable): it inspects fully, but it cannot be replayed, "
+                + "and no reducer can recompute its states",
+        ])
         #expect(session.run("history") == ["   #0 (initial state)", "   #1 increment {by: 2}  count", ">  #2 reset  count"])
         #expect(session.run("jump 1").first?.hasPrefix("model at #1 of 2: {count: 2, session: {user: \"ada\", onChange: {") == true)
         #expect(session.run("state") == [#"{count: 2, session: {user: "ada", onChange: {"$unrepresentable": "() -> ()", description: "(Function)"}}}"#])

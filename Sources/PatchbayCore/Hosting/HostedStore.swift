@@ -82,6 +82,17 @@ package class HostedReducer {
 
     /// How many middleware the app gave the store.
     package var middlewareCount: Int { 0 }
+
+    /// The name of the app's state type, for messages (`TodoListState`).
+    package var stateTypeName: String { "" }
+
+    /// Why `state` does not decode as the app's state type (the decoder's message: `todos:
+    /// missing`), or `nil` when it does. A state that came from elsewhere (a recording, an
+    /// import) is checked with it before the app's reducer is asked to run on it.
+    package func stateDecodingFailure(_ state: Value) -> String? { nil }
+
+    /// Why `action` does not decode as one of the app's actions, or `nil` when it does.
+    package func actionDecodingFailure(_ action: Value) -> ActionDecodingError? { nil }
 }
 
 /// The typed side of a hosted store: decodes, runs the app's code, encodes.
@@ -113,6 +124,21 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
     override package var actionTypes: [String] { actions.knownTypes }
 
     override package var middlewareCount: Int { middleware.count }
+
+    override package var stateTypeName: String { "\(State.self)" }
+
+    override package func stateDecodingFailure(_ state: Value) -> String? {
+        if let cache, cache.value.sharesStorage(with: state) { return nil }
+        do throws(ValueCodingError) { _ = try ValueDecoder().decode(State.self, from: state) } catch {
+            return error.description
+        }
+        return nil
+    }
+
+    override package func actionDecodingFailure(_ action: Value) -> ActionDecodingError? {
+        do throws(ActionDecodingError) { _ = try actions.action(from: action) } catch { return error }
+        return nil
+    }
 
     override package func reduce(_ state: inout Value, _ action: Value, throughMiddleware: Bool = true) throws(HostedStoreError) -> HostedOutcome {
         var typedAction: Action

@@ -20,6 +20,20 @@ extension Graph {
         }
     }
 
+    /// For a hosted store, why `state` does not decode as the app's state type: the type's name
+    /// and the decoder's message (`TodoListState`, `todos: missing`). `nil` when it decodes, and
+    /// for a store the shell made (any value is its state).
+    public func hostedStateFailure(_ storeName: String, _ state: Value) -> (type: String, reason: String)? {
+        guard let hosted = (try? store(storeName))?.hosted, let reason = hosted.stateDecodingFailure(state) else { return nil }
+        return (hosted.stateTypeName, reason)
+    }
+
+    /// For a hosted store, why `action` does not decode as one of the app's actions; `nil` when
+    /// it does, and for a store the shell made.
+    public func hostedActionFailure(_ storeName: String, _ action: Value) -> ActionDecodingError? {
+        (try? store(storeName))?.hosted?.actionDecodingFailure(action)
+    }
+
     /// Handles one action of a hosted store now: the app's reducer runs on the state, and the
     /// step records what changed between the state before and after. An action that does not
     /// decode changes nothing and is no step; one a middleware drops is no step either.

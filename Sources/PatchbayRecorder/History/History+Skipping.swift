@@ -7,14 +7,16 @@ extension History {
     /// `reduce(&state, entry)` runs the store's reducers for `entry` on the state before it: it is
     /// called for each later action that is not skipped, and for `index` itself when unskipping.
     /// When it fails, it leaves the state as it was and the action is marked failed; a success
-    /// clears an earlier failure, and so does skipping (a skipped action does not run). Skipping
+    /// clears an earlier failure, and so does skipping (a skipped action does not run). When it
+    /// throws (the reducers cannot run at all on that state or action), the recomputation stops
+    /// with that error and the history is as it was. Skipping
     /// an action that changed nothing (a failed one, say) changes no state and calls nothing.
     ///
     /// `current` is the caller's live state, as for `state(at:current:)`. Skipping a skipped
     /// action or unskipping one that is not skipped throws. Ctrl-C (`Interruption`) stops the
     /// recomputation after the step it is at, with `.interrupted`, leaving the history as it was.
     public func setSkipped(_ index: Int, _ skipped: Bool, current live: Value,
-                           reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
+                           reduce: (inout Value, HistoryEntry) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
         try checkAction(index)
         if Interruption.current?.isRequested == true { throw .interrupted }
         let old = timelines[selected].steps
@@ -33,14 +35,14 @@ extension History {
     /// (`history recompute`, Redux DevTools' hot reload): each action that is not skipped runs
     /// again, from the initial state; skipped ones stay skipped. `reduce`, `current` and Ctrl-C
     /// are as for `setSkipped`.
-    public func recompute(current live: Value, reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
+    public func recompute(current live: Value, reduce: (inout Value, HistoryEntry) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
         guard count > 0 else { return Recomputation(changedStates: 0, state: live, firstStep: 1) }
         return try recompute(from: 1, settingSkipped: nil, current: live, reduce: reduce)
     }
 
     /// Recomputes the states from action `index` on; `settingSkipped` sets that action's flag.
     private func recompute(from index: Int, settingSkipped skipped: Bool?, current live: Value,
-                           reduce: (inout Value, HistoryEntry) -> Reduction) throws(HistoryError) -> Recomputation {
+                           reduce: (inout Value, HistoryEntry) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
         // Read once, checked before anything changes and after every step (a reducer it
         // interrupts fails the step, which must not be kept): a relaxed atomic load.
         let interruption = Interruption.current
@@ -70,7 +72,7 @@ extension History {
                 record.changes = []
                 record.failure = nil
             } else {
-                let reduction = reduce(&state, record.entry(index: step))
+                let reduction = try reduce(&state, record.entry(index: step))
                 record.changes = reduction.changes
                 record.failure = reduction.failure
             }

@@ -21,6 +21,10 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `history sweep` would leave `branch` with no action of its own: every action it added
     /// is skipped.
     case sweepEmptiesBranch(store: String, branch: String, parent: String)
+    /// A recomputation (`skip`, `unskip`, `history recompute`) stopped at action `index`, which
+    /// the store's reducers cannot run at all (`reason`: an app's reducer, which the state or
+    /// the action does not decode for); the history is as it was.
+    case cannotRecompute(store: String, index: Int, type: String, reason: String)
     /// Ctrl-C stopped a recomputation (`skip`, `unskip`); the history is as it was.
     case interrupted
 
@@ -50,6 +54,8 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sweepEmptiesBranch(let store, let branch, let parent):
             "every action \(branch) of \(store) added is skipped, so the sweep would leave nothing to tell it from \(parent): "
                 + "unskip one to keep the branch, or 'checkout \(parent)' and sweep there"
+        case .cannotRecompute(let store, let index, let type, let reason):
+            "action \(index) of \(store) (\(type)) cannot run through its reducer again: \(reason); nothing changed"
         case .interrupted:
             InterruptionError().description
         }

@@ -252,18 +252,43 @@ extension Shell {
     }
 
     /// Refuses to start the session over (`replay`, `inspect`) while it holds something, unless
-    /// forced: nothing a user made disappears silently.
+    /// forced: nothing a user made disappears silently. The app's stores come back in a fresh
+    /// session, at their initial states: only what they hold besides would be lost, and `save`
+    /// leaves them out, so a recording is what keeps them.
     private func checkReplaceable(by command: String, force: Bool, at range: Range<Int>) throws(ShellError) {
         guard !force, replayAccess == nil else { return }
-        // The app's stores come back in a fresh session: only their histories would be lost.
-        let untouched = graph.hostedStoreNames.filter { (try? histories.history(of: $0).history.count) == 0 }.count
-        let nodes = graph.nodeNames.count - untouched, routes = graph.routePatterns.count
-        guard nodes + routes > 0 else { return }
+        let hosted = graph.hostedStoreNames
+        let nodes = graph.nodeNames.count - hosted.count, routes = graph.routePatterns.count
+        let hostedHeld = hosted.compactMap(heldByHostedStore)
+        guard nodes + routes + hostedHeld.count > 0 else { return }
         var held: [String] = []
         if nodes > 0 { held.append(counted(nodes, "node")) }
         if routes > 0 { held.append(counted(routes, "route")) }
-        throw ShellError(.session(path: command, detail: "it starts a fresh session and this one holds \(held.joined(separator: " and ")); "
+        held += hostedHeld
+        let list = held.count == 1 ? held[0] : held.dropLast().joined(separator: ", ") + " and " + held[held.count - 1]
+        guard hostedHeld.isEmpty else {
+            throw ShellError(.session(path: command, detail: "it starts a fresh session, where the app's stores start again at their initial states, "
+                                      + "and this one holds \(list); 'record FILE' then 'record stop' keeps it all ('replay FILE' brings it back), "
+                                      + "or add --force"), at: range)
+        }
+        throw ShellError(.session(path: command, detail: "it starts a fresh session and this one holds \(list); "
                                   + "'save FILE' or 'reset' first, or add --force"), at: range)
+    }
+
+    /// What a fresh session would lose of hosted store `name`: its history (`the history of
+    /// todos (3 steps)`), or a state other than the app's initial one; `nil` when it holds
+    /// neither.
+    private func heldByHostedStore(_ name: String) -> String? {
+        guard let history = try? histories.history(of: name).history else { return nil }
+        let others = history.branches.count - 1
+        if history.count > 0 || others > 0 {
+            let branches = others > 0 ? " and \(others) other branch\(others == 1 ? "" : "es")" : ""
+            return "the history of \(name) (\(counted(history.count, "step"))\(branches))"
+        }
+        guard let hosted = hostedStores.first(where: { $0.name == name }), let initial = try? hosted.makeReducer().initialState(),
+              let state = try? graph.storeState(name), state != initial
+        else { return nil }
+        return "a state of \(name) other than its initial state"
     }
 
     private func openSession(_ path: String, following: Bool, at range: Range<Int>) throws(ShellError) -> SessionFileReader {
@@ -412,18 +437,36 @@ extension Shell {
         return nil
     }
 
+    /// The events before a recording's first command or action: the prelude, and the setup
+    /// steps that open the file (read again from the file when there are more than the one read
+    /// ahead). They say which stores the replay starts with, and in what states.
+    private func leadingEvents(of run: ReplayRun) -> [RecordedEvent] {
+        var events = run.prelude
+        guard let first = run.upcoming, first.isSetup else { return events }
+        guard let reader = try? SessionStepReader(path: run.file) else { return events + first.effects }
+        while let step = try? reader.next(), step.isSetup { events += step.effects }
+        return events
+    }
+
     /// Refuses, before anything runs, a recording of an app's stores that this shell does not
     /// host (an app's `Recorder` file, or a recording made in a shell that hosted them, whose
     /// store lines say `hosted`): their actions replay through the app's reducers only, and a
-    /// store of the shell's own in their place would diverge at the first action. The store
-    /// lines it reads are those before the first command: the prelude, and the setup steps that
-    /// open the file (read again from the file when there are more than the one read ahead).
+    /// store of the shell's own in their place would diverge at the first action. And one
+    /// whose hosted stores start in a state that the app's types do not decode (one made with
+    /// other types than the app's): the app's reducer would refuse every action. The store lines
+    /// it reads are those before the first command (`leadingEvents(of:)`); an action that does
+    /// not decode fails at its step.
     private func checkHosted(_ run: ReplayRun, at range: Range<Int>) throws(ShellError) {
-        try checkHosted(run.prelude, in: run, at: range)
-        guard let first = run.upcoming, first.isSetup else { return }
-        guard let reader = try? SessionStepReader(path: run.file) else { return try checkHosted(first.effects, in: run, at: range) }
-        while let step = try? reader.next(), step.isSetup {
-            try checkHosted(step.effects, in: run, at: range)
+        let events = leadingEvents(of: run)
+        try checkHosted(events, in: run, at: range)
+        var decoding = HostedDecodingCheck(graph: graph)
+        guard decoding.isNeeded else { return }
+        for recorded in events {
+            decoding.check(recorded)
+            if let finding = decoding.findings.first {
+                throw ShellError(.session(path: run.path, detail: "line \(recorded.line): \(finding.text), so the app's reducer cannot replay it; "
+                                          + "open it with 'inspect \(run.path)'"), at: range)
+            }
         }
     }
 
@@ -492,6 +535,7 @@ extension Shell {
         -> (Inspected, SessionError?, Inspection)
     {
         var inspection = Inspection(graph: graph, histories: histories)
+        var decoding = HostedDecodingCheck(graph: graph)
         var damage: SessionError?
         var stopped: ShellError?
         var count = 0
@@ -513,6 +557,7 @@ extension Shell {
                                      at: range)
                 break
             }
+            decoding.check(recorded)
         }
         // Every store shows the state of its current step, even when a line stopped the rebuild.
         do throws(InspectionError) {
@@ -521,8 +566,16 @@ extension Shell {
             throw ShellError(.session(path: path, detail: error.message), at: range)
         }
         if let stopped { throw stopped }
+        decoding.checkStates(of: inspection.order)
         let stores = inspection.order.map { name in (name: name, actions: (try? histories.history(of: name).history)?.count ?? 0) }
-        return (Inspected(path: path, stores: stores, warnings: inspection.warnings), damage, inspection)
+        // What the recording is, then what it holds that the app's types do not read, then where
+        // it disagrees with itself.
+        var warnings = reader.header.recordedThroughReflection
+            ? ["\(path) was recorded through reflection (a state that is not Codable): it inspects fully, but it cannot be replayed, "
+               + "and no reducer can recompute its states"]
+            : []
+        warnings += decoding.warnings + inspection.warnings
+        return (Inspected(path: path, stores: stores, warnings: warnings), damage, inspection)
     }
 
     /// Imports a DevTools file into `store`: its history starts again from the file's
@@ -569,6 +622,21 @@ extension Shell {
         }).first {
             throw ShellError(.session(path: path, detail: "action \(number) cannot be dispatched: \(reason)"), at: range)
         }
+        // An app's store reads the file through the app's types: a state or an action they do
+        // not decode is refused before anything changes (a state that does not decode would
+        // leave the store refusing every dispatch; an action, a dispatch that fails unseen).
+        if let failure = graph.hostedStateFailure(store, initial) {
+            let state = file.preloadedState != nil ? "the file's preloadedState" : "the initial state of \(store)"
+            throw ShellError(.session(path: path, detail: "\(state) does not decode as \(failure.type), the state of the app's store \(store): "
+                                      + "\(failure.reason); nothing was imported"), at: range)
+        }
+        if let (number, action, failure) = file.actions.enumerated().lazy.compactMap({ index, action in
+            self.graph.hostedActionFailure(store, action).map { (index + 1, action, $0) }
+        }).first {
+            let type = if case .string(let type)? = action["type"] { " (\(type))" } else { "" }
+            throw ShellError(.session(path: path, detail: "action \(number)\(type) does not decode as one of the actions of the app's store \(store): "
+                                      + "\(failure); nothing was imported"), at: range)
+        }
         hasStartedInnerCommands = true
         for recorder in recordersInCharge { recorder.record(.setup("# " + Self.causeText(command))) }
         if exists {
@@ -608,6 +676,83 @@ extension Shell {
     private func historyOf(_ store: String, _ range: Range<Int>) throws(ShellError) -> History {
         do throws(TimeTravelError) { return try histories.history(of: store).history } catch {
             throw ShellError(.timeTravel(error), at: range)
+        }
+    }
+}
+
+/// What a recording holds that a hosted store's types do not decode: the first state (a
+/// `store` line's, and for `inspect` the state the store ends at) and the first action of each
+/// type, checked against the app's `State` and actions, at most one finding per store. `inspect`
+/// says each in a warning line (the history shows as recorded, but the app's reducer cannot run
+/// over it: `skip`, `unskip` and `history recompute` refuse, see `StoreHistories`); `replay`,
+/// which would run the app's reducer on them, refuses the file.
+private struct HostedDecodingCheck {
+    /// A state or action that does not decode: where, and the sentence that says what.
+    struct Finding {
+        var store: String
+        var line: Int?
+        var isState: Bool
+        /// `the recorded state of app does not decode as AppState, the app's state (extra: missing)`.
+        var text: String
+    }
+
+    private let graph: Graph
+    private let hosted: Set<String>
+    /// The action types checked so far, by store.
+    private var checkedTypes: [String: Set<String>] = [:]
+    /// The finding of each store that has one, in the order found.
+    private(set) var findings: [Finding] = []
+
+    init(graph: Graph) {
+        self.graph = graph
+        hosted = Set(graph.hostedStoreNames)
+    }
+
+    /// Whether there is anything to check: the shell hosts stores.
+    var isNeeded: Bool { !hosted.isEmpty }
+
+    /// Checks a state or action of a hosted store that `recorded` brings, unless its store has
+    /// a finding already.
+    mutating func check(_ recorded: RecordedEvent) {
+        guard !hosted.isEmpty else { return }
+        switch recorded.event {
+        case .store(let name, let state, _), .reset(let name, let state):
+            checkState(state, of: name, line: recorded.line, place: "the recorded state")
+        case .action(let action):
+            let name = action.store
+            guard hosted.contains(name), !findings.contains(where: { $0.store == name }) else { return }
+            let type = if case .string(let type)? = action.action["type"] { type } else { "?" }
+            guard checkedTypes[name, default: []].insert(type).inserted, let failure = graph.hostedActionFailure(name, action.action) else { return }
+            findings.append(Finding(store: name, line: recorded.line, isState: false,
+                                    text: "action #\(action.index) of \(name) does not decode as one of the app's actions (\(failure))"))
+        default:
+            break
+        }
+    }
+
+    /// Checks the state each of `stores` is at now (where the recording left it).
+    mutating func checkStates(of stores: [String]) {
+        for name in stores {
+            guard let state = try? graph.storeState(name), let index = try? graph.actionCount(of: name) else { continue }
+            checkState(state, of: name, line: nil, place: "the state at #\(index)")
+        }
+    }
+
+    private mutating func checkState(_ state: Value, of name: String, line: Int?, place: String) {
+        guard hosted.contains(name), !findings.contains(where: { $0.store == name }),
+              let failure = graph.hostedStateFailure(name, state) else { return }
+        findings.append(Finding(store: name, line: line, isState: true,
+                                text: "\(place) of \(name) does not decode as \(failure.type), the app's state (\(failure.reason))"))
+    }
+
+    /// One warning line per finding, for `inspect`.
+    var warnings: [String] {
+        findings.map { finding in
+            let what = finding.isState
+                ? "its states show as recorded, but the app's reducer cannot run on them: skip, unskip and history recompute refuse, "
+                    + "and so does dispatch from such a state"
+                : "its actions show as recorded, but the app's reducer cannot run them again: skip, unskip and history recompute refuse"
+            return (finding.line.map { "line \($0): " } ?? "") + finding.text + ": " + what
         }
     }
 }

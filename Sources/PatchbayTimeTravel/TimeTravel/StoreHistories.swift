@@ -88,8 +88,11 @@ public final class StoreHistories {
     public func setSkipped(_ store: String?, _ index: Int, _ skipped: Bool) throws(TimeTravelError) -> Recomputation {
         let (name, history) = try self.history(of: store)
         guard try graphCall({ () throws(GraphError) in try graph.hasReducers(name) }) else { throw .noReducers(store: name) }
+        let hosted = graph.hostedStoreNames.contains(name)
         let recomputation = try historyCall(name) { () throws(HistoryError) in
-            try history.setSkipped(index, skipped, current: liveState(name)) { state, entry in reduce(name, entry, &state) }
+            try history.setSkipped(index, skipped, current: liveState(name)) { (state, entry) throws(HistoryError) in
+                try reduce(name, hosted: hosted, entry, &state)
+            }
         }
         // What each later step now does goes with the skip, so that a reader rebuilds the same
         // states without reducers.
@@ -103,8 +106,11 @@ public final class StoreHistories {
     public func recompute(_ store: String?) throws(TimeTravelError) -> Recomputation {
         let (name, history) = try self.history(of: store)
         guard try graphCall({ () throws(GraphError) in try graph.hasReducers(name) }) else { throw .noReducers(store: name) }
+        let hosted = graph.hostedStoreNames.contains(name)
         let recomputation = try historyCall(name) { () throws(HistoryError) in
-            try history.recompute(current: liveState(name)) { state, entry in reduce(name, entry, &state) }
+            try history.recompute(current: liveState(name)) { (state, entry) throws(HistoryError) in
+                try reduce(name, hosted: hosted, entry, &state)
+            }
         }
         announce(.recompute(store: name, recomputed: SessionStep.steps(of: recomputation)))
         try travel(name, to: recomputation.state, history: history)
@@ -199,14 +205,23 @@ public final class StoreHistories {
         }
     }
 
-    /// Runs the store's reducers for a history entry, for a recomputation.
-    private func reduce(_ store: String, _ entry: HistoryEntry, _ state: inout Value) -> Reduction {
+    /// Runs the store's reducers for a history entry, for a recomputation. A shell reducer that
+    /// fails marks the step failed; an app's reducer (a hosted store) fails only when the state
+    /// or the action does not decode as the app's types (a recording or an import made with
+    /// other types), and then the recomputation stops and changes nothing: marking every later
+    /// step failed would throw the recorded states away.
+    private func reduce(_ store: String, hosted: Bool, _ entry: HistoryEntry, _ state: inout Value) throws(HistoryError) -> Reduction {
+        let reduction: Reduction
         do {
-            let reduction = try graph.reduce(store, action: entry.action, reducer: entry.delayedReducer, state: &state)
-            return Reduction(changes: reduction.changes, failure: reduction.failure)
+            let reduced = try graph.reduce(store, action: entry.action, reducer: entry.delayedReducer, state: &state)
+            reduction = Reduction(changes: reduced.changes, failure: reduced.failure)
         } catch {
-            return Reduction(changes: [], failure: error.description)
+            reduction = Reduction(changes: [], failure: error.description)
         }
+        if hosted, let failure = reduction.failure {
+            throw .cannotRecompute(store: store, index: entry.index, type: entry.type, reason: failure)
+        }
+        return reduction
     }
 
     /// The store's state as the graph holds it: the history's current state.

@@ -165,6 +165,10 @@ struct Inspected: CommandReport {
 
     var json: Value {
         var json: Value = ["file": .string(path), "stores": .array(stores.map { .string($0.name) })]
+        if !warnings.isEmpty, case .object(var members) = json {
+            members["warnings"] = .array(warnings.map(Value.string))
+            json = .object(members)
+        }
         if follow != nil, case .object(var members) = json {
             members["following"] = true
             json = .object(members)
