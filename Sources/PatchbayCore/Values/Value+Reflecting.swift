@@ -11,7 +11,7 @@ extension Value {
     ///   fields...}` as actions are, the payload's fields by their labels and unlabeled ones
     ///   as `_0`, `_1`... (as `Codable` names them).
     /// - An optional is its value or `null`; arrays and other collections are arrays; a set is an
-    ///   array in the canonical order (`Value.canonicallyPrecedes`); a dictionary is as
+    ///   array sorted as `ValueEncoder` sorts a set's elements; a dictionary is as
     ///   `ValueEncoder` makes it: with `String` or `Int` keys, an object with its keys sorted
     ///   (`Int`s by number), otherwise `[key, value, key, value...]` with the pairs in the
     ///   canonical order of their keys. So the same set or dictionary always gives the same

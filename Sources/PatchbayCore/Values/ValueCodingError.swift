@@ -6,7 +6,8 @@
 public struct ValueCodingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The coding path: keys by name, array elements by index (`["todos", "2", "done"]`).
     public var path: [String]
-    /// What went wrong there: `expected a string, found int`, `missing`, ...
+    /// What went wrong there: `expected a string, found int`, `missing (expected an integer)`,
+    /// `unknown field; did you mean 'tags'?`, ...
     public var message: String
 
     public init(path: [String], message: String) {

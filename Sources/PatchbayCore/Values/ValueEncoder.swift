@@ -6,8 +6,9 @@
 /// - Unordered collections come in one order, the same in every process (Swift's own is the
 ///   hash order, which differs from run to run and with the collection's capacity): a `Set`'s
 ///   elements, and the `[key, value, key, value...]` pairs of a `Dictionary` whose keys are
-///   neither `String` nor `Int`, in the canonical order of their values, keys for pairs
-///   (`null`, bools, numbers, strings, arrays, objects; see `Value.canonicallyPrecedes`). A
+///   neither `String` nor `Int`, sorted by their values, by key for pairs: `null`, then bools
+///   (`false` first), numbers (by magnitude), strings (as Swift's `<` orders them), arrays and
+///   objects (element by element, an object's members in key order). A
 ///   `Dictionary` with `String` or `Int` keys becomes an object (the keys of an `Int`-keyed
 ///   one as text) with its keys sorted: `String`s as Swift's `<` orders them, `Int`s by
 ///   number.
