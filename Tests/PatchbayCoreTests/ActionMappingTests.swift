@@ -33,6 +33,30 @@ private enum CaseNamedType: Codable, Equatable {
     case other(y: Int)
 }
 
+/// An enum case whose payload is an enum.
+private enum Movement: Codable, Equatable {
+    case move(Direction)
+}
+
+private enum Direction: Codable, Equatable {
+    case to(x: Int, note: String?)
+    case home
+    case stay(Stamp)
+}
+
+/// A struct without fields: its `init(from:)` asks for no container at all.
+private struct Stamp: Codable, Equatable {}
+
+/// What `action(from:)` throws, as the user reads it.
+private func message<Action>(_ mapping: ActionMapping<Action>, _ object: Value) -> String {
+    do {
+        _ = try mapping.action(from: object)
+        return "no error"
+    } catch {
+        return error.description
+    }
+}
+
 @Suite struct CodableActionMappingTests {
     fileprivate let mapping = ActionMapping<TodoAction>.codable()
 
@@ -100,6 +124,8 @@ private enum CaseNamedType: Codable, Equatable {
         #expect(throws: ActionDecodingError.unknownType("adTodo", suggestion: "addTodo")) { try named.action(from: ["type": "adTodo", "title": "x"]) }
         #expect(ActionDecodingError.unknownType("adTodo", suggestion: "addTodo").description == "no action type 'adTodo'; did you mean 'addTodo'?")
         #expect(ActionDecodingError.unknownType("zzz", suggestion: nil).description == "no action type 'zzz'")
+        // Nothing close: the types the mapping knows are listed.
+        #expect(message(named, ["type": "clear"]) == "no action type 'clear' (known: addTodo, toggle, reset)")
         let untyped = ActionMapping<Untyped>.codable()
         #expect(throws: ActionDecodingError.unknownType("Untypd", suggestion: nil)) { try untyped.action(from: ["type": "Untypd", "id": 1]) }
         // A struct's field names are no action types: `i` is one edit from the field `id`.
@@ -117,20 +143,10 @@ private enum CaseNamedType: Codable, Equatable {
     }
 
     @Test func aFieldThatDoesNotDecodeNamesTheFieldAndTheType() {
-        func message(_ object: Value) -> String {
-            do {
-                _ = try mapping.action(from: object)
-                return "no error"
-            } catch {
-                return error.description
-            }
-        }
+        func message(_ object: Value) -> String { PatchbayCoreTests.message(mapping, object) }
         #expect(message(["type": "addTodo", "title": 3]) == "addTodo.title: expected a string, found int")
-        #expect(message(["type": "addTodo"]) == "addTodo.title: missing")
         #expect(message(["type": "nested", "_0": ["title": "t", "tags": [1]]]) == "nested._0.tags.0: expected a string, found int")
         #expect(message(["type": "set", "_0": 1.5]) == "set._0: expected an integer, found decimal")
-        // The object's own `type` is not a field of the case.
-        #expect(message(["type": "wrap"]) == "wrap.type: missing")
         #expect(throws: ActionDecodingError.invalid(type: "addTodo", ValueCodingError(path: ["title"], message: "expected a string, found int"))) {
             try mapping.action(from: ["type": "addTodo", "title": 3])
         }
@@ -141,6 +157,42 @@ private enum CaseNamedType: Codable, Equatable {
         #expect(throws: ActionDecodingError.invalid(type: "String", ValueCodingError(path: ["value"], message: "expected a string, found int"))) {
             try ActionMapping<String>.codable().action(from: ["type": "String", "value": 1])
         }
+    }
+
+    @Test func aMissingFieldSaysWhatWasExpected() {
+        #expect(message(mapping, ["type": "addTodo"]) == "addTodo.title: missing (expected a string)")
+        #expect(message(mapping, ["type": "toggle", "id": 1]) == "toggle.on: missing (expected a bool)")
+        #expect(message(mapping, ["type": "set"]) == "set._0: missing (expected an integer)")
+        #expect(message(mapping, ["type": "nested"]) == "nested._0: missing (expected Inner)")
+        #expect(message(mapping, ["type": "nested", "_0": ["title": "t"]]) == "nested._0.tags: missing (expected an array)")
+        // The object's own `type` is not a field of the case.
+        #expect(message(mapping, ["type": "wrap"]) == "wrap.type: missing (expected a string)")
+    }
+
+    @Test func aFieldTheActionNeverAskedForIsAnErrorSuggestingTheClosestField() throws {
+        #expect(message(mapping, ["type": "addTodo", "title": "milk", "titel": "x"]) == "addTodo.titel: unknown field; did you mean 'title'?")
+        #expect(throws: ActionDecodingError.invalid(type: "addTodo", ValueCodingError(path: ["titel"], message: "unknown field; did you mean 'title'?"))) {
+            try mapping.action(from: ["type": "addTodo", "title": "milk", "titel": "x"])
+        }
+        #expect(message(mapping, ["type": "toggle", "id": 1, "on": true, "zzzzzz": 1]) == "toggle.zzzzzz: unknown field (fields: id, on)")
+        #expect(message(mapping, ["type": "reset", "hard": true]) == "reset.hard: unknown field (it takes none)")
+        // In a struct payload, and in an enum payload.
+        #expect(message(mapping, ["type": "nested", "_0": ["title": "t", "tags": [], "tagz": ["a"]]])
+            == "nested._0.tagz: unknown field; did you mean 'tags'?")
+        let movements = ActionMapping<Movement>.codable()
+        #expect(try movements.action(from: ["type": "move", "_0": ["to": ["x": 1]]]) == .move(.to(x: 1, note: nil)))
+        #expect(message(movements, ["type": "move", "_0": ["to": ["x": 1, "nite": "a"]]]) == "move._0.to.nite: unknown field; did you mean 'note'?")
+        #expect(message(movements, ["type": "move", "_0": ["home": ["x": 1]]]) == "move._0.home.x: unknown field (it takes none)")
+        #expect(try movements.action(from: ["type": "move", "_0": ["stay": ["_0": [:]]]]) == .move(.stay(Stamp())))
+        #expect(message(movements, ["type": "move", "_0": ["stay": ["_0": ["at": 1]]]]) == "move._0.stay._0.at: unknown field (it takes none)")
+        // The typed and the wrapped forms.
+        let typed = ActionMapping<TypedAction>.codable()
+        #expect(message(typed, ["type": "Load", "id": 1, "extra": 2]) == "Load.extra: unknown field (fields: id, type)")
+        let untyped = ActionMapping<Untyped>.codable()
+        #expect(message(untyped, ["type": "Untyped", "value": ["id": 4, "idd": 5]]) == "Untyped.value.idd: unknown field; did you mean 'id'?")
+        #expect(message(untyped, ["type": "Untyped", "value": ["id": 4], "valeu": 5]) == "Untyped.valeu: unknown field; did you mean 'value'?")
+        // Optional fields left out are no problem, nor is a field given as null.
+        #expect(try movements.action(from: ["type": "move", "_0": ["to": ["x": 1, "note": nil]]]) == .move(.to(x: 1, note: nil)))
     }
 
     @Test func aValueThatIsNotAnActionSaysWhatItIs() {
@@ -184,12 +236,21 @@ private enum Wrapped: Equatable {
 
     @Test func errorsNameTheType() {
         #expect(throws: ActionDecodingError.unknownType("AddTodos", suggestion: "AddTodo")) { try mapping.action(from: ["type": "AddTodos"]) }
-        #expect(throws: ActionDecodingError.invalid(type: "AddTodo", ValueCodingError(path: ["title"], message: "missing"))) {
+        #expect(message(mapping, ["type": "Clear"]) == "no action type 'Clear' (known: AddTodo, toggle, Reset)")
+        #expect(throws: ActionDecodingError.invalid(type: "AddTodo", ValueCodingError(path: ["title"], message: "missing (expected a string)"))) {
             try mapping.action(from: ["type": "AddTodo"])
         }
-        #expect(ActionDecodingError.invalid(type: "AddTodo", ValueCodingError(path: ["title"], message: "missing")).description == "AddTodo.title: missing")
+        #expect(message(mapping, ["type": "AddTodo"]) == "AddTodo.title: missing (expected a string)")
         struct Unregistered: HostedAction {}
         #expect(throws: ValueCodingError(path: [], message: "no action type is registered for Unregistered")) { try mapping.object(for: Unregistered()) }
+    }
+
+    @Test func aFieldTheStructNeverAskedForIsAnError() throws {
+        #expect(message(mapping, ["type": "AddTodo", "title": "milk", "titel": "x"]) == "AddTodo.titel: unknown field; did you mean 'title'?")
+        #expect(message(mapping, ["type": "Reset", "all": true]) == "Reset.all: unknown field (it takes none)")
+        #expect(message(mapping, ["type": "toggle", "id": 1, "extra": [1]]) == "toggle.extra: unknown field (fields: id)")
+        // The object's `type` belongs to the mapping, not to the struct.
+        #expect(try mapping.action(from: ["type": "toggle", "id": 1]) as? ToggleTodo == ToggleTodo(id: 1))
     }
 
     @Test func aTypeThatIsNotAnActionFailsAtDecodingNamingIt() {

@@ -162,7 +162,8 @@ private func codingSample() -> CodingState {
             }
         }
         #expect(message(User.self, ["name": 1, "age": 2]) == "name: expected a string, found int")
-        #expect(message(User.self, ["name": "a"]) == "age: missing")
+        #expect(message(User.self, ["name": "a"]) == "age: missing (expected an integer)")
+        #expect(message(Todo.self, ["title": "a", "done": true, "priority": 1]) == "tags: missing (expected an array)")
         #expect(message(User.self, [1]) == "expected an object, found array")
         #expect(message([Todo].self, [todo("a"), todo("b"), ["title": "c", "done": 1, "tags": [], "priority": 1]])
             == "2.done: expected a bool, found int")

@@ -71,8 +71,7 @@ private func keys(_ value: Value) -> [String] {
         let cycle = value["next"]?["next"]
         #expect(cycle?["$unrepresentable"] == "Node")
         #expect(cycle?["description"] == "a cycle: a reference back to an enclosing Node")
-        #expect(value["ints"]?["$unrepresentable"] == "Dictionary<Int, String>")
-        #expect(value["ints"]?["description"] == #"a dictionary whose keys are not strings: [1: "one"]"#)
+        #expect(value["ints"] == ["1": "one"])
     }
 
     @Test func whatCannotBeAValueIsNeverAnEmptyObject() {

@@ -32,7 +32,11 @@ public struct ActionMapping<Action> {
 
     /// The action `object` stands for.
     /// - Throws: `notAnAction` when `object` is not an object with a string `type`;
-    ///   `unknownType` when no action has that type; `invalid` when a field does not decode.
+    ///   `unknownType` when no action has that type; `invalid` when a field does not decode or
+    ///   is missing, or when `object` has a field that the action's `init(from:)` never asks
+    ///   about (`decode`, `decodeIfPresent`, `contains`, a nested container or `allKeys`), in
+    ///   its payload or deeper: `addTodo.tagz: unknown field; did you mean 'tags'?`. Such a field
+    ///   would otherwise be dropped without a word.
     public func action(from object: Value) throws(ActionDecodingError) -> Action {
         guard case .object(let members) = object else { throw .notAnAction(found: object.typeName) }
         guard let type = members["type"] else { throw .notAnAction(found: #"an object without "type""#) }
@@ -55,7 +59,9 @@ extension ActionMapping where Action: Codable {
     /// Decoding is the inverse: which form an object is in follows from the keys the
     /// action's `init(from:)` asks for (a case name, `type`, or neither). A type that is no
     /// case is `unknownType`, with a suggestion among `knownTypes` and, for an enum, the case
-    /// names one edit away (`toggel` → `toggle`, `Reset` → `reset`), which need not be known yet.
+    /// names one edit away (`toggel` → `toggle`, `Reset` → `reset`), which need not be known yet;
+    /// with none close, the `knownTypes` are listed. A field no form asks for is an error
+    /// (see `action(from:)`).
     ///
     /// - Parameter knownTypes: the action types, when the app can list them (the case names);
     ///   otherwise `knownTypes` grows with every type this mapping encodes or decodes.
@@ -100,14 +106,23 @@ extension ActionMapping where Action: Codable {
         while true {
             let decoding = ValueDecoding(.object(members))
             decoding.actionView = view
+            decoding.fieldUse = FieldUse()
             func unknownType() -> ActionDecodingError {
-                .unknownType(type, suggestion: Spelling.closest(to: type, among: names.names + decoding.casesNearUnknownType))
+                .unknown(type, among: names.names, alsoSuggesting: decoding.casesNearUnknownType)
             }
             do {
                 let action = try decoding.decode(Action.self)
                 // An `init(from:)` that made something of no members at all still had no case.
                 if decoding.isUnknownActionType { throw unknownType() }
+                // A field the action never asked about fails this form as a field that does
+                // not decode would (the next form may have it).
+                if let unasked = decoding.fieldUse?.unaskedField() { throw unasked }
+                if decoding.actionForm == .wrapped, let extra = members.keys.first(where: { $0 != "type" && $0 != "value" }) {
+                    throw ActionDecodingError.invalid(type: type, ValueCodingError(path: [extra], message: ValueCodingError.unknownField(extra, fields: ["value"])))
+                }
                 return action
+            } catch let error as ActionDecodingError {
+                throw error
             } catch is UnknownActionType {
                 throw unknownType()
             } catch {
@@ -257,10 +272,16 @@ public struct ActionType<Action> {
         }
         decode = { members throws(ActionDecodingError) in
             let decoded: T
-            do throws(ValueCodingError) {
-                decoded = try ValueDecoder().decode(T.self, from: .object(members))
+            let decoding = ValueDecoding(.object(members))
+            decoding.fieldUse = FieldUse()
+            do {
+                decoded = try decoding.decode(T.self)
             } catch {
-                throw .invalid(type: name, error)
+                throw .invalid(type: name, ValueCodingError.from(error, root: .object(members)))
+            }
+            // The object's `type` is the mapping's; any other field the struct did not read is unknown.
+            if let unasked = decoding.fieldUse?.unaskedField(ignoring: "type") {
+                throw .invalid(type: name, unasked)
             }
             guard let action = make(decoded) else {
                 throw .invalid(type: name, ValueCodingError(path: [], message: "\(T.self) is not a \(Action.self)"))
@@ -283,8 +304,10 @@ public struct ActionType<Action> {
 extension ActionMapping {
     /// The mapping of one `Codable` struct per action type (ReSwift/VISPER-style):
     /// `{type: "<name>", fields of the struct...}`. Encoding picks the registration by the
-    /// action's dynamic type; decoding by `type`, and gives the struct the whole object.
-    /// `knownTypes` are the registered names.
+    /// action's dynamic type; decoding by `type`, and gives the struct the whole object, every
+    /// field of which but `type` the struct's `init(from:)` must ask for (see
+    /// `action(from:)`). `knownTypes` are the registered names; an unknown type suggests the
+    /// closest of them, or lists them.
     public static func types(_ types: [ActionType<Action>]) -> ActionMapping<Action> {
         var byName: [String: Int] = [:]
         var byType: [ObjectIdentifier: Int] = [:]
@@ -301,7 +324,7 @@ extension ActionMapping {
             throw ValueCodingError(path: [], message: "no action type is registered for \(dynamicType)")
         }, decode: { members, type throws(ActionDecodingError) in
             guard let position = byName[type] else {
-                throw .unknownType(type, suggestion: Spelling.closest(to: type, among: names.names))
+                throw .unknown(type, among: names.names)
             }
             return try types[position].decode(members)
         })
@@ -370,8 +393,9 @@ public enum ActionDecodingError: Error, Sendable, Equatable, CustomStringConvert
     /// The value is not an object with a string `type`; `found` says what it is (`int`,
     /// `an object without "type"`).
     case notAnAction(found: String)
-    /// No action has this type; `suggestion` is the closest known type, if one is close.
-    case unknownType(String, suggestion: String?)
+    /// No action has this type; `suggestion` is the closest known type, if one is close;
+    /// otherwise `known` lists the types the mapping knows (`ActionMapping.knownTypes`).
+    case unknownType(String, suggestion: String?, known: [String] = [])
     /// A field of an action of `type` does not decode; the error's path is from the action
     /// object (`title`, `items.2`).
     case invalid(type: String, ValueCodingError)
@@ -382,12 +406,23 @@ public enum ActionDecodingError: Error, Sendable, Equatable, CustomStringConvert
         switch self {
         case .notAnAction(let found):
             #"not an action: expected an object with a string "type", found "# + found
-        case .unknownType(let type, let suggestion):
-            "no action type '\(type)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        case .unknownType(let type, let suggestion, let known):
+            if let suggestion {
+                "no action type '\(type)'; did you mean '\(suggestion)'?"
+            } else {
+                "no action type '\(type)'" + (known.isEmpty ? "" : " (known: \(ValueCodingError.list(known)))")
+            }
         case .invalid(let type, let error):
             error.path.isEmpty ? "\(type): \(error.message)" : "\(type).\(error.description)"
         case .notDecodable(let type):
             "\(type) was recorded through reflection: it cannot be made into an action"
         }
+    }
+
+    /// `type`, unknown: with the closest of `known` (or of `alsoSuggesting`, names that need
+    /// not be known yet) as a suggestion, or else the `known` types listed.
+    static func unknown(_ type: String, among known: [String], alsoSuggesting others: [String] = []) -> ActionDecodingError {
+        let suggestion = Spelling.closest(to: type, among: known + others)
+        return .unknownType(type, suggestion: suggestion, known: suggestion == nil ? known : [])
     }
 }

@@ -10,16 +10,19 @@ extension Value {
     /// - An enum case without payload is its name; with a payload it is `{type: caseName,
     ///   fields...}` as actions are, the payload's fields by their labels and unlabeled ones
     ///   as `_0`, `_1`... (as `Codable` names them).
-    /// - An optional is its value or `null`; arrays, sets and other collections are arrays; a
-    ///   dictionary with string keys is an object (keys sorted, so the same dictionary always
-    ///   gives the same object); a tuple is an object of its labels, or an array without them.
+    /// - An optional is its value or `null`; arrays and other collections are arrays; a set is an
+    ///   array sorted as `ValueEncoder` sorts a set's elements; a dictionary is as
+    ///   `ValueEncoder` makes it: with `String` or `Int` keys, an object with its keys sorted
+    ///   (`Int`s by number), otherwise `[key, value, key, value...]` with the pairs in the
+    ///   canonical order of their keys. So the same set or dictionary always gives the same
+    ///   value. A tuple is an object of its labels, or an array without them.
     /// - Integers, finite floating-point numbers, strings, characters and bools are as such,
     ///   and a `Value` is itself.
     /// - Anything else becomes a placeholder, never an empty object:
     ///   `{"$unrepresentable": "<type name>", "description": "<String(describing:)>"}`: a
     ///   function, a reference without stored properties (an opaque object), a reference back
     ///   to an object that encloses it (a cycle; its description says so instead of describing
-    ///   it), a dictionary with keys that are not strings, a NaN or an infinity, an unsigned
+    ///   it), a NaN or an infinity, an unsigned
     ///   integer above `Int.max`, and anything nested deeper than `maxReflectionDepth`.
     public init(reflecting subject: Any) {
         var reflector = Reflector()
@@ -82,25 +85,52 @@ private struct Reflector {
                 members[Self.fieldName(child.label, position: position)] = value(of: child.value, depth: depth + 1)
             }
             return .object(members)
-        case .collection, .set:
+        case .collection:
             return .array(mirror.children.map { value(of: $0.value, depth: depth + 1) })
+        case .set:
+            return .array(mirror.children.map { value(of: $0.value, depth: depth + 1) }.sorted(by: Value.canonicallyPrecedes))
         case .dictionary:
-            var entries: [(key: String, value: Any)] = []
-            for child in mirror.children {
-                let pair = Array(Mirror(reflecting: child.value).children)
-                guard pair.count == 2, let key = pair[0].value as? String else {
-                    return .unrepresentable(subject, description: "a dictionary whose keys are not strings: \(String(describing: subject))")
-                }
-                entries.append((key, pair[1].value))
-            }
-            entries.sort { $0.key < $1.key }
-            var members = Value.Members(minimumCapacity: entries.count)
-            for entry in entries { members[entry.key] = value(of: entry.value, depth: depth + 1) }
-            return .object(members)
+            return dictionary(mirror, depth: depth)
         default:
             // A function, a foreign object, or a type with a custom mirror without a style.
             return .unrepresentable(subject)
         }
+    }
+
+    /// A dictionary as `ValueEncoder` makes it, in the same order: an object with its keys
+    /// sorted when they are `String`s or `Int`s (by number), otherwise `[key, value, key,
+    /// value...]` with the pairs in the canonical order of their keys.
+    private mutating func dictionary(_ mirror: Mirror, depth: Int) -> Value {
+        var pairs: [(key: Any, value: Any)] = []
+        for child in mirror.children {
+            let pair = Array(Mirror(reflecting: child.value).children)
+            guard pair.count == 2 else { continue }
+            pairs.append((pair[0].value, pair[1].value))
+        }
+        if let strings = Self.keyed(pairs, as: String.self) {
+            var members = Value.Members(minimumCapacity: strings.count)
+            for entry in strings.sorted(by: { $0.key < $1.key }) { members[entry.key] = value(of: entry.value, depth: depth + 1) }
+            return .object(members)
+        }
+        if let ints = Self.keyed(pairs, as: Int.self) {
+            var members = Value.Members(minimumCapacity: ints.count)
+            for entry in ints.sorted(by: { $0.key < $1.key }) { members[String(entry.key)] = value(of: entry.value, depth: depth + 1) }
+            return .object(members)
+        }
+        var reflected = pairs.map { (key: value(of: $0.key, depth: depth + 1), value: value(of: $0.value, depth: depth + 1)) }
+        reflected.sort { Value.canonicallyPrecedes($0.key, $1.key) }
+        return .array(reflected.flatMap { [$0.key, $0.value] })
+    }
+
+    /// `pairs` with their keys as `K`s, when every key is one.
+    private static func keyed<K>(_ pairs: [(key: Any, value: Any)], as: K.Type) -> [(key: K, value: Any)]? {
+        var keyed: [(key: K, value: Any)] = []
+        keyed.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard let key = pair.key as? K else { return nil }
+            keyed.append((key, pair.value))
+        }
+        return keyed
     }
 
     /// An object of a struct's or class's stored properties (a class's inherited ones first).

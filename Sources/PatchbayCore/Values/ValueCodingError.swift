@@ -6,7 +6,8 @@
 public struct ValueCodingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The coding path: keys by name, array elements by index (`["todos", "2", "done"]`).
     public var path: [String]
-    /// What went wrong there: `expected a string, found int`, `missing`, ...
+    /// What went wrong there: `expected a string, found int`, `missing (expected an integer)`,
+    /// `unknown field; did you mean 'tags'?`, ...
     public var message: String
 
     public init(path: [String], message: String) {
@@ -21,6 +22,24 @@ public struct ValueCodingError: Error, Sendable, Equatable, CustomStringConverti
     /// The message for a value of the wrong type: `expected a string, found int`.
     static func mismatch(_ expected: String, found value: Value?) -> String {
         "expected \(expected), found \(value?.typeName ?? "nothing")"
+    }
+
+    /// The message for a member that is not there: `missing (expected a string)`.
+    static func missing(_ expected: String) -> String {
+        "missing (expected \(expected))"
+    }
+
+    /// The message for a member `key` that is no field of what is decoded, whose `fields`
+    /// (those its decoding asked about) are suggested: `unknown field; did you mean 'tags'?`,
+    /// `unknown field (fields: title, tags)`, `unknown field (it takes none)`.
+    static func unknownField(_ key: String, fields: [String]) -> String {
+        if let suggestion = Spelling.closest(to: key, among: fields) { return "unknown field; did you mean '\(suggestion)'?" }
+        return "unknown field (" + (fields.isEmpty ? "it takes none" : "fields: " + list(fields)) + ")"
+    }
+
+    /// Names for a message, the first dozen of them when there are more.
+    static func list(_ names: [String]) -> String {
+        names.count > 12 ? names.prefix(12).joined(separator: ", ") + ", ..." : names.joined(separator: ", ")
     }
 
     /// `error` as a coding error: a `ValueCodingError` as it is; one of Swift's
@@ -65,8 +84,8 @@ public struct ValueCodingError: Error, Sendable, Equatable, CustomStringConverti
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
             is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
             "an integer"
-        case is [String: Any].Type, is [Int: Any].Type: "an object"
-        case is [Any].Type: "an array"
+        case is any CodedAsObject.Type: "an object"
+        case is any CodedAsArray.Type: "an array"
         default: nil
         }
     }
@@ -89,6 +108,15 @@ public struct ValueCodingError: Error, Sendable, Equatable, CustomStringConverti
         return value
     }
 }
+
+/// The collections `Codable` codes as arrays (for the words of an error).
+protocol CodedAsArray {}
+extension Array: CodedAsArray {}
+extension Set: CodedAsArray {}
+
+/// The dictionaries `Codable` codes as objects: those with keys that are names (`String`, `Int`...).
+protocol CodedAsObject {}
+extension Dictionary: CodedAsObject where Key: CodingKeyRepresentable {}
 
 /// A coding key for an array element: its index.
 struct IndexKey: CodingKey {

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// Decodes a `Decodable` value straight from a `Value`, without JSON text in between: the
 /// inverse of `ValueEncoder`.
 ///
@@ -46,6 +48,11 @@ final class ValueDecoding: Decoder {
     /// coding keys can be asked about each name near the type. (A struct's `init(from:)` never
     /// asks, so its field names are never taken for cases.)
     var casesNearUnknownType: [String] = []
+    /// The fields the keyed containers were asked about, when the value is an action object
+    /// whose fields nothing asked about are errors (see `FieldUse`); `nil` otherwise.
+    var fieldUse: FieldUse?
+    /// How many containers values asked this decoder for (see `make(_:)`).
+    private var containersMade = 0
 
     init(_ value: Value) {
         self.value = value
@@ -54,7 +61,21 @@ final class ValueDecoding: Decoder {
     /// The current value as a `T`.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if actionView == nil, let scalar: T = try scalar(value, at: nil) { return scalar }
-        return try T(from: self)
+        return try make(T.self)
+    }
+
+    /// `T(from: self)`. When fields are tracked, an object whose `T` asked for no container at
+    /// all (an empty struct) asked about none of its members. (Not the action object itself,
+    /// whose view the mapping checks.)
+    @inline(__always)
+    private func make<T: Decodable>(_: T.Type) throws -> T {
+        guard let fieldUse, actionView == nil else { return try T(from: self) }
+        let before = containersMade
+        let made = try T(from: self)
+        if containersMade == before, case .object(let members) = value, !members.isEmpty {
+            _ = fieldUse.container(at: codingPath, members: members, hiddenKey: nil)
+        }
+        return made
     }
 
     /// `child` as a `T`, decoded with `key` pushed on the coding path.
@@ -67,7 +88,7 @@ final class ValueDecoding: Decoder {
             value = saved
             codingPath.removeLast()
         }
-        return try T(from: self)
+        return try make(T.self)
     }
 
     /// A scalar of the standard library's common types, or `nil` for another type.
@@ -144,6 +165,7 @@ final class ValueDecoding: Decoder {
     // MARK: Decoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        containersMade &+= 1
         if let view = actionView {
             actionView = nil
             let members = try view.members(for: Key.self, decoding: self)
@@ -159,6 +181,7 @@ final class ValueDecoding: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        containersMade &+= 1
         if let view = actionView {
             actionView = nil
             value = try view.wrappedValue(decoding: self)
@@ -168,6 +191,7 @@ final class ValueDecoding: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        containersMade &+= 1
         if let view = actionView {
             actionView = nil
             value = try view.wrappedValue(decoding: self)
@@ -187,6 +211,8 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     var nestedHiddenKey: String?
     /// The action type no key knows, for the top container of an action object.
     var unknownType: String?
+    /// Where this container notes the fields it is asked about, when the decoding tracks them.
+    private let fields: FieldUse.Container?
 
     init(decoding: ValueDecoding, members: Value.Members, codingPath: [any CodingKey], hiddenKey: String? = nil, nestedHiddenKey: String? = nil) {
         self.decoding = decoding
@@ -194,16 +220,22 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         self.codingPath = codingPath
         self.hiddenKey = hiddenKey
         self.nestedHiddenKey = nestedHiddenKey
+        fields = decoding.fieldUse?.container(at: codingPath, members: members, hiddenKey: hiddenKey)
     }
 
     var allKeys: [Key] {
         if let unknownType {
             decoding.casesNearUnknownType = Spelling.oneEditAway(from: unknownType).filter { Key(stringValue: $0) != nil }
         }
+        // Whoever lists the keys looks at all of them (an enum's case, a dictionary's entries).
+        fields?.askAll()
         return members.keys.compactMap { $0 == hiddenKey ? nil : Key(stringValue: $0) }
     }
 
-    func contains(_ key: Key) -> Bool { lookUp(key) != nil }
+    func contains(_ key: Key) -> Bool {
+        fields?.ask(key.stringValue)
+        return lookUp(key) != nil
+    }
 
     @inline(__always)
     private func lookUp(_ key: Key) -> Value? {
@@ -212,18 +244,20 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         return members[name]
     }
 
-    /// The member at `key`; a missing one is an error.
-    private func member(_ key: Key) throws(ValueCodingError) -> Value {
+    /// The member at `key`; a missing one is an error that says what was `expected` there
+    /// (`missing (expected an integer)`).
+    private func member(_ key: Key, expected: @autoclosure () -> String) throws(ValueCodingError) -> Value {
+        fields?.ask(key.stringValue)
         guard let member = lookUp(key) else {
-            throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: "missing")
+            throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.missing(expected()))
         }
         return member
     }
 
     /// The path a scalar's error names: the container's path and `key` (the decoder's own
     /// path may be deeper or shallower when the container is used late).
-    private func scalar<T>(_ key: Key, _ read: (Value, any CodingKey) throws(ValueCodingError) -> T) throws(ValueCodingError) -> T {
-        let value = try member(key)
+    private func scalar<T>(_ key: Key, _ expected: String, _ read: (Value, any CodingKey) throws(ValueCodingError) -> T) throws(ValueCodingError) -> T {
+        let value = try member(key, expected: expected)
         do {
             return try read(value, key)
         } catch {
@@ -234,13 +268,13 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        if case .null = try member(key) { return true }
+        if case .null = try member(key, expected: "a value") { return true }
         return false
     }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { v, k throws(ValueCodingError) in try decoding.bool(v, at: k) } }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { v, k throws(ValueCodingError) in try decoding.string(v, at: k) } }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { v, k throws(ValueCodingError) in try decoding.double(v, at: k) } }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(key) { v, k throws(ValueCodingError) in try decoding.float(v, at: k) } }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key, "a bool") { v, k throws(ValueCodingError) in try decoding.bool(v, at: k) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key, "a string") { v, k throws(ValueCodingError) in try decoding.string(v, at: k) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key, "a number") { v, k throws(ValueCodingError) in try decoding.double(v, at: k) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(key, "a number") { v, k throws(ValueCodingError) in try decoding.float(v, at: k) } }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
@@ -253,16 +287,16 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
 
     private func integer<I: FixedWidthInteger>(_ key: Key) throws(ValueCodingError) -> I {
-        try scalar(key) { v, k throws(ValueCodingError) in try decoding.integer(v, as: I.self, at: k) }
+        try scalar(key, "an integer") { v, k throws(ValueCodingError) in try decoding.integer(v, as: I.self, at: k) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let value = try member(key)
+        let value = try member(key, expected: ValueCodingError.phrase(for: T.self) ?? "\(T.self)")
         return try withPath { try decoding.decode(T.self, from: value, at: key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        let value = try member(key)
+        let value = try member(key, expected: "an object")
         guard case .object(let nested) = value else {
             throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.mismatch("an object", found: value))
         }
@@ -271,7 +305,7 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let value = try member(key)
+        let value = try member(key, expected: "an array")
         guard case .array(let elements) = value else {
             throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.mismatch("an array", found: value))
         }
@@ -282,8 +316,10 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder(key: key) }
 
     private func superDecoder(key: any CodingKey) throws -> any Decoder {
+        fields?.ask(key.stringValue)
         let decoder = ValueDecoding(key.stringValue == hiddenKey ? .null : members[key.stringValue] ?? .null)
         decoder.codingPath = codingPath + [key]
+        decoder.fieldUse = decoding.fieldUse
         return decoder
     }
 
@@ -398,6 +434,7 @@ private struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
         let value = try peek("a value")
         let decoder = ValueDecoding(value)
         decoder.codingPath = codingPath + [IndexKey(currentIndex)]
+        decoder.fieldUse = decoding.fieldUse
         currentIndex += 1
         return decoder
     }
@@ -437,5 +474,58 @@ private struct SingleValueDecodingContainer_: SingleValueDecodingContainer {
     /// `init(from:)`.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decoding.decode(T.self)
+    }
+}
+
+/// The fields of an action object that the action's `init(from:)` asks about, container by
+/// container: a member nothing asked about (`decode`, `decodeIfPresent`, `contains`, a nested
+/// container, or `allKeys`, which asks about all) is a field the action does not have, and
+/// dropping it silently would lose what the user wrote (`tagz` for `tags`).
+final class FieldUse {
+    /// What the keyed containers over one object asked (all the containers over the same
+    /// object share it: a class and its superclass each read their own fields).
+    private struct Entry {
+        var path: [any CodingKey]
+        var members: Value.Members
+        var hiddenKey: String?
+        var asked: OrderedSet<String> = []
+        var askedAll = false
+    }
+
+    /// One keyed container's handle on its entry.
+    struct Container {
+        let use: FieldUse
+        let entry: Int
+
+        func ask(_ key: String) {
+            if !use.entries[entry].askedAll { use.entries[entry].asked.append(key) }
+        }
+
+        func askAll() { use.entries[entry].askedAll = true }
+    }
+
+    private var entries: [Entry] = []
+    private var byPath: [[String]: Int] = [:]
+
+    /// The handle of a container over `members` at `path`.
+    func container(at path: [any CodingKey], members: Value.Members, hiddenKey: String?) -> Container {
+        let names = ValueCodingError.names(path)
+        if let entry = byPath[names] { return Container(use: self, entry: entry) }
+        entries.append(Entry(path: path, members: members, hiddenKey: hiddenKey))
+        byPath[names] = entries.count - 1
+        return Container(use: self, entry: entries.count - 1)
+    }
+
+    /// The first member nothing asked about, as an error at its path; `ignoring` a member of
+    /// the top object (the `type` an action's mapping reads itself).
+    func unaskedField(ignoring ignored: String? = nil) -> ValueCodingError? {
+        for entry in entries where !entry.askedAll {
+            for key in entry.members.keys where key != entry.hiddenKey && !entry.asked.contains(key) {
+                if entry.path.isEmpty && key == ignored { continue }
+                return ValueCodingError(path: ValueCodingError.names(entry.path) + [key],
+                                        message: ValueCodingError.unknownField(key, fields: Array(entry.asked)))
+            }
+        }
+        return nil
     }
 }

@@ -1,10 +1,17 @@
 /// Encodes an `Encodable` value straight to a `Value`, without JSON text in between.
 ///
 /// - A keyed container becomes an object whose keys come in the order they are encoded (for
-///   synthesized `Codable`, the order of declaration); a `Dictionary` with `String` or `Int`
-///   keys becomes an object too (the keys of an `Int`-keyed one as text), in the
-///   dictionary's own order, as Swift's `Dictionary` encodes itself.
+///   synthesized `Codable`, the order of declaration).
 /// - An unkeyed container becomes an array.
+/// - Unordered collections come in one order, the same in every process (Swift's own is the
+///   hash order, which differs from run to run and with the collection's capacity): a `Set`'s
+///   elements, and the `[key, value, key, value...]` pairs of a `Dictionary` whose keys are
+///   neither `String` nor `Int`, sorted by their values, by key for pairs: `null`, then bools
+///   (`false` first), numbers (by magnitude), strings (as Swift's `<` orders them), arrays and
+///   objects (element by element, an object's members in key order). A
+///   `Dictionary` with `String` or `Int` keys becomes an object (the keys of an `Int`-keyed
+///   one as text) with its keys sorted: `String`s as Swift's `<` orders them, `Int`s by
+///   number.
 /// - Integers become `.int` (a `UInt`/`UInt64` above `Int.max` is an error); `Float` and
 ///   `Double` become `.decimal` (a NaN or an infinity is an error naming where it is); `nil`
 ///   becomes `.null`, while an optional property that is `nil` leaves its key out, as
@@ -135,7 +142,10 @@ final class ValueEncoding: Encoder {
             throw deferredError
         }
         guard let storage = current else { return .emptyObject }
-        return finish(storage)
+        let result = finish(storage)
+        // Only a container can be out of order, and only a set or a dictionary is.
+        guard storage.kind != .single, let unordered = T.self as? any UnorderedEncodable.Type else { return result }
+        return unordered.canonical(result)
     }
 
     /// `value` encoded under `key` of a container at `containerPath` (the path is pushed
@@ -482,4 +492,48 @@ class Equality<T> {
 
 private final class EquatableEquality<E: Equatable>: Equality<E> {
     override func equal(_ a: E, _ b: E) -> Bool { a == b }
+}
+
+/// A collection whose `encode(to:)` writes its contents in its hash order: `ValueEncoder` puts
+/// them in the canonical order instead (see `ValueEncoder`), so that equal collections encode
+/// equally in every process.
+protocol UnorderedEncodable {
+    /// `encoded`, what the collection's `encode(to:)` made, in the canonical order.
+    static func canonical(_ encoded: Value) -> Value
+}
+
+extension Set: UnorderedEncodable where Element: Encodable {
+    static func canonical(_ encoded: Value) -> Value {
+        guard case .array(var elements) = encoded else { return encoded }
+        elements.sort(by: Value.canonicallyPrecedes)
+        return .array(elements)
+    }
+}
+
+extension Dictionary: UnorderedEncodable where Key: Encodable, Value: Encodable {
+    static func canonical(_ encoded: PatchbayCore.Value) -> PatchbayCore.Value {
+        switch encoded {
+        case .object(var members):
+            if Key.self == Int.self {
+                // The keys are the integers as text.
+                members.sort { Int($0.key) ?? 0 < Int($1.key) ?? 0 }
+            } else {
+                members.sort { $0.key < $1.key }
+            }
+            return .object(members)
+        case .array(let flat) where flat.count % 2 == 0:
+            // `[key, value, key, value...]`: the pairs by key.
+            var pairs = stride(from: 0, to: flat.count, by: 2).map { (key: flat[$0], value: flat[$0 + 1]) }
+            pairs.sort { PatchbayCore.Value.canonicallyPrecedes($0.key, $1.key) }
+            var sorted: [PatchbayCore.Value] = []
+            sorted.reserveCapacity(flat.count)
+            for pair in pairs {
+                sorted.append(pair.key)
+                sorted.append(pair.value)
+            }
+            return .array(sorted)
+        default:
+            return encoded
+        }
+    }
 }
