@@ -50,8 +50,9 @@ public final class Shell {
     private var commandMarks: (histories: StoreHistories.Marks, graph: Graph.Mark, events: [Int])?
     /// The app's stores the shell hosts (see `host(_:)`), which every fresh session has.
     private(set) var hostedStores: [HostedStore] = []
-    /// The files this session is reading (its scripts, loads and replays): never recorded into.
-    private(set) var filesBeingRead: [FileIdentity] = []
+    /// The files this session is reading (its scripts, loads and replays): never written
+    /// (see `checkNotInUse`).
+    var filesBeingRead: [FileIdentity] = []
     /// The store `use STORE` selected: commands that leave out their STORE use it. A fresh
     /// session has none, and a store that goes takes its selection with it.
     public internal(set) var selectedStore: String?

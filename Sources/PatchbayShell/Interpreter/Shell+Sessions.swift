@@ -9,6 +9,8 @@ import PatchbayTimeTravel
 final class Recording {
     let recorder: SessionRecorder
     let writer: SessionWriter
+    /// The file written, as `Shell.checkNotInUse` knows it.
+    let identity: FileIdentity?
     /// The replay during which the recording started, if one did: it stops when that replay
     /// ends, so that a replayed `record` never outlives the replay.
     let replayDepth: Int?
@@ -18,6 +20,7 @@ final class Recording {
     init(recorder: SessionRecorder, writer: SessionWriter, replayDepth: Int?) {
         self.recorder = recorder
         self.writer = writer
+        identity = FileIdentity(path: writer.path)
         self.replayDepth = replayDepth
     }
 }
@@ -153,9 +156,6 @@ extension Shell {
     private func startRecording(_ file: String, options recordOptions: RecordOptions, at range: Range<Int>) throws(ShellError) -> CommandResult {
         if let recording { throw ShellError(.session(path: file, detail: "already recording into \(recording.writer.path); 'record stop' first"), at: range) }
         let path = try writablePath(file, at: range)
-        if let identity = FileIdentity(path: path), filesBeingRead.contains(identity) {
-            throw ShellError(.cannotWrite(path: path, detail: "this session is reading it; record into another file"), at: range)
-        }
         let writer: SessionWriter
         do {
             writer = try SessionWriter(path: path, created: options.now(), replacing: recordOptions.force,
@@ -212,10 +212,12 @@ extension Shell {
 
     // MARK: Files
 
-    /// The path a command that writes a file writes. During a replay, only one that
-    /// `--allow-files` lets it, beside the recording.
+    /// The path a command that writes a file writes, never one in use (see `checkNotInUse`).
+    /// During a replay, only one that `--allow-files` lets it, beside the recording.
     func writablePath(_ path: String, at range: Range<Int>) throws(ShellError) -> String {
-        try replayedPath(path, writing: true, at: range) ?? inDirectory(path)
+        let resolved = try replayedPath(path, writing: true, at: range) ?? inDirectory(path)
+        try checkNotInUse(resolved, at: range)
+        return resolved
     }
 
     /// `path`, relative to `options.directory` when it is relative and one is set.
@@ -292,10 +294,14 @@ extension Shell {
         let saved = (replayCapture, replayAccess)
         replayCapture = run.recorder.map { ($0, executeDepth) }
         replayAccess = ReplayAccess(allowFiles: run.allowFiles, directory: run.directory)
+        // The recording is read as the replay runs: no command it runs writes it.
+        let identity = FileIdentity(path: run.file)
+        if let identity { filesBeingRead.append(identity) }
         nestingDepth += 1
         hasStartedInnerCommands = true
         defer {
             (replayCapture, replayAccess) = saved
+            if identity != nil { filesBeingRead.removeLast() }
             nestingDepth -= 1
             stopRecordingStartedInReplay()
         }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Writes the files the shell makes whole (`save`, `export devtools`, `graph --dot FILE`): first
 /// to a new temporary file beside FILE, then renamed over it, so that FILE is replaced whole or
-/// not at all. An existing FILE is replaced only when the user said so (`--force`).
+/// not at all. An existing FILE is replaced only when the user said so (`--force`), and never
+/// while a recording holds its advisory lock (see `FileLock`): the writer holds that lock itself
+/// while it writes, so that no recording starts in the file it replaces.
 enum ScriptFileWriter {
     /// Writes `text` to `path`; an error points at `range`, where the command names the file.
     static func write(_ text: String, to path: String, replacing: Bool, at range: Range<Int>) throws(ShellError) {
@@ -13,6 +15,12 @@ enum ScriptFileWriter {
         let exists = lstat(path, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw failure("it is a directory") }
         if exists, !replacing { throw failure("the file exists; add --force to replace it, or choose another name") }
+        var locked: Int32 = -1
+        defer { if locked >= 0 { close(locked) } }
+        if exists, existing.st_mode & S_IFMT == S_IFREG {
+            locked = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+            if locked >= 0, flock(locked, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK { throw failure(FileLock.heldDetail) }
+        }
         // A name of our own beside the file: a rename within one directory is atomic.
         var template = Array((path + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
