@@ -476,6 +476,36 @@ struct ReplayTrustTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/../escape.pb"))
     }
 
+    @Test(arguments: ["load lnk/secret.pb", "load sl.pb", "save lnk/x.pb", "graph --dot lnk/y.dot", "record lnk/r.jsonl",
+                      "export devtools s lnk/e.json", "import devtools lnk/secret.pb", "save lnk/new/x.pb"])
+    func allowFilesDoesNotLeadOutThroughASymbolicLink(command: String) throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path + "/rec", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: directory.path + "/outside", withIntermediateDirectories: false)
+        _ = directory.write("outside/secret.pb", "var leaked = 1\n")
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/rec/lnk", withDestinationPath: "../outside")
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/rec/sl.pb", withDestinationPath: "../outside/secret.pb")
+        let lines = [#"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"#,
+                     #"{"seq":1,"kind":"command","text":"store s = {n: 0}"}"#,
+                     #"{"seq":2,"kind":"command","text":"\#(command)"}"#]
+        let path = directory.write("rec/r.jsonl", lines.joined(separator: "\n") + "\n")
+        let session = DataflowSession()
+        let output = session.run("replay \(path) --allow-files")
+        #expect(output.contains { $0.contains("a symbolic link leads this path out of the recording's directory") })
+        #expect(session.error("= leaked").contains("leaked"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/outside") == ["secret.pb"])
+    }
+
+    @Test func allowFilesFollowsASymbolicLinkThatStaysInside() throws {
+        let directory = TemporaryDirectory()
+        _ = directory.write("defs.pb", "var inside = 1\n")
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/same.pb", withDestinationPath: "defs.pb")
+        let path = recording(in: directory, commands: ["load same.pb"])
+        let session = DataflowSession()
+        session.run("replay \(path) --allow-files")
+        #expect(session.run("= inside") == ["1"])
+    }
+
     @Test func aReplayedRecordStopsWhenTheReplayEnds() throws {
         let directory = TemporaryDirectory()
         let path = recording(in: directory, commands: ["record inner.jsonl", "var a = 1"])

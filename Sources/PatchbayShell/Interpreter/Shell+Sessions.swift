@@ -250,7 +250,42 @@ extension Shell {
         guard !path.hasPrefix("/"), !path.hasPrefix("~"), !parts.contains(".."), !parts.isEmpty else {
             throw ShellError(.file(path: path, detail: "a replayed command \(verb) only files beside the recording (a relative path without '..')"), at: range)
         }
-        return access.directory + "/" + path
+        let joined = access.directory + "/" + path
+        guard Self.staysInside(access.directory, joined) else {
+            throw ShellError(.file(path: path, detail: "a replayed command \(verb) only files beside the recording, and a symbolic link "
+                                   + "leads this path out of the recording's directory"), at: range)
+        }
+        return joined
+    }
+
+    /// Whether `path` names a file under `directory` once symbolic links are resolved: the
+    /// longest part of it that exists, resolved (`realpath`), must be under the resolved
+    /// directory, and what follows it must not exist yet (a link that leads nowhere counts as
+    /// leading out).
+    private static func staysInside(_ directory: String, _ path: String) -> Bool {
+        guard let root = realPath(directory) else { return false }
+        var existing = path
+        var rest: [Substring] = []
+        var resolved = realPath(existing)
+        while resolved == nil {
+            guard let slash = existing.lastIndex(of: "/") else { return false }
+            rest.insert(existing[existing.index(after: slash)...], at: 0)
+            existing = String(existing[..<slash])
+            resolved = realPath(existing.isEmpty ? "/" : existing)
+        }
+        if let first = rest.first {
+            var status = stat()
+            if lstat(resolved! + "/" + first, &status) == 0 { return false }
+        }
+        let inside = resolved!
+        return inside == root || inside.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// `realpath(3)` of `path`, or `nil` when some part of it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Refuses to start the session over (`replay`, `inspect`) while it holds something, unless
