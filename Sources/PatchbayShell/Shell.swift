@@ -385,14 +385,15 @@ public final class Shell {
         guard nestingDepth < InputLimits.maxLoadDepth else {
             throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
         }
-        let contents = try ScriptFile.read(path, at: range)
+        let lines = try ScriptFile.lines(path, at: range)
         nestingDepth += 1
         defer { nestingDepth -= 1 }
         var nested: [OutputLine] = []
         var runner = ScriptRunner(shell: self, name: path, keepGoing: false) { nested.append($0) }
         hasStartedInnerCommands = true
-        reading([path]) { runner.run(contents) }
+        reading([path]) { runner.run(lines) }
         output += nested
+        if let failure = lines.failure { throw ShellError(.file(path: path, detail: failure), at: range) }
         guard runner.failures == 0 else {
             throw ShellError(.loadStopped(path: path), at: range)
         }

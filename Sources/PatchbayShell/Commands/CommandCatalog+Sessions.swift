@@ -84,7 +84,7 @@ extension CommandCatalog {
                               "its ISO 8601 text, undefined leaves its key out of an object (null in an array), a",
                               "shared reference becomes a copy and a cycle the string \"[CIRCULAR]\". A store that has",
                               "actions (or branches) in its history keeps them unless --force is given (then they are",
-                              "replaced, and the result says what was)."],
+                              "replaced, and the result says what was). FILE is a regular file of at most 16 MiB."],
                     examples: ["import devtools state.json app"]),
     ]
 }

@@ -45,6 +45,7 @@ enum CommandCatalog {
             synopsis: "load FILE",
             summary: "run the commands of a script file",
             details: ["Runs FILE's commands in order and stops at the first error, naming the file and line.",
+                      "FILE is a regular file, read line by line; a line over 1 MiB stops it there.",
                       "Quote a path that has spaces: load \"my demo.pb\"."],
             examples: ["load sessions/demo.pb"]
         ),

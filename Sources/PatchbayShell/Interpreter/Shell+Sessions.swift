@@ -141,7 +141,7 @@ extension Shell {
             return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: lifted))
         case .importDevTools(let file, let range, let store, let force):
             let path = try readablePath(file, from: origin, at: range)
-            let bytes = try ScriptFile.read(path, at: range)
+            let bytes = try ScriptFile.read(path, limit: InputLimits.maxDevToolsFileBytes, command: "import devtools", at: range)
             let devTools: DevToolsFile
             do throws(DevToolsError) { devTools = try DevToolsFile(parsing: bytes) } catch {
                 throw ShellError(.session(path: path, detail: error.description), at: range)
