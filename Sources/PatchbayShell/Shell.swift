@@ -253,7 +253,14 @@ public final class Shell {
                     recorder.record(.setup("# " + Self.causeText(text)))
                     recorder.record(.error(command: text, message: error.message))
                 }
-            case .whatItRuns, .note:
+            case .note:
+                // A verifying replay compares the error with the recording: a file command
+                // refused now (no --allow-files, a file in use) that the recording ran without
+                // one is a divergence, not a match.
+                if let capture = replayCapture, recorders.contains(where: { $0 === capture.recorder }) {
+                    capture.recorder.record(.error(command: text, message: error.message))
+                }
+            case .whatItRuns:
                 break
             }
             guard rendered else { return CommandOutcome(status: .failure, lines: []) }

@@ -52,3 +52,17 @@ struct FileReadingShellTests {
         #expect(session.outcome("state s").status == .failure)
     }
 }
+
+@Suite("Writing files: what a path is")
+struct FileWritingShellTests {
+    @Test(arguments: ["save", "graph --dot"])
+    func aDeviceIsNotReplacedByAFile(command: String) {
+        #expect(DataflowSession().error("\(command) /dev/null --force") == "error: cannot write '/dev/null': it is a device, not a regular file")
+    }
+
+    @Test func aDirectoryThatTakesNoNewFileSaysSo() {
+        guard FileManager.default.fileExists(atPath: "/proc/self/status") else { return }
+        #expect(DataflowSession().error("save /proc/self/status --force")
+            == "error: cannot write '/proc/self/status': its directory takes no new file (FILE is written beside itself, then renamed over); choose another place")
+    }
+}

@@ -462,7 +462,7 @@ struct ReplayTrustTests {
         let path = recording(in: directory, commands: ["var a = 1", "save \(victim) --force"])
         let session = DataflowSession()
         let output = session.run("replay \(path)")
-        #expect(output.contains { $0.hasPrefix("error: cannot read '\(victim)'") || $0.contains("a replayed command writes no file unless the replay has --allow-files") })
+        #expect(output.contains { $0.contains("error: cannot write '\(victim)': a replayed command writes no file unless the replay has --allow-files") })
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
     }
 
@@ -504,6 +504,23 @@ struct ReplayTrustTests {
         let session = DataflowSession()
         session.run("replay \(path) --allow-files")
         #expect(session.run("= inside") == ["1"])
+    }
+
+    @Test(arguments: ["save out.pb", "graph --dot out.dot", "export devtools s out.json"])
+    func aVerifiedReplayWhoseFileCommandIsRefusedDiverges(command: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/crafted.jsonl"
+        liveShell().run("record \(path)\nstore s = {n: 0}\nrecord stop")
+        // The file command as a command line without an error: the recording says it ran.
+        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        let seq = recorded.split(separator: "\n").count
+        try (recorded + #"{"seq":\#(seq),"kind":"command","text":"\#(command)"}"# + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let output = verify(path)
+        #expect(output.contains {
+            $0.contains("replay diverged at step 2 (line 4: \(command)): expected nothing more, got the error 'cannot write")
+        }, "\(output)")
+        #expect(!output.contains { $0.hasPrefix("verified") })
+        #expect(verify(path, "--allow-files").last == "verified 2 steps of \(path): every effect matches the recording")
     }
 
     @Test func aReplayedRecordStopsWhenTheReplayEnds() throws {

@@ -67,14 +67,14 @@ package final class ScriptLines {
         var status = stat()
         guard stat(path, &status) == 0 else { throw FileProblem(detail: Self.detail(errno)) }
         if status.st_mode & S_IFMT == S_IFDIR { throw FileProblem(detail: "it is a directory") }
-        if regularOnly, let kind = Self.kind(status.st_mode) { throw FileProblem(detail: "it is \(kind), not a regular file") }
+        if regularOnly, let kind = FileIdentity.kind(status.st_mode) { throw FileProblem(detail: "it is \(kind), not a regular file") }
         // Not blocking on open: a pipe without a writer must not hang the shell.
         descriptor = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
         guard descriptor >= 0 else { throw FileProblem(detail: Self.detail(errno)) }
         // What was opened is what was looked at (the name may have changed in between).
         if regularOnly, fstat(descriptor, &status) != 0 || status.st_mode & S_IFMT != S_IFREG {
             close(descriptor)
-            throw FileProblem(detail: Self.kind(status.st_mode).map { "it is \($0), not a regular file" } ?? "it changed while being opened")
+            throw FileProblem(detail: FileIdentity.kind(status.st_mode).map { "it is \($0), not a regular file" } ?? "it changed while being opened")
         }
     }
 
@@ -128,18 +128,6 @@ package final class ScriptLines {
             if errno == EINTR { continue }
             failure = "reading stopped: \(Self.detail(errno))"
             return -1
-        }
-    }
-
-    /// What a file that is not a regular one is, or `nil` for a regular file.
-    static func kind(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFIFO: "a pipe (FIFO)"
-        case S_IFSOCK: "a socket"
-        default: "not a file"
         }
     }
 

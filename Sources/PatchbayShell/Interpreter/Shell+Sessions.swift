@@ -243,16 +243,20 @@ extension Shell {
     private func replayedPath(_ path: String, writing: Bool, at range: Range<Int>) throws(ShellError) -> String? {
         guard let access = replayAccess else { return nil }
         let verb = writing ? "writes" : "reads"
+        // A refused write says it could not write, a refused read that it could not read.
+        func refusal(_ path: String, _ detail: String) -> ShellError.Reason {
+            writing ? .cannotWrite(path: path, detail: detail) : .file(path: path, detail: detail)
+        }
         guard access.allowFiles else {
-            throw ShellError(.file(path: path, detail: "a replayed command \(verb) no file unless the replay has --allow-files"), at: range)
+            throw ShellError(refusal(path, "a replayed command \(verb) no file unless the replay has --allow-files"), at: range)
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !path.hasPrefix("/"), !path.hasPrefix("~"), !parts.contains(".."), !parts.isEmpty else {
-            throw ShellError(.file(path: path, detail: "a replayed command \(verb) only files beside the recording (a relative path without '..')"), at: range)
+            throw ShellError(refusal(path, "a replayed command \(verb) only files beside the recording (a relative path without '..')"), at: range)
         }
         let joined = access.directory + "/" + path
         guard Self.staysInside(access.directory, joined) else {
-            throw ShellError(.file(path: path, detail: "a replayed command \(verb) only files beside the recording, and a symbolic link "
+            throw ShellError(refusal(path, "a replayed command \(verb) only files beside the recording, and a symbolic link "
                                    + "leads this path out of the recording's directory"), at: range)
         }
         return joined

@@ -14,6 +14,10 @@ enum ScriptFileWriter {
         var existing = stat()
         let exists = lstat(path, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw failure("it is a directory") }
+        // A device or a pipe would be replaced by a file, not written: refused as what it is.
+        if exists, existing.st_mode & S_IFMT != S_IFLNK, let kind = FileIdentity.kind(existing.st_mode) {
+            throw failure("it is \(kind), not a regular file")
+        }
         if exists, !replacing { throw failure("the file exists; add --force to replace it, or choose another name") }
         var locked: Int32 = -1
         defer { if locked >= 0 { close(locked) } }
@@ -24,7 +28,15 @@ enum ScriptFileWriter {
         // A name of our own beside the file: a rename within one directory is atomic.
         var template = Array((path + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure(detail(errno)) }
+        guard descriptor >= 0 else {
+            let code = errno
+            // The directory is there, but no file can be made in it (`/proc`): FILE is replaced
+            // through a new file beside it.
+            if code == ENOENT, directoryExists(of: path) {
+                throw failure("its directory takes no new file (FILE is written beside itself, then renamed over); choose another place")
+            }
+            throw failure(detail(code))
+        }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // A file replaced keeps its permissions; a new one gets the usual ones.
         _ = fchmod(descriptor, exists ? existing.st_mode & 0o7777 : 0o644 & ~currentUmask())
@@ -49,6 +61,13 @@ enum ScriptFileWriter {
             unlink(temporary)
             throw failure(detail(error))
         }
+    }
+
+    /// Whether the directory `path` is in exists.
+    private static func directoryExists(of path: String) -> Bool {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var status = stat()
+        return stat(directory, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The process's file mode mask (read by setting it and setting it back).
