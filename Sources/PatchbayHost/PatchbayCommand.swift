@@ -304,8 +304,9 @@ struct SessionOptions: ParsableArguments {
             if runner.failures > 0 { failed = true }
         }
         for file in files where !shell.hasQuit && (!failed || keepGoing) && !interrupts.wasReceived {
-            guard let contents = ScriptFile.bytes(atPath: file) else {
-                output.write(OutputLine("\(ExecutableName.current): error: cannot read '\(file)': \(Terminal.fileProblem(file))", to: .error))
+            let contents: ScriptLines
+            do throws(FileProblem) { contents = try ScriptLines(path: file, regularOnly: false) } catch {
+                output.write(OutputLine("\(ExecutableName.current): error: cannot read '\(file)': \(error.detail)", to: .error))
                 throw ExitCode(2)
             }
             var runner = ScriptRunner(shell: shell, name: file, keepGoing: keepGoing, write: output.write)
@@ -365,14 +366,30 @@ extension ScriptRunner {
     /// arrived, at the line after it.
     mutating func run(_ bytes: [UInt8], until interrupts: InterruptSignal) {
         var splitter = LineSplitter()
-        let lines = splitter.append(bytes)
-        let last = splitter.finish()
-        for (index, line) in lines.enumerated() {
-            feed(line)
+        var lines = splitter.append(bytes)
+        if let last = splitter.finish() { lines.append(last) }
+        var index = 0
+        run(next: { () -> LineSplitter.Line? in
+            defer { index += 1 }
+            return index < lines.count ? lines[index] : nil
+        }, until: interrupts)
+    }
+
+    /// Runs every line `lines` reads (a file, read as a stream), then finishes; stops as
+    /// `run(_:until:)` does.
+    mutating func run(_ lines: ScriptLines, until interrupts: InterruptSignal) {
+        run(next: lines.next, until: interrupts)
+    }
+
+    private mutating func run(next: () -> LineSplitter.Line?, until interrupts: InterruptSignal) {
+        var line = next()
+        while let current = line {
+            feed(current)
             if isStopped { return }
-            if interrupts.wasReceived { return stopInterrupted(beforeLine: index + 1 < lines.count || last != nil) }
+            // Read ahead: whether there is a line after the one interrupted.
+            line = next()
+            if interrupts.wasReceived { return stopInterrupted(beforeLine: line != nil) }
         }
-        if let last { feed(last) }
         finish()
     }
 }

@@ -40,11 +40,4 @@ enum Terminal {
         if let lines = ProcessInfo.processInfo.environment["LINES"].flatMap({ Int($0) }), lines > 0 { return lines }
         return 24
     }
-
-    /// Why `path` cannot be read, in a few words.
-    static func fileProblem(_ path: String) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
-        return isDirectory.boolValue ? "it is a directory" : "permission denied"
-    }
 }

@@ -50,8 +50,9 @@ public final class Shell {
     private var commandMarks: (histories: StoreHistories.Marks, graph: Graph.Mark, events: [Int])?
     /// The app's stores the shell hosts (see `host(_:)`), which every fresh session has.
     private(set) var hostedStores: [HostedStore] = []
-    /// The files this session is reading (its scripts, loads and replays): never recorded into.
-    private(set) var filesBeingRead: [FileIdentity] = []
+    /// The files this session is reading (its scripts, loads and replays): never written
+    /// (see `checkNotInUse`).
+    var filesBeingRead: [FileIdentity] = []
     /// The store `use STORE` selected: commands that leave out their STORE use it. A fresh
     /// session has none, and a store that goes takes its selection with it.
     public internal(set) var selectedStore: String?
@@ -262,7 +263,14 @@ public final class Shell {
                     recorder.record(.setup("# " + Self.causeText(text)))
                     recorder.record(.error(command: text, message: error.message))
                 }
-            case .whatItRuns, .note:
+            case .note:
+                // A verifying replay compares the error with the recording: a file command
+                // refused now (no --allow-files, a file in use) that the recording ran without
+                // one is a divergence, not a match.
+                if let capture = replayCapture, recorders.contains(where: { $0 === capture.recorder }) {
+                    capture.recorder.record(.error(command: text, message: error.message))
+                }
+            case .whatItRuns:
                 break
             }
             guard rendered else { return CommandOutcome(status: .failure, lines: []) }
@@ -394,14 +402,15 @@ public final class Shell {
         guard nestingDepth < InputLimits.maxLoadDepth else {
             throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
         }
-        let contents = try ScriptFile.read(path, at: range)
+        let lines = try ScriptFile.lines(path, at: range)
         nestingDepth += 1
         defer { nestingDepth -= 1 }
         var nested: [OutputLine] = []
         var runner = ScriptRunner(shell: self, name: path, keepGoing: false) { nested.append($0) }
         hasStartedInnerCommands = true
-        reading([path]) { runner.run(contents) }
+        reading([path]) { runner.run(lines) }
         output += nested
+        if let failure = lines.failure { throw ShellError(.file(path: path, detail: failure), at: range) }
         guard runner.failures == 0 else {
             throw ShellError(.loadStopped(path: path), at: range)
         }

@@ -13,7 +13,8 @@ public struct ShellError: Error, Sendable, Equatable {
         case file(path: String, detail: String)
         case loadTooDeep(limit: Int)
         case loadStopped(path: String)
-        case lineTooLong(bytes: Int, limit: Int)
+        /// `bytes` is `nil` when the reader stopped in the line (a file), without its length.
+        case lineTooLong(bytes: Int?, limit: Int)
         case invalidUTF8
         case unterminatedInput(String)
         case reservedName(String)
@@ -72,7 +73,7 @@ public struct ShellError: Error, Sendable, Equatable {
         case .loadStopped(let path):
             "loading '\(path)' stopped at its first error (shown above)"
         case .lineTooLong(let bytes, let limit):
-            "line too long (\(bytes) bytes; the limit is \(limit)); split the input or load the data from a file"
+            "line too long (\(bytes.map { "\($0) bytes" } ?? "more than \(limit) bytes"); the limit is \(limit)); split the input or load the data from a file"
         case .invalidUTF8:
             "the line is not valid UTF-8"
         case .unterminatedInput(let what):

@@ -153,6 +153,17 @@ struct HostileInputTests {
         #expect(result.status == 1)
     }
 
+    @Test func aScriptFileStopsAtItsFirstLineTooLongWithoutReadingTheRest() throws {
+        let directory = NSTemporaryDirectory() + "pb-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try ("= 1\n" + String(repeating: "x", count: 8 << 20) + "\n= 2\n").write(toFile: directory + "/long.pb", atomically: true, encoding: .utf8)
+        let result = try PatchbayProcess.run(["--keep-going", "long.pb"], input: [UInt8](), directory: directory)
+        #expect(result.output == "1\n")
+        #expect(result.errors.hasPrefix("long.pb:2:1: error: line too long (more than 1048576 bytes; the limit is 1048576)"))
+        #expect(result.status == 1)
+    }
+
     @Test func binaryGarbageIsAnErrorNotACrash() throws {
         var generator = SplitMix64(seed: 42)
         let garbage = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }

@@ -146,6 +146,27 @@ import Testing
         #expect(load.events.map(\.event) == [.command("a"), .command("b")])
     }
 
+    @Test func aLinkToAPipeOrADeviceIsWrittenAppendOnly() throws {
+        // As `/dev/stdout` leads to a terminal or a pipe.
+        let path = temporaryPath(".fifo"), link = temporaryPath()
+        defer { for file in [path, link] { try? FileManager.default.removeItem(atPath: file) } }
+        #expect(mkfifo(path, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let writer = try SessionWriter(path: link, created: Self.created)
+        try writer.write(.command("a"))
+        writer.close()
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = read(reader, &bytes, bytes.count)
+        #expect(try SessionReader.read(Array(bytes[0..<max(count, 0)])).events.map(\.event) == [.command("a")])
+        let device = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: device) }
+        try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/null")
+        try SessionWriter(path: device, created: Self.created).close()
+    }
+
     @Test func aFailedWriteSaysWhatTheFileHoldsAndStopsTheWriter() throws {
         signal(SIGPIPE, SIG_IGN)
         let path = temporaryPath(".fifo")

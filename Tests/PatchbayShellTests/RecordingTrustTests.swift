@@ -462,7 +462,7 @@ struct ReplayTrustTests {
         let path = recording(in: directory, commands: ["var a = 1", "save \(victim) --force"])
         let session = DataflowSession()
         let output = session.run("replay \(path)")
-        #expect(output.contains { $0.hasPrefix("error: cannot read '\(victim)'") || $0.contains("a replayed command writes no file unless the replay has --allow-files") })
+        #expect(output.contains { $0.contains("error: cannot write '\(victim)': a replayed command writes no file unless the replay has --allow-files") })
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
     }
 
@@ -474,6 +474,53 @@ struct ReplayTrustTests {
         #expect(FileManager.default.fileExists(atPath: directory.path + "/out.pb"))
         #expect(output.contains { $0.contains("only files beside the recording") })
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/../escape.pb"))
+    }
+
+    @Test(arguments: ["load lnk/secret.pb", "load sl.pb", "save lnk/x.pb", "graph --dot lnk/y.dot", "record lnk/r.jsonl",
+                      "export devtools s lnk/e.json", "import devtools lnk/secret.pb", "save lnk/new/x.pb"])
+    func allowFilesDoesNotLeadOutThroughASymbolicLink(command: String) throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path + "/rec", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: directory.path + "/outside", withIntermediateDirectories: false)
+        _ = directory.write("outside/secret.pb", "var leaked = 1\n")
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/rec/lnk", withDestinationPath: "../outside")
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/rec/sl.pb", withDestinationPath: "../outside/secret.pb")
+        let lines = [#"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"#,
+                     #"{"seq":1,"kind":"command","text":"store s = {n: 0}"}"#,
+                     #"{"seq":2,"kind":"command","text":"\#(command)"}"#]
+        let path = directory.write("rec/r.jsonl", lines.joined(separator: "\n") + "\n")
+        let session = DataflowSession()
+        let output = session.run("replay \(path) --allow-files")
+        #expect(output.contains { $0.contains("a symbolic link leads this path out of the recording's directory") })
+        #expect(session.error("= leaked").contains("leaked"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/outside") == ["secret.pb"])
+    }
+
+    @Test func allowFilesFollowsASymbolicLinkThatStaysInside() throws {
+        let directory = TemporaryDirectory()
+        _ = directory.write("defs.pb", "var inside = 1\n")
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/same.pb", withDestinationPath: "defs.pb")
+        let path = recording(in: directory, commands: ["load same.pb"])
+        let session = DataflowSession()
+        session.run("replay \(path) --allow-files")
+        #expect(session.run("= inside") == ["1"])
+    }
+
+    @Test(arguments: ["save out.pb", "graph --dot out.dot", "export devtools s out.json"])
+    func aVerifiedReplayWhoseFileCommandIsRefusedDiverges(command: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/crafted.jsonl"
+        liveShell().run("record \(path)\nstore s = {n: 0}\nrecord stop")
+        // The file command as a command line without an error: the recording says it ran.
+        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        let seq = recorded.split(separator: "\n").count
+        try (recorded + #"{"seq":\#(seq),"kind":"command","text":"\#(command)"}"# + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let output = verify(path)
+        #expect(output.contains {
+            $0.contains("replay diverged at step 2 (line 4: \(command)): expected nothing more, got the error 'cannot write")
+        }, "\(output)")
+        #expect(!output.contains { $0.hasPrefix("verified") })
+        #expect(verify(path, "--allow-files").last == "verified 2 steps of \(path): every effect matches the recording")
     }
 
     @Test func aReplayedRecordStopsWhenTheReplayEnds() throws {
@@ -511,7 +558,7 @@ struct NoSilentLossTests {
         let script = directory.write("script.pb", "var a = 1\nrecord \(directory.path)/script.pb --force\n")
         let session = liveShell()
         let output = session.run("load \(script)")
-        #expect(output.contains { $0.contains("this session is reading it; record into another file") })
+        #expect(output.contains { $0.contains("this session is reading it (a script, load, replay or inspect); choose another file") })
         #expect(try String(contentsOfFile: script, encoding: .utf8).hasPrefix("var a = 1\n"))
     }
 
@@ -559,6 +606,59 @@ struct NoSilentLossTests {
         #expect(session.run("import devtools \(file) s --force") == ["imported 1 action into s; the 1 action it had before was replaced"])
         #expect(session.run("state s") == ["{n: 11}"])
         #expect(session.run("jump 0") == ["s at #0 of 1: {n: 10}"])
+    }
+
+    @Test(arguments: ["save FILE --force", "graph --dot FILE --force", "export devtools s FILE --force"])
+    func theFileBeingRecordedIsNeverWrittenByAnotherCommand(command: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/x1.jsonl"
+        let session = liveShell()
+        session.run("store s = {n: 0}\nrecord \(path)")
+        #expect(session.error(command.replacingOccurrences(of: "FILE", with: path))
+            == "error: cannot write '\(path)': this session is recording into it; 'record stop' first, or choose another file")
+        #expect(session.run("= 42\nrecord stop").last == "stopped recording into \(path) (5 events)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""text":"= 42""#))
+    }
+
+    @Test(arguments: ["save FILE --force", "graph --dot FILE --force", "export devtools s FILE --force", "record FILE --force"])
+    func aScriptBeingRunIsNeverWritten(command: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/s1.pb"
+        let script = "store s = {n: 0}\n" + command.replacingOccurrences(of: "FILE", with: path) + "\n"
+        _ = directory.write("s1.pb", script)
+        let output = liveShell().run("load \(path)")
+        #expect(output.contains { $0.contains("error: cannot write '\(path)': this session is reading it (a script, load, replay or inspect)") })
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == script)
+    }
+
+    @Test func aRecordingBeingReplayedOrPausedIsNeverWritten() throws {
+        let directory = TemporaryDirectory()
+        let recorded = [#"{"patchbay":"session","version":1,"created":"2026-11-21T10:00:00Z"}"#,
+                        #"{"seq":1,"kind":"command","text":"var a = 1"}"#,
+                        #"{"seq":2,"kind":"command","text":"save self2.jsonl --force"}"#].joined(separator: "\n") + "\n"
+        let path = directory.write("self2.jsonl", recorded)
+        let output = DataflowSession().run("replay \(path) --allow-files")
+        #expect(output.contains { $0.contains("error: cannot write '\(path)': this session is reading it") })
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == recorded)
+        let paused = DataflowSession()
+        paused.run("replay \(path) --step")
+        #expect(paused.error("save \(path) --force").hasPrefix("error: cannot write '\(path)': this session is reading it"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == recorded)
+    }
+
+    @Test(arguments: ["save FILE --force", "graph --dot FILE --force", "export devtools s FILE --force", "record FILE --force"])
+    func aFileAnotherProcessRecordsIntoIsNeverWritten(command: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("locked.jsonl", "theirs\n")
+        // Another recorder's lock: flock locks belong to an open file, so one of our own stands for another process.
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        #expect(flock(descriptor, LOCK_EX) == 0)
+        let session = liveShell()
+        session.run("store s = {n: 0}")
+        #expect(session.error(command.replacingOccurrences(of: "FILE", with: path))
+            == "error: cannot write '\(path)': another process is recording into it; choose another file")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "theirs\n")
     }
 
     @Test func exportOntoAnExistingFileNeedsForce() throws {

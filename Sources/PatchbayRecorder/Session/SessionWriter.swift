@@ -14,11 +14,12 @@ import PatchbayCore
 /// the command that was running. Lines are not forced to disk unless `syncEveryCommand` is on
 /// (`record FILE --sync`); `close()` forces them.
 ///
-/// Opening is careful: the writer does not follow a symbolic link, does not replace an
-/// existing file unless asked (`replacing: true`), and takes an advisory lock (`flock`) so
-/// that a second writer of the same file is refused. A pipe (FIFO) or a device such as
-/// `/dev/stdout` is written append-only: it is neither locked nor truncated. A pipe that no
-/// process reads is refused at once rather than waited on.
+/// Opening is careful: the writer does not follow a symbolic link to a regular file (nor one
+/// that leads nowhere), does not replace an existing file unless asked (`replacing: true`), and
+/// takes an advisory lock (`flock`) so that a second writer of the same file is refused. A pipe
+/// (FIFO) or a device, also through a link such as `/dev/stdout`, is written append-only: it is
+/// neither locked nor truncated. A pipe that no process reads is refused at once rather than
+/// waited on.
 ///
 /// When a write fails, the writer cuts a regular file back to its last whole line, throws an
 /// error that says how many lines and bytes the file holds, and refuses further events.
@@ -177,9 +178,19 @@ public final class SessionWriter {
         let flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
         var descriptor = systemOpen(path, flags | O_CREAT | O_EXCL, 0o644)
         let created = descriptor >= 0
+        var followedLink = false
         if !created {
             guard errno == EEXIST else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
             descriptor = systemOpen(path, flags, 0)
+            if descriptor < 0, errno == ELOOP {
+                if linksToAPipeOrADevice(path) {
+                    // `/dev/stdout`: a link to what is written append-only (checked again once open).
+                    descriptor = systemOpen(path, flags & ~O_NOFOLLOW, 0)
+                    followedLink = descriptor >= 0
+                } else {
+                    errno = ELOOP
+                }
+            }
             guard descriptor >= 0 else {
                 switch errno {
                 case ELOOP: throw SessionError(path: path, .symbolicLink)
@@ -196,6 +207,8 @@ public final class SessionWriter {
         }
         let isRegularFile = (status.st_mode & S_IFMT) == S_IFREG
         do throws(SessionError) {
+            // The link was changed to lead to a regular file after it was looked at.
+            if followedLink, isRegularFile { throw SessionError(path: path, .symbolicLink) }
             if isRegularFile {
                 if !created, !replacing { throw SessionError(path: path, .exists) }
                 guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -213,6 +226,14 @@ public final class SessionWriter {
         }
         return (descriptor, isRegularFile)
     }
+}
+
+/// Whether `path` is a symbolic link that leads (through any number of links) to a pipe, a
+/// device or a socket.
+private func linksToAPipeOrADevice(_ path: String) -> Bool {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return false }
+    return [S_IFIFO, S_IFCHR, S_IFSOCK].contains(status.st_mode & S_IFMT)
 }
 
 /// `open(2)`, `write(2)` and `close(2)`, under names the writer's own methods do not hide.

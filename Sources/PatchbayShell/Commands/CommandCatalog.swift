@@ -45,6 +45,7 @@ enum CommandCatalog {
             synopsis: "load FILE",
             summary: "run the commands of a script file",
             details: ["Runs FILE's commands in order and stops at the first error, naming the file and line.",
+                      "FILE is a regular file, read line by line; a line over 1 MiB stops it there.",
                       "Quote a path that has spaces: load \"my demo.pb\"."],
             examples: ["load sessions/demo.pb"]
         ),
@@ -57,7 +58,8 @@ enum CommandCatalog {
                       "them when the file is loaded in a fresh shell. What a script cannot rebuild (the clock,",
                       "pending timers, the navigation stack, store histories, patches' internal state) is noted",
                       "in # comments. An existing FILE is kept unless --force is given; then it is replaced whole",
-                      "or not at all. Quote a path that has spaces."],
+                      "or not at all. A file in use (being recorded, or read by this session as a script, load or",
+                      "replay) is never written, --force or not. Quote a path that has spaces."],
             examples: ["save graph.pb", "load graph.pb"]
         ),
         CommandInfo(

@@ -13,4 +13,18 @@ struct FileIdentity: Hashable, Sendable {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }
+
+    /// What a file that is not a regular one is (`a device`), for an error that says so; `nil`
+    /// for a regular file.
+    static func kind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFIFO: "a pipe (FIFO)"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a file"
+        }
+    }
 }

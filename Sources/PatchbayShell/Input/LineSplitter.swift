@@ -5,8 +5,11 @@ public struct LineSplitter: Sendable {
     public struct Line: Sendable, Equatable {
         /// The bytes, or the first `InputLimits.maxLineBytes` of them when `length` is larger.
         public var bytes: [UInt8]
-        /// The full length of the line in bytes.
+        /// The full length of the line in bytes (when `isWhole`; otherwise the length read
+        /// before the reader stopped, more than the limit).
         public var length: Int
+        /// Whether the whole line was read: a line too long that a reader stopped in is not.
+        public var isWhole = true
     }
 
     private var current: [UInt8] = []
@@ -26,6 +29,15 @@ public struct LineSplitter: Sendable {
             }
         }
         return lines
+    }
+
+    /// The line being split, when it is already longer than `InputLimits.maxLineBytes`: a
+    /// reader that stops at it takes it, cut (see `Line.isWhole`), for the error.
+    public mutating func takeOverlong() -> Line? {
+        guard length > InputLimits.maxLineBytes else { return nil }
+        var line = takeLine()
+        line.isWhole = false
+        return line
     }
 
     /// The last line, when the input did not end with a newline.

@@ -58,6 +58,15 @@ public struct ScriptRunner {
         finish()
     }
 
+    /// Runs every line `lines` reads, then finishes.
+    package mutating func run(_ lines: ScriptLines) {
+        while let line = lines.next() {
+            feed(line)
+            if isStopped { return }
+        }
+        finish()
+    }
+
     /// Takes one physical line.
     public mutating func feed(_ line: LineSplitter.Line) {
         lineNumber += 1
@@ -65,7 +74,7 @@ public struct ScriptRunner {
         if !assembler.isPending { commandStart = lineNumber }
         if line.length > InputLimits.maxLineBytes {
             let shown = String(decoding: line.bytes.prefix(60), as: UTF8.self) + "..."
-            fail(ShellError(.lineTooLong(bytes: line.length, limit: InputLimits.maxLineBytes), at: 0..<0), text: shown)
+            fail(ShellError(.lineTooLong(bytes: line.isWhole ? line.length : nil, limit: InputLimits.maxLineBytes), at: 0..<0), text: shown)
             assembler.reset()
             return
         }

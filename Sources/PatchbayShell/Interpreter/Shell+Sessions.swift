@@ -9,6 +9,8 @@ import PatchbayTimeTravel
 final class Recording {
     let recorder: SessionRecorder
     let writer: SessionWriter
+    /// The file written, as `Shell.checkNotInUse` knows it.
+    let identity: FileIdentity?
     /// The replay during which the recording started, if one did: it stops when that replay
     /// ends, so that a replayed `record` never outlives the replay.
     let replayDepth: Int?
@@ -18,6 +20,7 @@ final class Recording {
     init(recorder: SessionRecorder, writer: SessionWriter, replayDepth: Int?) {
         self.recorder = recorder
         self.writer = writer
+        identity = FileIdentity(path: writer.path)
         self.replayDepth = replayDepth
     }
 }
@@ -138,7 +141,7 @@ extension Shell {
             return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: lifted))
         case .importDevTools(let file, let range, let store, let force):
             let path = try readablePath(file, from: origin, at: range)
-            let bytes = try ScriptFile.read(path, at: range)
+            let bytes = try ScriptFile.read(path, limit: InputLimits.maxDevToolsFileBytes, command: "import devtools", at: range)
             let devTools: DevToolsFile
             do throws(DevToolsError) { devTools = try DevToolsFile(parsing: bytes) } catch {
                 throw ShellError(.session(path: path, detail: error.description), at: range)
@@ -153,9 +156,6 @@ extension Shell {
     private func startRecording(_ file: String, options recordOptions: RecordOptions, at range: Range<Int>) throws(ShellError) -> CommandResult {
         if let recording { throw ShellError(.session(path: file, detail: "already recording into \(recording.writer.path); 'record stop' first"), at: range) }
         let path = try writablePath(file, at: range)
-        if let identity = FileIdentity(path: path), filesBeingRead.contains(identity) {
-            throw ShellError(.cannotWrite(path: path, detail: "this session is reading it; record into another file"), at: range)
-        }
         let writer: SessionWriter
         do {
             writer = try SessionWriter(path: path, created: options.now(), replacing: recordOptions.force,
@@ -212,10 +212,12 @@ extension Shell {
 
     // MARK: Files
 
-    /// The path a command that writes a file writes. During a replay, only one that
-    /// `--allow-files` lets it, beside the recording.
+    /// The path a command that writes a file writes, never one in use (see `checkNotInUse`).
+    /// During a replay, only one that `--allow-files` lets it, beside the recording.
     func writablePath(_ path: String, at range: Range<Int>) throws(ShellError) -> String {
-        try replayedPath(path, writing: true, at: range) ?? inDirectory(path)
+        let resolved = try replayedPath(path, writing: true, at: range) ?? inDirectory(path)
+        try checkNotInUse(resolved, at: range)
+        return resolved
     }
 
     /// `path`, relative to `options.directory` when it is relative and one is set.
@@ -241,14 +243,53 @@ extension Shell {
     private func replayedPath(_ path: String, writing: Bool, at range: Range<Int>) throws(ShellError) -> String? {
         guard let access = replayAccess else { return nil }
         let verb = writing ? "writes" : "reads"
+        // A refused write says it could not write, a refused read that it could not read.
+        func refusal(_ path: String, _ detail: String) -> ShellError.Reason {
+            writing ? .cannotWrite(path: path, detail: detail) : .file(path: path, detail: detail)
+        }
         guard access.allowFiles else {
-            throw ShellError(.file(path: path, detail: "a replayed command \(verb) no file unless the replay has --allow-files"), at: range)
+            throw ShellError(refusal(path, "a replayed command \(verb) no file unless the replay has --allow-files"), at: range)
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !path.hasPrefix("/"), !path.hasPrefix("~"), !parts.contains(".."), !parts.isEmpty else {
-            throw ShellError(.file(path: path, detail: "a replayed command \(verb) only files beside the recording (a relative path without '..')"), at: range)
+            throw ShellError(refusal(path, "a replayed command \(verb) only files beside the recording (a relative path without '..')"), at: range)
         }
-        return access.directory + "/" + path
+        let joined = access.directory + "/" + path
+        guard Self.staysInside(access.directory, joined) else {
+            throw ShellError(refusal(path, "a replayed command \(verb) only files beside the recording, and a symbolic link "
+                                   + "leads this path out of the recording's directory"), at: range)
+        }
+        return joined
+    }
+
+    /// Whether `path` names a file under `directory` once symbolic links are resolved: the
+    /// longest part of it that exists, resolved (`realpath`), must be under the resolved
+    /// directory, and what follows it must not exist yet (a link that leads nowhere counts as
+    /// leading out).
+    private static func staysInside(_ directory: String, _ path: String) -> Bool {
+        guard let root = realPath(directory) else { return false }
+        var existing = path
+        var rest: [Substring] = []
+        var resolved = realPath(existing)
+        while resolved == nil {
+            guard let slash = existing.lastIndex(of: "/") else { return false }
+            rest.insert(existing[existing.index(after: slash)...], at: 0)
+            existing = String(existing[..<slash])
+            resolved = realPath(existing.isEmpty ? "/" : existing)
+        }
+        if let first = rest.first {
+            var status = stat()
+            if lstat(resolved! + "/" + first, &status) == 0 { return false }
+        }
+        let inside = resolved!
+        return inside == root || inside.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// `realpath(3)` of `path`, or `nil` when some part of it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Refuses to start the session over (`replay`, `inspect`) while it holds something, unless
@@ -317,10 +358,14 @@ extension Shell {
         let saved = (replayCapture, replayAccess)
         replayCapture = run.recorder.map { ($0, executeDepth) }
         replayAccess = ReplayAccess(allowFiles: run.allowFiles, directory: run.directory)
+        // The recording is read as the replay runs: no command it runs writes it.
+        let identity = FileIdentity(path: run.file)
+        if let identity { filesBeingRead.append(identity) }
         nestingDepth += 1
         hasStartedInnerCommands = true
         defer {
             (replayCapture, replayAccess) = saved
+            if identity != nil { filesBeingRead.removeLast() }
             nestingDepth -= 1
             stopRecordingStartedInReplay()
         }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Writes the files the shell makes whole (`save`, `export devtools`, `graph --dot FILE`): first
 /// to a new temporary file beside FILE, then renamed over it, so that FILE is replaced whole or
-/// not at all. An existing FILE is replaced only when the user said so (`--force`).
+/// not at all. An existing FILE is replaced only when the user said so (`--force`), and never
+/// while a recording holds its advisory lock (see `FileLock`): the writer holds that lock itself
+/// while it writes, so that no recording starts in the file it replaces.
 enum ScriptFileWriter {
     /// Writes `text` to `path`; an error points at `range`, where the command names the file.
     static func write(_ text: String, to path: String, replacing: Bool, at range: Range<Int>) throws(ShellError) {
@@ -12,11 +14,29 @@ enum ScriptFileWriter {
         var existing = stat()
         let exists = lstat(path, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw failure("it is a directory") }
+        // A device or a pipe would be replaced by a file, not written: refused as what it is.
+        if exists, existing.st_mode & S_IFMT != S_IFLNK, let kind = FileIdentity.kind(existing.st_mode) {
+            throw failure("it is \(kind), not a regular file")
+        }
         if exists, !replacing { throw failure("the file exists; add --force to replace it, or choose another name") }
+        var locked: Int32 = -1
+        defer { if locked >= 0 { close(locked) } }
+        if exists, existing.st_mode & S_IFMT == S_IFREG {
+            locked = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+            if locked >= 0, flock(locked, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK { throw failure(FileLock.heldDetail) }
+        }
         // A name of our own beside the file: a rename within one directory is atomic.
         var template = Array((path + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure(detail(errno)) }
+        guard descriptor >= 0 else {
+            let code = errno
+            // The directory is there, but no file can be made in it (`/proc`): FILE is replaced
+            // through a new file beside it.
+            if code == ENOENT, directoryExists(of: path) {
+                throw failure("its directory takes no new file (FILE is written beside itself, then renamed over); choose another place")
+            }
+            throw failure(detail(code))
+        }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // A file replaced keeps its permissions; a new one gets the usual ones.
         _ = fchmod(descriptor, exists ? existing.st_mode & 0o7777 : 0o644 & ~currentUmask())
@@ -41,6 +61,13 @@ enum ScriptFileWriter {
             unlink(temporary)
             throw failure(detail(error))
         }
+    }
+
+    /// Whether the directory `path` is in exists.
+    private static func directoryExists(of path: String) -> Bool {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var status = stat()
+        return stat(directory, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The process's file mode mask (read by setting it and setting it back).
