@@ -62,14 +62,15 @@ extension Shell {
                 recordRestart(into: recorders)
                 if replayOptions.step { run.until = 0 }
                 return try advance(&run, output: &output, reportingDamage: true)
-            } catch where error.reason == .interrupted {
-                // Stopped by Ctrl-C: the session is as it was before the replay.
+            } catch where error.reason == .interrupted || Interruption.current?.isRequested == true {
+                // Stopped by Ctrl-C (a verification too, whatever it found): the session is as it
+                // was before the replay.
                 putBack(before)
                 following = followingBefore
                 replayRun = nil
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
                 hasStartedInnerCommands = false
-                throw error
+                throw ShellError(.interrupted, at: 0..<0)
             }
         case .inspect(let file, let range, let inspectOptions):
             // A replay runs to its end on what the recording holds: it waits for no file.
@@ -88,12 +89,12 @@ extension Shell {
             var inspected: Inspected, damage: SessionError?, inspection: Inspection
             do {
                 (inspected, damage, inspection) = try inspect(reader, path: path, at: range)
-            } catch where error.reason == .interrupted {
+            } catch where error.reason == .interrupted || Interruption.current?.isRequested == true {
                 putBack(before)
                 following = followingBefore
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
                 hasStartedInnerCommands = false
-                throw error
+                throw ShellError(.interrupted, at: 0..<0)
             } catch {
                 recordRestart(into: recorders)
                 throw error
@@ -313,6 +314,9 @@ extension Shell {
             let shown = !run.verify || run.until == run.next
             let outcome = perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
+            // The step Ctrl-C stopped took itself back: the replay stops with the interruption,
+            // before a verification could take what is missing for a difference.
+            try checkInterruption()
             if step.isSetup {
                 // A setup line rebuilds what the recording started with: it runs without being
                 // compared, and the histories after it are rebuilt as inspect does.
