@@ -126,7 +126,12 @@ public final class Shell {
             outcome.lines += renderer.selectionDropped(gone)
         }
         if executeDepth == 0 {
-            outcome.lines += writeRecording(command: text, origin: origin)
+            let failedWrite = writeRecording(command: text, origin: origin)
+            if !failedWrite.isEmpty {
+                // The recording no longer matches the session: a script stops here, as at an error.
+                outcome.lines += failedWrite
+                outcome.status = .failure
+            }
             if let height = options.height, !options.json {
                 outcome.isLong = OutputLine.rows(of: outcome.lines, width: options.width, moreThan: Swift.max(1, height - 1))
             }
@@ -135,7 +140,8 @@ public final class Shell {
     }
 
     /// Writes the events of the command that just ended to the recording's file, with one
-    /// write; a failure stops the recording and is said once, here (`record` keeps saying it).
+    /// write; a failure stops the recording and is said once, here (`record` keeps saying it),
+    /// with how much of the file is whole: the command fails.
     private func writeRecording(command: String, origin: SourceOrigin) -> [OutputLine] {
         guard let recording else { return [] }
         let events = recording.recorder.take()
@@ -145,7 +151,7 @@ public final class Shell {
             return []
         } catch {
             recording.failure = error
-            let stopped = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(error.detail)"), at: 0..<0)
+            let stopped = ShellError(.session(path: recording.writer.path, detail: error.detail), at: 0..<0)
             return renderer.failure(stopped, command: command, origin: origin)
         }
     }
