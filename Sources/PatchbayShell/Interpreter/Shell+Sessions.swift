@@ -335,6 +335,13 @@ extension Shell {
                     actual.removeAll { $0.kind == "checkpoint" }
                 }
                 if let (expected, actual) = ReplayVerifier.firstDifference(expected: expected, actual: actual, isComplete: !step.isCut) {
+                    if case .checkpoint(let store, let index, _)? = expected, case .checkpoint(store, index, _)? = actual,
+                       let effect = step.effects.first(where: { $0.event == expected }) {
+                        // The actions before it matched, patches and digests: the replayed state is
+                        // the one the recorded patches give, and the checkpoint is what differs.
+                        throw ShellError(.session(path: run.path, detail: "line \(effect.line): \(SessionEvent.checkpointDamage(index, of: store)); "
+                            + "the steps before it ran"), at: 0..<0)
+                    }
                     var divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
                     if case .action(let recorded)? = expected, case .action(let replayed)? = actual,
                        recorded.store == replayed.store, recorded.index == replayed.index {
