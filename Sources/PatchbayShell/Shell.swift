@@ -179,14 +179,15 @@ public final class Shell {
         graph.cause = Self.causeText(text)
         let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks, lastingChanges)
         // What a `load` that Ctrl-C stops puts back besides the graph and the histories.
-        let settings = (options, selectedStore, warnedActionTypes)
+        var settings: (ShellOptions, String?, [String: Set<String>])?
         var graphMark: Graph.Mark?
         var parsedCommand: Command?
         defer {
             if let graphMark { graph.release(graphMark) }
             graph.cause = savedCause
-            // What this command's commands did stays with the command that ran it.
-            let lasting = saved.4.merging(lastingChanges)
+            // What this command's commands did stays with the command that ran it; a command
+            // typed or run by a script has no command around it to tell.
+            let lasting = executeDepth > 0 ? saved.4.merging(lastingChanges) : LastingChanges()
             (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks, lastingChanges) =
                 (saved.0, saved.1, saved.2, saved.3, lasting)
         }
@@ -199,6 +200,7 @@ public final class Shell {
             if let selectedStore { command = command.selecting(selectedStore, at: 0..<0) }
             parsed = true
             parsedCommand = command
+            if case .load = command { settings = (options, selectedStore, warnedActionTypes) }
             recorders = self.recorders(for: command)
             form = command.recordedForm
             recordersInCharge = recorders
@@ -255,7 +257,7 @@ public final class Shell {
                 // Ctrl-C: what the command did goes, the nodes it made too (a `load`'s), and it is
                 // not recorded at all (a replay would run it to its end).
                 let reason: ShellError.Reason = takeBack(recorders, removingNewNodes: true).isComplete ? .interrupted : .interruptedAfterRewrite
-                if case .load? = parsedCommand { (options, selectedStore, warnedActionTypes) = settings }
+                if let settings { (options, selectedStore, warnedActionTypes) = settings }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
                 return CommandOutcome(status: .failure, lines: renderer.failure(ShellError(reason, at: 0..<0), command: text, origin: origin))
             }
