@@ -4,11 +4,15 @@ import Foundation
 enum Terminal {
     /// Resets what the parent process may have left behind: a blocked SIGINT (Foundation's
     /// `Process` can start children with signals masked) and a non-UTF-8 locale, in which
-    /// libedit drops non-ASCII input.
+    /// libedit drops non-ASCII input. SIGXFSZ is ignored: a write past the file-size limit
+    /// (`ulimit -f`) then fails with `EFBIG`, which the command reports (a recording says how
+    /// much of its file is whole, `save` removes its temporary file), instead of killing the
+    /// process in the middle of a line.
     static func prepareProcess() {
         var none = sigset_t()
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)
+        signal(SIGXFSZ, SIG_IGN)
         setlocale(LC_ALL, "")
         if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
             setlocale(LC_CTYPE, "C.UTF-8")

@@ -48,6 +48,9 @@ public final class Shell {
     /// Where the histories, the graph and the recorders stood when the command being run
     /// started, to take back what it did if Ctrl-C stops it.
     private var commandMarks: (histories: StoreHistories.Marks, graph: Graph.Mark, events: [Int])?
+    /// What the commands run by the command being run (a `load`'s) did that Ctrl-C cannot take
+    /// back with it.
+    private var lastingChanges = LastingChanges()
     /// The app's stores the shell hosts (see `host(_:)`), which every fresh session has.
     private(set) var hostedStores: [HostedStore] = []
     /// The files this session is reading (its scripts, loads and replays): never written
@@ -134,7 +137,12 @@ public final class Shell {
             outcome.lines += renderer.selectionDropped(gone)
         }
         if executeDepth == 0 {
-            outcome.lines += writeRecording(command: text, origin: origin)
+            let failedWrite = writeRecording(command: text, origin: origin)
+            if !failedWrite.isEmpty {
+                // The recording no longer matches the session: a script stops here, as at an error.
+                outcome.lines += failedWrite
+                outcome.status = .failure
+            }
             if let height = options.height, !options.json {
                 outcome.isLong = OutputLine.rows(of: outcome.lines, width: options.width, moreThan: Swift.max(1, height - 1))
             }
@@ -143,7 +151,8 @@ public final class Shell {
     }
 
     /// Writes the events of the command that just ended to the recording's file, with one
-    /// write; a failure stops the recording and is said once, here (`record` keeps saying it).
+    /// write; a failure stops the recording and is said once, here (`record` keeps saying it),
+    /// with how much of the file is whole: the command fails.
     private func writeRecording(command: String, origin: SourceOrigin) -> [OutputLine] {
         guard let recording else { return [] }
         let events = recording.recorder.take()
@@ -153,7 +162,7 @@ public final class Shell {
             return []
         } catch {
             recording.failure = error
-            let stopped = ShellError(.session(path: recording.writer.path, detail: "the recording stopped: \(error.detail)"), at: 0..<0)
+            let stopped = ShellError(.session(path: recording.writer.path, detail: error.detail), at: 0..<0)
             return renderer.failure(stopped, command: command, origin: origin)
         }
     }
@@ -179,20 +188,30 @@ public final class Shell {
         var form = RecordedForm.itself
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
-        let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks)
+        let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks, lastingChanges)
+        // What a `load` that Ctrl-C stops puts back besides the graph and the histories.
+        var settings: (ShellOptions, String?, [String: Set<String>])?
         var graphMark: Graph.Mark?
+        var parsedCommand: Command?
         defer {
             if let graphMark { graph.release(graphMark) }
             graph.cause = savedCause
-            (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks) = saved
+            // What this command's commands did stays with the command that ran it; a command
+            // typed or run by a script has no command around it to tell.
+            let lasting = executeDepth > 0 ? saved.4.merging(lastingChanges) : LastingChanges()
+            (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks, lastingChanges) =
+                (saved.0, saved.1, saved.2, saved.3, lasting)
         }
         hasStartedInnerCommands = false
+        lastingChanges = LastingChanges()
         dropSelectionOfAGoneStore()
         do {
             let context = ParserContext(storeNames: graph.storeNameSet)
             guard var command = try CommandParser.parse(text, context: context) else { return CommandOutcome(status: .empty, lines: []) }
             if let selectedStore { command = command.selecting(selectedStore, at: 0..<0) }
             parsed = true
+            parsedCommand = command
+            if case .load = command { settings = (options, selectedStore, warnedActionTypes) }
             recorders = self.recorders(for: command)
             form = command.recordedForm
             recordersInCharge = recorders
@@ -208,6 +227,7 @@ public final class Shell {
             defer { executeDepth -= 1 }
             let result = try run(command, text: text, origin: origin, output: &lines)
             try checkInterruption()
+            lastingChanges.note(command, text: text)
             let events = graph.takeEvents()
             if let runaway = events.runaway {
                 // The command failed as a whole: the actions it made go, and so does what the
@@ -237,9 +257,18 @@ public final class Shell {
             return CommandOutcome(status: .success, lines: lines)
         } catch {
             if Interruption.current?.isRequested == true {
-                // Ctrl-C: what the command did goes, and it is not recorded at all (a replay would
-                // run it to its end).
-                let reason: ShellError.Reason = takeBack(recorders).isComplete ? .interrupted : .interruptedAfterRewrite
+                if case .load(let path, _)? = parsedCommand, let graphMark, let kept = lastingChanges.kept(in: graph, since: graphMark) {
+                    // A load ran a command that cannot be taken back: what its commands did before
+                    // the one interrupted (which took itself back) stays, and is recorded, as
+                    // after a load that stops at an error.
+                    let error = ShellError(.loadInterrupted(path: path, kept: kept), at: 0..<0)
+                    guard rendered else { return CommandOutcome(status: .failure, lines: []) }
+                    return CommandOutcome(status: .failure, lines: lines + renderer.failure(error, command: text, origin: origin))
+                }
+                // Ctrl-C: what the command did goes, the nodes it made too (a `load`'s), and it is
+                // not recorded at all (a replay would run it to its end).
+                let reason: ShellError.Reason = takeBack(recorders, removingNewNodes: true).isComplete ? .interrupted : .interruptedAfterRewrite
+                if let settings { (options, selectedStore, warnedActionTypes) = settings }
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
                 return CommandOutcome(status: .failure, lines: renderer.failure(ShellError(reason, at: 0..<0), command: text, origin: origin))
             }
@@ -286,14 +315,16 @@ public final class Shell {
     /// Returns the stores moved back, and whether everything was taken back.
     /// When a history was rewritten by the command (a skip) it cannot be taken back: then the
     /// recorders keep what they heard, so that the recording still matches the session.
+    /// With `removingNewNodes`, the nodes the command made go too, with their histories.
     @discardableResult
-    private func takeBack(_ recorders: [SessionRecorder]) -> (restored: [String], isComplete: Bool) {
+    private func takeBack(_ recorders: [SessionRecorder], removingNewNodes: Bool = false) -> (restored: [String], isComplete: Bool) {
         guard let (historyMarks, graphMark, eventMarks) = commandMarks else { return ([], true) }
         let (restored, kept) = histories.rollBack(to: historyMarks)
-        let isComplete = kept.isEmpty
+        var isComplete = kept.isEmpty
         // After the stores moved back: every node is then as it was before the command, but a
         // store whose history could not go back, which shows that history as it is.
         histories.keepingStates(of: kept) { graph.rollBack(to: graphMark) }
+        if removingNewNodes, !graph.removeNodes(madeSince: graphMark) { isComplete = false }
         _ = graph.takeEvents()
         if isComplete {
             for (recorder, mark) in zip(recorders, eventMarks) { recorder.discard(since: mark) }

@@ -30,6 +30,9 @@ public struct ShellError: Error, Sendable, Equatable {
         /// rewrite after another in one command run by a script, a history an import replaced):
         /// what it did stays, and is recorded.
         case interruptedAfterRewrite
+        /// Ctrl-C stopped a `load` after commands it cannot take back (`kept` says which): the
+        /// command interrupted changed nothing, those before it stay, and are recorded.
+        case loadInterrupted(path: String, kept: String)
     }
 
     public let reason: Reason
@@ -95,6 +98,8 @@ public struct ShellError: Error, Sendable, Equatable {
             InterruptionError().description
         case .interruptedAfterRewrite:
             "interrupted once the command had rewritten a history: what it did stays (see 'history')"
+        case .loadInterrupted(let path, let kept):
+            "interrupted while loading '\(path)': the command interrupted changed nothing, but the commands before it stay, since \(kept)"
         }
     }
 }

@@ -103,4 +103,59 @@ struct RecordingProcessTests {
         #expect(inspected.status == 0, "\(inspected.errors)")
         #expect(inspected.outputLines.first?.hasPrefix("inspected \(path): app (") == true)
     }
+
+    /// Runs patchbay with `arguments` in `directory` under a file-size limit of 8 blocks, with
+    /// SIGXFSZ as the shell leaves it (not ignored: it would kill a process that writes past it).
+    private func runLimited(_ arguments: [String], in directory: String) -> ChildProcess {
+        let child = try! ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", #"ulimit -f 8; exec "$0" "$@""#, PatchbayProcess.binary.path]
+                                      + arguments, directory: directory)
+        child.closeInput()
+        child.waitForExit("patchbay under a file-size limit")
+        return child
+    }
+
+    @Test(arguments: [true, false])
+    func aRecordingPastTheFileSizeLimitStopsTheScriptAtItsLine(fromTheCommandLine: Bool) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/limited.jsonl"
+        let script = directory + "/big.pb"
+        let dispatches = String(repeating: "dispatch app Add\n", count: 200)
+        try ((fromTheCommandLine ? "" : "record \(path)\n") + Self.counter + dispatches).write(toFile: script, atomically: true, encoding: .utf8)
+        let child = runLimited((fromTheCommandLine ? ["--record", path] : []) + [script], in: directory)
+        #expect(!child.endedBySignal)
+        #expect(child.status == 1, "\(child.printedErrors)")
+        // One message, at the line whose command could not be recorded; the script stops there.
+        let errors = child.printedErrors.split(separator: "\n").filter { $0.contains("error: ") }
+        #expect(errors.count == 1, "\(child.printedErrors)")
+        let message = try #require(errors.first)
+        #expect(message.hasPrefix("\(script):"))
+        #expect(message.components(separatedBy: "the recording stopped").count == 2, "\(message)")
+        #expect(message.contains(": error: \(path): cannot write to the file: File too large; the recording stopped, and the file holds its first "))
+        let line = try #require(Int(message.split(separator: ":")[1]))
+        let counts = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let (lines, bytes) = (counts[counts.count - 2], counts[counts.count - 1])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.utf8.count == bytes && text.hasSuffix("\n") && text.split(separator: "\n").count == lines)
+        // The commands after that line did not run: the output ends with that line's action.
+        let output = child.printed.split(separator: "\n")
+        let firstDispatchLine = fromTheCommandLine ? 3 : 4
+        #expect(output.last == "#\(line - firstDispatchLine + 1) Add  count: \(line - firstDispatchLine) → \(line - firstDispatchLine + 1)", "\(output.suffix(2))")
+    }
+
+    @Test(arguments: ["save out.pb", "export devtools s out.json"])
+    func aFileWrittenWholePastTheFileSizeLimitIsAnErrorThatLeavesNoFile(command: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let long = String(repeating: "x", count: 12_000)
+        try "store s = {text: \"\(long)\"}\nvar big = \"\(long)\"\n\(command)\nstate s.text == \"\"\n"
+            .write(toFile: directory + "/big.pb", atomically: true, encoding: .utf8)
+        let child = runLimited(["big.pb"], in: directory)
+        #expect(!child.endedBySignal)
+        #expect(child.status == 1)
+        let file = command.split(separator: " ").last!
+        let error = child.printedErrors.split(separator: "\n").first ?? ""
+        #expect(error.hasPrefix("big.pb:3:") && error.contains(": error: cannot write '\(file)': File too large"), "\(child.printedErrors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["big.pb"], "no temporary file is left")
+    }
 }

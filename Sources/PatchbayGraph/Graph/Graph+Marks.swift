@@ -20,6 +20,8 @@ extension Graph {
         /// How many marks are open with this one: a `router` node that a lookup made at this
         /// depth or deeper (`routerMadeUnderMarks`) is this mark's command's to take back.
         fileprivate let depth: Int
+        /// The newest node's id when the mark was made: a node with a larger one was made since.
+        fileprivate let lastNodeID: Int
     }
 
     /// Marks where the graph stands now. Until the mark is released (`release(_:)`), every
@@ -29,7 +31,24 @@ extension Graph {
     public func mark() -> Mark {
         openMarks.append(savesBeforeTicks.count)
         return Mark(undo: engine.openUndoScope(), saves: savesBeforeTicks.count, wireChanges: wireChanges.count, stack: stack,
-                    routeCount: routeHistory.count, depth: openMarks.count)
+                    routeCount: routeHistory.count, depth: openMarks.count, lastNodeID: engine.nextNodeID)
+    }
+
+    /// Whether the node named `name` exists and was made after `mark`.
+    public func isNode(_ name: String, madeSince mark: Mark) -> Bool {
+        guard let node = nodes[name] else { return false }
+        return node.id > mark.lastNodeID
+    }
+
+    /// Removes the nodes made after `mark`, the newest first, with their wires, probes and
+    /// bindings (as `rm` does): with `rollBack(to:)`, what takes back a command that made nodes
+    /// (a `load` that Ctrl-C stopped). Returns whether they are all gone: inside `begin` ...
+    /// `commit` none can be removed.
+    @discardableResult
+    public func removeNodes(madeSince mark: Mark) -> Bool {
+        let made = nodes.values.filter { $0.id > mark.lastNodeID }
+        for node in made.reversed() { try? remove(node.name) }
+        return !nodes.values.contains { $0.id > mark.lastNodeID }
     }
 
     /// Removes the `router` node when a lookup made it after `mark` and nothing uses it yet: a

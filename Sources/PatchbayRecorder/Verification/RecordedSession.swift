@@ -80,7 +80,11 @@ public struct RecordedSession: Sendable {
                 current.expected = current.actual
                 replay = current
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
-                replay?.expected = state
+                // The state the patches before it give, which every action verified so far
+                // matched: a checkpoint that says otherwise is damage, here.
+                guard state == replay?.expected else {
+                    throw .cannotVerify(line: recorded.line, SessionEvent.checkpointDamage(index, of: name))
+                }
             case .jump(let name, _), .skip(let name, _, _, _), .reset(let name, _), .checkout(let name, _), .sweep(let name),
                  .recompute(let name, _):
                 guard name == replay?.name else { continue }
@@ -98,6 +102,14 @@ public struct RecordedSession: Sendable {
     @discardableResult
     public func verify<State: Codable, Action: Codable>(_ reducer: Reducer<State, Action>, store: String? = nil) throws(RecordedSessionError) -> Int {
         try verify(reducer, actions: .codable(), store: store)
+    }
+}
+
+extension SessionEvent {
+    /// What a checkpoint that disagrees with the state the patches before it give is: damage
+    /// at its line (`inspect`, `replay --verify` and `RecordedSession` say it alike).
+    package static func checkpointDamage(_ index: Int, of store: String) -> String {
+        "checkpoint #\(index) of \(store) differs from the state the patches before it give: the file is damaged here"
     }
 }
 

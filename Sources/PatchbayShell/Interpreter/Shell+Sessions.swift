@@ -65,14 +65,15 @@ extension Shell {
                 recordRestart(into: recorders)
                 if replayOptions.step { run.until = 0 }
                 return try advance(&run, output: &output, reportingDamage: true)
-            } catch where error.reason == .interrupted {
-                // Stopped by Ctrl-C: the session is as it was before the replay.
+            } catch where error.reason == .interrupted || Interruption.current?.isRequested == true {
+                // Stopped by Ctrl-C (a verification too, whatever it found): the session is as it
+                // was before the replay.
                 putBack(before)
                 following = followingBefore
                 replayRun = nil
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
                 hasStartedInnerCommands = false
-                throw error
+                throw ShellError(.interrupted, at: 0..<0)
             }
         case .inspect(let file, let range, let inspectOptions):
             // A replay runs to its end on what the recording holds: it waits for no file.
@@ -91,12 +92,12 @@ extension Shell {
             var inspected: Inspected, damage: SessionError?, inspection: Inspection
             do {
                 (inspected, damage, inspection) = try inspect(reader, path: path, at: range)
-            } catch where error.reason == .interrupted {
+            } catch where error.reason == .interrupted || Interruption.current?.isRequested == true {
                 putBack(before)
                 following = followingBefore
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
                 hasStartedInnerCommands = false
-                throw error
+                throw ShellError(.interrupted, at: 0..<0)
             } catch {
                 recordRestart(into: recorders)
                 throw error
@@ -386,6 +387,9 @@ extension Shell {
             let outcome = isNote ? CommandOutcome(status: .empty, lines: [])
                 : perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
             output += outcome.lines
+            // The step Ctrl-C stopped took itself back: the replay stops with the interruption,
+            // before a verification could take what is missing for a difference.
+            try checkInterruption()
             // A command that fails now where the recording has it succeed (no error among its
             // effects; a setup line always succeeded) did not do what the recording did.
             let failedAnew = outcome.status == .failure && !step.effects.contains { $0.event.kind == "error" }
@@ -419,6 +423,13 @@ extension Shell {
                     actual.removeAll { $0.kind == "checkpoint" }
                 }
                 if let (expected, actual) = ReplayVerifier.firstDifference(expected: expected, actual: actual, isComplete: !step.isCut) {
+                    if case .checkpoint(let store, let index, _)? = expected, case .checkpoint(store, index, _)? = actual,
+                       let effect = step.effects.first(where: { $0.event == expected }) {
+                        // The actions before it matched, patches and digests: the replayed state is
+                        // the one the recorded patches give, and the checkpoint is what differs.
+                        throw ShellError(.session(path: run.path, detail: "line \(effect.line): \(SessionEvent.checkpointDamage(index, of: store)); "
+                            + "the steps before it ran"), at: 0..<0)
+                    }
                     var divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
                     if case .action(let recorded)? = expected, case .action(let replayed)? = actual,
                        recorded.store == replayed.store, recorded.index == replayed.index {

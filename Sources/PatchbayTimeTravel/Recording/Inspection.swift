@@ -14,7 +14,7 @@ public struct Inspection {
     private var last: RebuiltStore?
     /// The stores, in the order the recording created them.
     public private(set) var order: [String] = []
-    /// Where the recording disagrees with itself (a digest or checkpoint that does not match),
+    /// Where the recording disagrees with itself (a digest that does not match),
     /// each with the line it was found on when the caller gave it.
     public private(set) var warnings: [String] = []
     /// The line of the event being applied, for warnings.
@@ -70,10 +70,10 @@ public struct Inspection {
             }
         case .checkpoint(let name, let index, let checkpoint):
             guard let store = rebuilt(name), store.history.current == index else { return }
-            if store.state != checkpoint {
-                warn("checkpoint #\(index) of \(name) differs from the state the patches give; the checkpoint is kept")
-                store.reset(to: checkpoint)
-            }
+            // The history shows the states the patches give: a checkpoint that says otherwise
+            // is damage, where it stands, and not a state to take (what a jump shows would then
+            // disagree with what the store held).
+            if store.state != checkpoint { throw InspectionError(message: SessionEvent.checkpointDamage(index, of: name)) }
         case .jump(let name, let index):
             guard let store = try rebuiltOrNone(name) else { return }
             do {

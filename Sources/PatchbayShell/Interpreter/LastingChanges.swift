@@ -1,0 +1,90 @@
+import PatchbayGraph
+
+/// What the commands a `load` ran did that Ctrl-C cannot take back with the `load`: Ctrl-C
+/// takes back the values, wires, clock, navigation and histories a command changed
+/// (`Graph.rollBack(to:)`, `StoreHistories.rollBack(to:)`), the nodes it made
+/// (`Graph.removeNodes(madeSince:)`) and the settings and the selection, but not a node it
+/// removed, a definition it added to what was there before (a reducer on an older store, a
+/// route, a patch type), nor a history it rewrote more than once.
+struct LastingChanges {
+    /// The first command that ran and cannot be taken back, as its cause reads.
+    private(set) var firstCommand: String?
+    /// The stores the commands gave reducers or middleware: taken back with a store made since.
+    private var extendedStores: [(store: String, command: String)] = []
+
+    /// Notes what `command` (which ran to its end) did.
+    mutating func note(_ command: Command, text: String) {
+        if let store = command.storeItExtends {
+            extendedStores.append((store, Shell.causeText(text)))
+        } else if firstCommand == nil, !command.isTakenBackWithItsNodes {
+            firstCommand = Shell.causeText(text)
+        }
+    }
+
+    /// These changes, then `later`'s.
+    func merging(_ later: LastingChanges) -> LastingChanges {
+        var merged = self
+        merged.firstCommand = firstCommand ?? later.firstCommand
+        merged.extendedStores += later.extendedStores
+        return merged
+    }
+
+    /// Why these commands cannot be taken back by rolling `graph` back to `mark` (made before
+    /// they ran), or `nil` when they can.
+    func kept(in graph: Graph, since mark: Graph.Mark) -> String? {
+        let extended = extendedStores.first { !graph.isNode($0.store, madeSince: mark) }
+        if let command = firstCommand ?? extended?.command { return "'\(command)' cannot be taken back" }
+        // Inside `begin` ... `commit` no node can be removed.
+        if graph.engine.isInTransaction { return "a transaction ('begin') is open" }
+        return nil
+    }
+}
+
+extension Command {
+    /// The store a `reducer` or `middleware` command adds to.
+    fileprivate var storeItExtends: String? {
+        switch self {
+        case .store(.addReducer(_, let store, _, _, _, _, _)), .store(.addMiddleware(_, let store, _, _)): store.text
+        default: nil
+        }
+    }
+
+    /// Whether rolling the graph and the histories back, removing the nodes made since and
+    /// putting back the settings and the selection takes back what the command did.
+    fileprivate var isTakenBackWithItsNodes: Bool {
+        switch self {
+        case .evaluate, .help, .apropos, .helpPatchType, .setting, .load, .quit:
+            return true
+        case .save, .reset:
+            return false
+        case .dataflow(let command):
+            switch command {
+            case .variable, .derive, .signal, .send, .set, .setInput, .touch, .patch, .patchTypes, .knot, .wire, .tick, .clock,
+                 .nodes, .show, .render, .why:
+                return true
+            case .graph(_, let file, _):
+                return file == nil
+            default:
+                return false
+            }
+        case .store(let command):
+            switch command {
+            case .store, .dispatch, .state, .use, .listReducers, .listMiddleware: return true
+            default: return false
+            }
+        case .route(let command):
+            switch command {
+            case .navigate, .explain, .list, .check, .listPresenters, .stack, .back, .dismiss, .listFeatures, .showFeature: return true
+            default: return false
+            }
+        case .timeTravel(let command):
+            switch command {
+            // A history rewritten twice cannot go back to where it was before the first time.
+            case .rewrite, .recompute, .skip: return false
+            default: return true
+            }
+        case .session:
+            return false
+        }
+    }
+}
