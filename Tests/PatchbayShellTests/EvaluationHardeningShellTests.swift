@@ -1,0 +1,30 @@
+import PatchbayGraph
+import PatchbayShell
+import Testing
+
+// Inputs an attacker review found accepted, hanging or unreadable: each is refused with a
+// one-line error and a column and changes nothing, or reads back. `DataflowSession` is in
+// DataflowShellTests.swift.
+
+@Suite("Shell hardening: budgets, recordings at the limit, names checked when given")
+struct EvaluationHardeningShellTests {
+    @Test func aStateDoubledByEachDispatchIsRefusedByTheBudgetAndKept() {
+        let session = DataflowSession()
+        session.run("store s = {a: 1}\nreducer s on x : state.a = [state.a, state.a]")
+        // A small budget, so that the states that pass stay small too.
+        EvaluationBudget(work: 1_000_000, memory: 1 << 20).during {
+            var refused: String?
+            var before: [String] = []
+            for _ in 0..<40 where refused == nil {
+                before = session.run("state s")
+                let outcome = session.outcome("dispatch s x")
+                if outcome.status == .failure { refused = outcome.lines.first { $0.stream == .error }?.text }
+            }
+            let first = refused?.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.hasPrefix("error: #"))
+            #expect(first.contains("failed in r1 (s keeps its state"))
+            #expect(first.contains("the evaluation went over its memory budget of 1048576 bytes in '[state.a, state.a]'"))
+            #expect(session.run("state s") == before)
+        }
+    }
+}
