@@ -27,4 +27,24 @@ struct EvaluationHardeningShellTests {
             #expect(session.run("state s") == before)
         }
     }
+
+    @Test func aRecordingOfAStateAtTheNestingLimitReadsBack() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/deep.jsonl"
+        let session = DataflowSession()
+        session.run("record \(path)\nstore s = {undo: null}\nreducer s on push : state.undo = {prev: state.undo, v: action.v}")
+        // {undo: null} nests 1 level; each push adds one, up to the limit of 512.
+        for _ in 0..<511 { #expect(session.outcome("dispatch s push {v: 1}").status == .success) }
+        #expect(session.outcome("dispatch s push {v: 1}").status == .failure)
+        session.run("record stop")
+        let state = session.run("state s --json")
+        let inspected = DataflowSession()
+        let inspect = inspected.outcome("inspect \(path)")
+        #expect(inspect.status == .success, "\(inspect.lines.map(\.text))")
+        #expect(inspected.run("state s --json") == state)
+        let replayed = DataflowSession()
+        let replay = replayed.outcome("replay \(path) --verify")
+        #expect(replay.status == .success, "\(replay.lines.map(\.text))")
+        #expect(replay.lines.last?.text.hasPrefix("verified ") == true)
+    }
 }
