@@ -47,4 +47,27 @@ struct EvaluationHardeningShellTests {
         #expect(replay.status == .success, "\(replay.lines.map(\.text))")
         #expect(replay.lines.last?.text.hasPrefix("verified ") == true)
     }
+
+    @Test func aWireOrPipeReadingAnUnknownNodeIsRefusedAndChangesNothing() {
+        let session = DataflowSession()
+        session.run("var a = 1\nvar b = 0\nknot k = 0\nwire a.value -> b.set : $ + 1")
+        let graph = session.run("graph")
+        #expect(session.failure("wire a.value -> b.set : nosuch + 1") == errorEntry(
+            "no node 'nosuch' (nodes: a, b, k)", "wire a.value -> b.set : nosuch + 1", column: 24, width: 6))
+        #expect(session.failure("wire a.value -> b.set when 1 + nosuch.value > 0 : $") == errorEntry(
+            "no node 'nosuch' (nodes: a, b, k)", "wire a.value -> b.set when 1 + nosuch.value > 0 : $", column: 31, width: 6))
+        #expect(session.failure("pipe a.value -> k : state = nosuch + $") == errorEntry(
+            "no node 'nosuch' (nodes: a, b, k)", "pipe a.value -> k : state = nosuch + $", column: 28, width: 6))
+        #expect(session.failure("derive c = 1 + nosuch") == errorEntry(
+            "no node 'nosuch' (nodes: a, b, k)", "derive c = 1 + nosuch", column: 15, width: 6))
+        #expect(session.run("graph") == graph)
+        #expect(graph.contains("  a.value -> b.set  : $ + 1"))
+        #expect(session.run("set a = 5\n= b") == ["6"])
+    }
+}
+
+/// An error entry as the shell prints it: the message, then the command and a caret under
+/// `column` (from 0) spanning `width` characters.
+private func errorEntry(_ message: String, _ command: String, column: Int, width: Int) -> String {
+    "error: \(message)\n  \(command)\n  " + String(repeating: " ", count: column) + "^" + String(repeating: "~", count: width - 1)
 }
