@@ -64,6 +64,29 @@ struct EvaluationHardeningShellTests {
         #expect(graph.contains("  a.value -> b.set  : $ + 1"))
         #expect(session.run("set a = 5\n= b") == ["6"])
     }
+
+    @Test func aPatchTypeWithTwoPortsOfOneNameIsRefused() {
+        let session = DataflowSession()
+        #expect(session.failure("patchtype U (a, a) -> (b) { emit b a + 1 }") == errorEntry(
+            "patch type 'U' names two ports 'a'; give each input and output its own name",
+            "patchtype U (a, a) -> (b) { emit b a + 1 }", column: 16, width: 1))
+        #expect(session.failure("patchtype U (a) -> (a) { emit a a + 1 }") == errorEntry(
+            "patch type 'U' names two ports 'a'; give each input and output its own name",
+            "patchtype U (a) -> (a) { emit a a + 1 }", column: 20, width: 1))
+        #expect(session.failure("patchtype V (a) -> (out, event out) { emit out a }") == errorEntry(
+            "patch type 'V' names two ports 'out'; give each input and output its own name",
+            "patchtype V (a) -> (out, event out) { emit out a }", column: 31, width: 3))
+        #expect(session.error("patch u U").hasPrefix("error: no patch type 'U'"))
+        #expect(session.error("patch v V").hasPrefix("error: no patch type 'V'"))
+    }
+
+    @Test func aRoutePatternNamingAParameterTwiceIsRefused() {
+        let session = DataflowSession()
+        #expect(session.failure("route add /:a/:a view=z") == errorEntry(
+            "the parameter ':a' is named twice in the pattern; give each ':' segment its own name", "route add /:a/:a view=z", column: 14, width: 2))
+        #expect(session.failure("route add /:a(/x/:a) view=z").contains("the parameter ':a' is named twice"))
+        #expect(session.error("route /1/2").contains("no route"))
+    }
 }
 
 /// An error entry as the shell prints it: the message, then the command and a caret under

@@ -100,6 +100,8 @@ extension Graph {
     public func definePatchType(_ name: String, inputs: [String], outputs: [String], eventOutputs: [String] = [],
                                 body: StatementBlock) throws(GraphError) {
         guard patchTypes[name] == nil else { throw .patchTypeTaken(name) }
+        var ports: Set<String> = []
+        for port in inputs + outputs where !ports.insert(port).inserted { throw .portNameTaken(type: name, port: port) }
         patchTypes[name] = .userDefined(name: name, inputs: inputs, outputs: outputs, eventOutputs: eventOutputs, body: body)
     }
 

@@ -53,9 +53,14 @@ extension Shell {
         case .patchTypes:
             return CommandResult(PatchTypeListing(types: graph.allPatchTypes))
         case .patchType(let name, let inputs, let outputs, let eventOutputs, let body):
-            try call([name], [], name.range) { () throws(GraphError) in
+            do {
                 try graph.definePatchType(name.text, inputs: inputs.map(\.text), outputs: outputs.map(\.text),
                                           eventOutputs: eventOutputs.map(\.text), body: body)
+            } catch {
+                var range = Self.range(of: error, names: [name], targets: [])
+                // The second port of the name.
+                if case .portNameTaken(_, let port) = error { range = (inputs + outputs).filter { $0.text == port }.dropFirst().first?.range }
+                throw ShellError(.graph(error), at: range ?? name.range)
             }
             return CommandResult(PatchTypeDefined(type: graph.allPatchTypes.first { $0.name == name.text }!))
         case .wire(let source, let target, let condition, let transform, let isDelay, let future):
@@ -226,7 +231,7 @@ extension Shell {
             return names.first { $0.text == store }?.range
         case .unknownRoute(let pattern, _), .ambiguousRouteRemoval(let pattern, _), .unknownRouteRegistration(let pattern, _, _):
             return names.first { $0.text == pattern }?.range
-        case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
+        case .engine, .expression, .portNameTaken, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
             .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .unknownPresenter, .invalidRouteRequest, .featureOpen,
             .noOpenFeature, .unknownFeature, .noOpenConnector:
             return nil
