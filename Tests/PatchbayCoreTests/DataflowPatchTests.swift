@@ -280,6 +280,20 @@ struct DataflowUserPatchTypeTests {
         }
     }
 
+    @Test func aPatchTypeNamingTwoPortsAlikeIsRefused() throws {
+        let graph = Graph()
+        #expect(throws: GraphError.portNameTaken(type: "u", port: "a")) {
+            try graph.definePatchType("u", inputs: ["a", "a"], outputs: ["b"], body: StatementBlock("emit b a"))
+        }
+        #expect(throws: GraphError.portNameTaken(type: "u", port: "a")) {
+            try graph.definePatchType("u", inputs: ["a"], outputs: ["a"], body: StatementBlock("emit a a"))
+        }
+        #expect(throws: GraphError.portNameTaken(type: "v", port: "out")) {
+            try graph.definePatchType("v", inputs: ["a"], outputs: ["out", "out"], eventOutputs: ["out"], body: StatementBlock("emit out a"))
+        }
+        #expect(graph.allPatchTypes.allSatisfy { $0.name != "u" && $0.name != "v" })
+    }
+
     @Test func aPatchTypeBodyKeepsStateBetweenRuns() throws {
         let graph = Graph()
         try graph.definePatchType("runs", inputs: ["in"], outputs: ["count"],

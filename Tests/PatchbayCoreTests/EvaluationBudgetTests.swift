@@ -97,6 +97,56 @@ struct EvaluationBudgetTests {
         #expect(changes.isEmpty)
     }
 
+    @Test func aValueDoubledStepByStepIsStoppedByTheMemoryBudget() throws {
+        // Each step puts the accumulator in twice: memory grows by a few bytes a step, but the
+        // value has 2ⁿ places, and printing, recording or comparing it would never end.
+        for source in [
+            "len(reduce(range(40), [1], (a, x) => [a, a]))",
+            "len(reduce(range(40), [1], (a, x) => append(a, a)))",
+            "len(reduce(range(40), [1], (a, x) => {l: a, r: a}))",
+        ] {
+            let found = EvaluationBudget.standard.during { problem(source) }
+            #expect(found?.message.hasPrefix("the evaluation went over its memory budget of 1073741824 bytes in ") == true, "\(source)")
+        }
+    }
+
+    @Test func aStateDoubledActionByActionIsStoppedByTheMemoryBudgetAndKept() throws {
+        // `store s = {a: 1}`, `reducer s on x : state.a = [state.a, state.a]`, dispatched again
+        // and again: every action is an evaluation of its own, and the one that would build too
+        // large a state fails, leaving the state as it was.
+        let small = EvaluationBudget(work: 1_000_000, memory: 1 << 20)
+        for text in ["state.a = [state.a, state.a]", "state.a += [state.a]", "state.a = append(state.a, state.a)"] {
+            let block = try StatementBlock(text)
+            var state: Value = ["a": [1]]
+            var refused: ExpressionError?
+            for _ in 0..<40 where refused == nil {
+                let before = state
+                var changes: [ValueChange] = []
+                do {
+                    _ = try small.during { try block.execute(state: &state, changes: &changes) }
+                } catch let error as ExpressionError {
+                    refused = error
+                    #expect(state == before, "\(text)")
+                    #expect(changes.isEmpty, "\(text)")
+                }
+            }
+            #expect(refused?.message(in: text).hasPrefix("the evaluation went over its memory budget of 1048576 bytes") == true, "\(text)")
+        }
+    }
+
+    @Test func aValueThatSharesItsPartsIsMeasuredOncePerPart() {
+        // 2⁶⁰ places in 61 arrays.
+        var value: Value = 1
+        for _ in 0..<60 { value = [value, value] }
+        #expect(value.nestingDepth(upTo: Value.maxDepth) == 60)
+        #expect(value.nestingDepth(upTo: 10) == 11)
+        #expect(value.logicalSize(elementBytes: 24, memberBytes: 48, upTo: 1 << 30) == (1 << 30) + 1)
+        var small: Value = ["k": "abc"]
+        for _ in 0..<3 { small = [small, small] }
+        // 8 objects of one member and 3 string bytes, in 7 arrays of 2 elements.
+        #expect(small.logicalSize(elementBytes: 24, memberBytes: 48, upTo: 1 << 30) == 8 * (48 + 3) + 7 * 2 * 24)
+    }
+
     @Test func aTenMegabyteStringStillWorks() throws {
         let text = String(repeating: "x", count: 10 << 20)
         let bindings = Bindings(state: ["text": .string(text)])

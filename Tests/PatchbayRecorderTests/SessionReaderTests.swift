@@ -286,7 +286,7 @@ import Testing
         #expect(load.events.map(\.seq) == [1, 2, 4])
         #expect(load.damage?.line == 5)
         if case .notJSON(let error)? = load.damage?.reason {
-            #expect(error.message == "nested more than 512 levels deep")
+            #expect(error.message == "nested more than \(SessionEvent.maxLineDepth) levels deep")
         } else {
             Issue.record("expected a JSON error, got \(String(describing: load.damage))")
         }

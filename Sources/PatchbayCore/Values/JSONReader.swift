@@ -1,6 +1,6 @@
 /// Reads strict JSON text into a `Value`, keeping integers apart from decimals: the reader for
-/// session files and exported state. It works on UTF-8 bytes, never recurses deeper than
-/// `Value.maxDepth`, and reports errors with the byte offset.
+/// session files and exported state. It works on UTF-8 bytes, never recurses deeper than its
+/// `maxDepth` (`Value.maxDepth` unless told otherwise), and reports errors with the byte offset.
 ///
 /// `parse` reads a whole text. A reader kept across many reads (`readValue(in:at:)`, for the
 /// values inside a larger format such as the lines of a session file) reuses its working space.
@@ -8,18 +8,25 @@ public struct JSONReader {
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var position = 0
     private var depth = 0
+    /// How deeply arrays and objects may nest.
+    private let maxDepth: Int
     // The members and elements read so far of every object and array being read, innermost
     // last: each container is built at once, at its exact size, when it ends.
     private var pendingKeys: [String] = []
     private var pendingValues: [Value] = []
 
-    /// A reader with no working space yet.
-    public init() {}
+    /// A reader with no working space yet, which refuses arrays and objects nested more than
+    /// `maxDepth` levels deep: a format that wraps values of at most `Value.maxDepth` levels in
+    /// its own adds its levels.
+    public init(maxDepth: Int = Value.maxDepth) {
+        self.maxDepth = maxDepth
+    }
 
-    /// Parses `text`, which must hold exactly one JSON value (white space around it is fine).
-    public static func parse(_ text: String) throws(JSONError) -> Value {
+    /// Parses `text`, which must hold exactly one JSON value (white space around it is fine),
+    /// nested at most `maxDepth` levels deep.
+    public static func parse(_ text: String, maxDepth: Int = Value.maxDepth) throws(JSONError) -> Value {
         var text = text
-        return try text.withUTF8 { bytes in Result { () throws(JSONError) in try parse(bytes) } }.get()
+        return try text.withUTF8 { bytes in Result { () throws(JSONError) in try parse(bytes, maxDepth: maxDepth) } }.get()
     }
 
     /// Parses `bytes`, which must hold exactly one JSON value.
@@ -27,9 +34,9 @@ public struct JSONReader {
         try bytes.withUnsafeBufferPointer { bytes throws(JSONError) in try parse(bytes) }
     }
 
-    /// Parses `bytes`, which must hold exactly one JSON value.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> Value {
-        var reader = JSONReader()
+    /// Parses `bytes`, which must hold exactly one JSON value, nested at most `maxDepth` levels deep.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = Value.maxDepth) throws(JSONError) -> Value {
+        var reader = JSONReader(maxDepth: maxDepth)
         var offset = 0
         let value = try reader.readValue(in: bytes, at: &offset)
         reader.skipSpace()
@@ -97,7 +104,7 @@ public struct JSONReader {
 
     private mutating func enter() throws(JSONError) {
         depth += 1
-        guard depth <= Value.maxDepth else { throw error("nested more than \(Value.maxDepth) levels deep") }
+        guard depth <= maxDepth else { throw error("nested more than \(maxDepth) levels deep") }
     }
 
     private mutating func readObject() throws(JSONError) -> Value {

@@ -7,7 +7,13 @@ import PatchbayCore
 /// literal, call, and each lambda call), and one for each element a function goes through or
 /// builds (`range(1000)` costs 1,000, `sort` n·log₂n). **Memory** counts the bytes of the values
 /// the evaluation builds, as they are built, whether or not they are kept: 24 bytes for an
-/// element of an array, 48 for a member of an object, a string's UTF-8 bytes. Values the evaluation only reads (the state, a node's value, a literal) cost nothing.
+/// element of an array, 48 for a member of an object, a string's UTF-8 bytes. A value the
+/// evaluation puts into one it builds (an element, a member, what a function returns or `+`
+/// joins) costs its whole size there, everything it holds counted in each place it appears, even
+/// when it was only read (the state, a node's value) and even when places share storage: `[a, a]`
+/// costs 48 bytes and twice the size of `a`, so that doubling a value step after step spends the
+/// budget long before the value becomes too large to print or record. Values the evaluation only
+/// reads and passes on (the state, a node's value, a literal) cost nothing.
 ///
 /// An evaluation that spends either budget stops with an error and changes nothing. The budget
 /// of the code running on a task is `current`; bind another with `during(_:)`.
@@ -68,10 +74,21 @@ struct EvaluationMeter {
         if pendingWork >= Self.settleEvery || pendingMemory >= Self.settleEveryBytes { try settle() }
     }
 
+    /// The bytes left of the memory budget, not counting what is pending.
+    mutating func remainingMemory() -> Int {
+        Swift.max(0, readLimits().budget.memory - spentMemory - pendingMemory)
+    }
+
+    private mutating func readLimits() -> (budget: EvaluationBudget, interruption: Interruption?) {
+        if let limits { return limits }
+        let read = (EvaluationBudget.current, Interruption.current)
+        limits = read
+        return read
+    }
+
     /// Adds what is pending to what was spent and checks the budget and the interruption.
     mutating func settle() throws(EvaluationMeter.Stop) {
-        if limits == nil { limits = (EvaluationBudget.current, Interruption.current) }
-        let (budget, interruption) = limits!
+        let (budget, interruption) = readLimits()
         spentWork += pendingWork
         spentMemory += pendingMemory
         pendingWork = 0
@@ -98,15 +115,10 @@ struct EvaluationMeter {
 }
 
 extension Value {
-    /// What building this value costs of a memory budget, not counting the values it holds: an
-    /// array's elements, an object's members, a string's bytes.
-    var builtBytes: Int {
-        switch self {
-        case .array(let elements): elements.count * EvaluationBudget.elementBytes
-        case .object(let members): members.count * EvaluationBudget.memberBytes
-        case .string(let s): s.utf8.count
-        default: 0
-        }
+    /// The whole size of the value as a memory budget counts it, or more than `limit` when it is
+    /// more than that (see `logicalSize(elementBytes:memberBytes:upTo:)`).
+    func budgetSize(upTo limit: Int) -> Int {
+        logicalSize(elementBytes: EvaluationBudget.elementBytes, memberBytes: EvaluationBudget.memberBytes, upTo: limit)
     }
 }
 

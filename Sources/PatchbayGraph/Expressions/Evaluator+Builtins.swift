@@ -11,7 +11,10 @@ extension Evaluator {
         // one step each is a fair price), and builds its result.
         try charge(steps: values.first?.shallowCount ?? 0, bytes: 0, at: range)
         let result = try apply(function, values, arguments, range)
-        if function.buildsResult { try charge(steps: result.shallowCount, bytes: result.builtBytes, at: range) }
+        if function.buildsResult {
+            try charge(steps: result.shallowCount, bytes: 0, at: range)
+            try charge(sizeOf: result, at: range)
+        }
         return result
     }
 
@@ -308,13 +311,13 @@ extension Evaluator {
                 locals[accumulatorSlot + 1] = element
                 let addition = try evaluate(growth.addition)
                 locals[accumulatorSlot] = .null  // now `accumulator` is the one reference
-                let added: Int
                 do {
-                    added = try Operators.grow(&accumulator, by: addition, appending: growth.appends)
+                    try Operators.grow(&accumulator, by: addition, appending: growth.appends)
                 } catch {
                     throw ExpressionError(error.reason, at: growth.range)
                 }
-                try charge(bytes: added, at: growth.range)
+                // What is added, in full, and the element it takes when appended.
+                try charge(sizeOf: addition, plus: growth.appends ? EvaluationBudget.elementBytes : 0, at: growth.range)
                 let additionDepth = addition.nestingDepth(upTo: Value.maxDepth) + (growth.appends ? 1 : 0)
                 if additionDepth > depth {
                     depth = additionDepth

@@ -9,6 +9,7 @@ extension Evaluator {
             switch statement {
             case .assign(let path, let op, let valueNode, let range) where path.isAction:
                 let value = try evaluate(valueNode)
+                if op != .assign { try charge(sizeOf: value, at: range) }  // what it adds to
                 let keys = try resolve(path)
                 try changeAction(at: range) { (evaluator, action) throws(OperationError) in try evaluator.assign(value, op, at: keys, in: &action) }
             case .delete(let path, let range) where path.isAction:
@@ -35,6 +36,8 @@ extension Evaluator {
                 continue
             case .assign(let path, let op, let valueNode, let range):
                 let value = try evaluate(valueNode)
+                // `state.a += state.a` builds a value as `+` does, though it reads what it adds.
+                if op != .assign { try charge(sizeOf: value, at: range) }
                 let keys = try resolve(path)
                 // The state leaves the bindings while it changes, so that it is uniquely referenced.
                 var state = bindings.state.take() ?? .null
@@ -108,7 +111,8 @@ extension Evaluator {
         }()
         guard let count, count < Limits.maxElements else { return false }
         let element = try evaluate(elementNode)
-        try charge(steps: 1, bytes: EvaluationBudget.elementBytes + element.builtBytes, at: callRange)
+        try charge(steps: 1, bytes: 0, at: callRange)
+        try charge(sizeOf: element, plus: EvaluationBudget.elementBytes, at: callRange)
         var state = bindings.state.take() ?? .null
         defer { bindings.state = state }
         let change = ValueChange(path: keys + [.index(count)], operation: .add, old: nil, new: element)

@@ -56,7 +56,7 @@ struct Evaluator {
             } catch {
                 throw ExpressionError(error.reason, at: range)
             }
-            if op == .add { try charge(bytes: result.builtBytes, at: range) }
+            if op == .add { try charge(sizeOf: result, at: range) }
             return result
         case .member, .index:
             return try evaluateChain(node) ?? .null
@@ -90,12 +90,20 @@ struct Evaluator {
             try charge(bytes: elements.count * EvaluationBudget.elementBytes, at: node.range)
             var values: [Value] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try evaluate(element)) }
+            for element in elements {
+                let value = try evaluate(element)
+                try charge(sizeOf: value, at: node.range)
+                values.append(value)
+            }
             return .array(values)
         case .object(let members, _):
             try charge(bytes: members.count * EvaluationBudget.memberBytes, at: node.range)
             var object = Value.Members(minimumCapacity: members.count)
-            for member in members { object[member.key] = try evaluate(member.value) }
+            for member in members {
+                let value = try evaluate(member.value)
+                try charge(sizeOf: value, at: node.range)
+                object[member.key] = value
+            }
             return .object(object)
         case .template(let pieces, let range):
             var text = ""
@@ -126,6 +134,25 @@ struct Evaluator {
     /// Counts `steps` of work and `bytes` of values built for the expression at `range`.
     mutating func charge(steps: Int = 0, bytes: Int, at range: Range<Int>) throws(ExpressionError) {
         do { try meter.charge(steps: steps, bytes: bytes) } catch { throw ExpressionError(error.reason, at: range) }
+    }
+
+    /// Counts the whole size of `value`, which a value being built holds (see `EvaluationBudget`),
+    /// and `extra` bytes, for the expression at `range`. The value is measured no further than
+    /// the budget left, so that measuring it costs no more than building it could.
+    mutating func charge(sizeOf value: Value, plus extra: Int = 0, at range: Range<Int>) throws(ExpressionError) {
+        switch value {
+        case .array, .object: break
+        case .string(let s): return try charge(bytes: s.utf8.count + extra, at: range)
+        default: return try charge(bytes: extra, at: range)
+        }
+        do {
+            let remaining = meter.remainingMemory()
+            let size = value.budgetSize(upTo: remaining)
+            try meter.charge(bytes: size + extra)
+            if size > remaining { try meter.settle() }  // over budget even if little is pending
+        } catch {
+            throw ExpressionError(error.reason, at: range)
+        }
     }
 
     /// Evaluates a test that must be a bool.

@@ -99,35 +99,49 @@ public struct Expression: Sendable, CustomStringConvertible {
     }
 }
 
+extension Expression {
+    /// Where the expression first reads the node `name`, for an error about that name.
+    public func rangeOfFirstRead(of name: String) -> Range<Int>? {
+        var found: Range<Int>?
+        node.forEachFreeName { read, range in if found == nil, read == name { found = range } }
+        return found
+    }
+}
+
 extension ExpressionNode {
     func collectFreeNames(into names: inout [String]) {
+        forEachFreeName { name, _ in if !names.contains(name) { names.append(name) } }
+    }
+
+    /// Calls `body` with each free name the expression reads and where, in order.
+    func forEachFreeName(_ body: (String, Range<Int>) -> Void) {
         switch self {
         case .literal: break
-        case .variable(.global(let name), _): if !names.contains(name) { names.append(name) }
+        case .variable(.global(let name), let range): body(name, range)
         case .variable: break
-        case .array(let elements, _): for e in elements { e.collectFreeNames(into: &names) }
-        case .object(let members, _): for m in members { m.value.collectFreeNames(into: &names) }
+        case .array(let elements, _): for e in elements { e.forEachFreeName(body) }
+        case .object(let members, _): for m in members { m.value.forEachFreeName(body) }
         case .template(let pieces, _):
-            for case .expression(let e) in pieces { e.collectFreeNames(into: &names) }
-        case .member(let base, _, _, _): base.collectFreeNames(into: &names)
+            for case .expression(let e) in pieces { e.forEachFreeName(body) }
+        case .member(let base, _, _, _): base.forEachFreeName(body)
         case .index(let base, let index, _, _):
-            base.collectFreeNames(into: &names)
-            index.collectFreeNames(into: &names)
+            base.forEachFreeName(body)
+            index.forEachFreeName(body)
         case .call(_, let arguments, _):
             for argument in arguments {
                 switch argument {
-                case .value(let e): e.collectFreeNames(into: &names)
-                case .lambda(let l): l.body.collectFreeNames(into: &names)
+                case .value(let e): e.forEachFreeName(body)
+                case .lambda(let l): l.body.forEachFreeName(body)
                 }
             }
-        case .unary(_, let operand, _): operand.collectFreeNames(into: &names)
+        case .unary(_, let operand, _): operand.forEachFreeName(body)
         case .binary(_, let a, let b, _), .and(let a, let b, _), .or(let a, let b, _), .coalesce(let a, let b, _):
-            a.collectFreeNames(into: &names)
-            b.collectFreeNames(into: &names)
+            a.forEachFreeName(body)
+            b.forEachFreeName(body)
         case .conditional(let a, let b, let c, _):
-            a.collectFreeNames(into: &names)
-            b.collectFreeNames(into: &names)
-            c.collectFreeNames(into: &names)
+            a.forEachFreeName(body)
+            b.forEachFreeName(body)
+            c.forEachFreeName(body)
         }
     }
 }

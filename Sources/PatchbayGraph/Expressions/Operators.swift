@@ -60,8 +60,7 @@ enum Operators {
     /// `a = a + b`, or with `appending`, `a = append(a, b)`: in place when `a` holds the only
     /// reference to its array, string or object, so that growing a value step by step costs
     /// what is added, not a copy of all of it.
-    /// - Returns: the bytes built, as `EvaluationBudget` counts them.
-    static func grow(_ a: inout Value, by b: Value, appending: Bool) throws(OperationError) -> Int {
+    static func grow(_ a: inout Value, by b: Value, appending: Bool) throws(OperationError) {
         if appending {
             guard a.typeName == "array" else {
                 throw OperationError(.invalidArgument(function: "append", detail: "argument 1 must be an array, not \(a.typeName)"))
@@ -72,7 +71,7 @@ enum Operators {
             var x = a.takeArray()!
             x.append(b)
             a = .array(x)
-            return EvaluationBudget.elementBytes
+            return
         }
         // Only `b` is bound while `a` changes: a binding of `a`'s payload would be a second reference.
         switch b {
@@ -83,7 +82,6 @@ enum Operators {
             var x = a.takeArray()!
             x.append(contentsOf: y)
             a = .array(x)
-            return y.count * EvaluationBudget.elementBytes
         case .string(let y) where a.typeName == "string":
             guard a.shallowCount + y.utf8.count <= Limits.maxStringBytes else {
                 throw OperationError(.tooLarge(what: "the string", limit: Limits.maxStringBytes))
@@ -91,15 +89,12 @@ enum Operators {
             var x = a.takeString()!
             x += y
             a = .string(x)
-            return y.utf8.count
         case .object(let y) where a.typeName == "object":
             var x = a.takeObject()!
             for (key, value) in y { x[key] = value }
             a = .object(x)
-            return y.count * EvaluationBudget.memberBytes
         default:
             a = try add(a, b)
-            return a.builtBytes
         }
     }
 

@@ -27,10 +27,7 @@ extension Graph {
     public func createDerived(_ name: String, expression: Expression) throws(GraphError) {
         try checkNewName(name)
         var dependencies: [OutputPort<Value>] = []
-        for dependency in expression.freeNames {
-            let node = try node(dependency)
-            dependencies += node.outputs
-        }
+        for node in try nodesRead(expression.freeNames) { dependencies += node.outputs }
         let initial: Value
         do {
             initial = try expression.evaluate(Bindings(), in: self)
@@ -104,7 +101,17 @@ extension Graph {
     public func definePatchType(_ name: String, inputs: [String], outputs: [String], eventOutputs: [String] = [],
                                 body: StatementBlock) throws(GraphError) {
         guard patchTypes[name] == nil else { throw .patchTypeTaken(name) }
+        var ports: Set<String> = []
+        for port in inputs + outputs where !ports.insert(port).inserted { throw .portNameTaken(type: name, port: port) }
         patchTypes[name] = .userDefined(name: name, inputs: inputs, outputs: outputs, eventOutputs: eventOutputs, body: body)
+    }
+
+    /// The nodes named in `names`, which code reads; throws for a name that is no node, so that
+    /// code that would fail on every run is refused when it is given, changing nothing.
+    func nodesRead(_ names: [String]) throws(GraphError) -> [GraphNode] {
+        var nodes: [GraphNode] = []
+        for name in names { nodes.append(try node(name)) }
+        return nodes
     }
 
     /// Adds a new node, with no edges but a derived node's dependencies, and ranks it.

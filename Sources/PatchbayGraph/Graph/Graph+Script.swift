@@ -239,12 +239,14 @@ struct GraphScriptWriter {
             for end in ends { if let node = indexes[ObjectIdentifier(end)] { order.append((node, index)) } }
             return index
         }
+        // A wire or pipe comes after the nodes its code reads too: they must exist when it is made.
+        func read(_ names: [String]) -> [GraphNode] { names.compactMap { graph.nodes[$0] } }
         for node in graph.nodes.values {
             for output in node.outputs {
                 let receivers = output.receivers.compactMap { receiver -> Int? in
                     switch receiver {
-                    case let wire as Wire: connection(.wire(wire), wire, between: [node, wire.target.graphNode])
-                    case let pipe as KnotPipe: connection(.pipe(pipe), pipe, between: [node, pipe.knot])
+                    case let wire as Wire: connection(.wire(wire), wire, between: [node, wire.target.graphNode] + read(wire.sampledNames))
+                    case let pipe as KnotPipe: connection(.pipe(pipe), pipe, between: [node, pipe.knot] + read(pipe.sampledNames))
                     case let trigger as DerivedNode.Trigger: indexes[ObjectIdentifier(trigger.derived)]
                     default: nil
                     }
@@ -253,13 +255,15 @@ struct GraphScriptWriter {
             }
         }
         // Delay edges are not receivers: they cross at each tick, in the order they were made.
-        chain(graph.delayWires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, $0.target.graphNode]) })
+        chain(graph.delayWires.map {
+            connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, $0.target.graphNode] + read($0.sampledNames))
+        })
         chain(graph.bindings.map { connection(.binding($0), $0, between: [$0.left, $0.right]) })
         // The wires of an input that takes many in the order they were made, which `show` and
         // errors list them in.
         for node in graph.nodes.values {
             for input in node.inputs where input.wires.count > 1 {
-                chain(input.wires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, node]) })
+                chain(input.wires.map { connection(.wire($0), $0, between: [$0.source.owner as! GraphNode, node] + read($0.sampledNames)) })
             }
         }
         var sorter = DefinitionOrder(count: definitions.count)

@@ -20,6 +20,7 @@ extension Graph {
                      transform: Expression? = nil, isDelay: Bool = false, future: Bool = false) throws(GraphError) -> WireOutcome {
         let source = try outputPort(sourceAddress)
         let target = try inputPort(targetAddress)
+        _ = try nodesRead((condition?.freeNames ?? []) + (transform?.freeNames ?? []))
         let sourceNode = source.owner as! GraphNode
         let targetNode = target.graphNode
         if !isDelay, target.isInstantaneous, let path = path(from: targetNode, to: sourceNode) {
@@ -144,6 +145,7 @@ extension Graph {
         guard let knot = target as? KnotNode else {
             throw .wrongKind(knotName, kind: target.kind, expected: "pipe feeds knots")
         }
+        _ = try nodesRead((condition?.freeNames ?? []) + body.readNames)
         let sourceNode = source.owner as! GraphNode
         if let path = path(from: knot, to: sourceNode) {
             throw .cycle(path.map(\.name) + [knot.name])
@@ -221,31 +223,43 @@ extension StatementBlock {
     /// The names the statements read: nodes, as samples (locals of lambdas excluded).
     var readNames: [String] {
         var names: [String] = []
+        forEachReadName { name, _ in if !names.contains(name) { names.append(name) } }
+        return names
+    }
+
+    /// Where the statements first read the node `name`, for an error about that name.
+    public func rangeOfFirstRead(of name: String) -> Range<Int>? {
+        var found: Range<Int>?
+        forEachReadName { read, range in if found == nil, read == name { found = range } }
+        return found
+    }
+
+    /// Calls `body` with each name the statements read and where, in order.
+    private func forEachReadName(_ body: (String, Range<Int>) -> Void) {
         func collect(_ statements: [StatementNode]) {
             for statement in statements {
                 switch statement {
                 case .assign(let path, _, let value, _):
                     collect(path)
-                    value.collectFreeNames(into: &names)
+                    value.forEachFreeName(body)
                 case .delete(let path, _):
                     collect(path)
                 case .conditional(let test, let then, let otherwise, _):
-                    test.collectFreeNames(into: &names)
+                    test.forEachFreeName(body)
                     collect(then)
                     collect(otherwise)
                 case .emit(_, let value, _):
-                    value.collectFreeNames(into: &names)
+                    value.forEachFreeName(body)
                 case .dispatch(_, let value, _):
-                    value?.collectFreeNames(into: &names)
+                    value?.forEachFreeName(body)
                 case .drop:
                     break
                 }
             }
         }
         func collect(_ path: StatePath) {
-            for case .index(let index) in path.components { index.collectFreeNames(into: &names) }
+            for case .index(let index) in path.components { index.forEachFreeName(body) }
         }
         collect(statements)
-        return names
     }
 }

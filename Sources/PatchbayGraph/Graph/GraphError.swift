@@ -20,6 +20,9 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case signalClosed(String)
     case unknownPatchType(String, suggestion: String?)
     case patchTypeTaken(String)
+    /// `patchtype` naming two of its ports (inputs and outputs alike) `port`: a port is found by
+    /// its name.
+    case portNameTaken(type: String, port: String)
     case patchType(type: String, PatchTypeError)
     case engine(EngineError)
     case expression(ExpressionError, source: String)
@@ -102,6 +105,8 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownPatchType(let name, let suggestion):
             "no patch type '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'patch types')")
         case .patchTypeTaken(let name): "patch type '\(name)' already exists"
+        case .portNameTaken(let type, let port):
+            "patch type '\(type)' names two ports '\(port)'; give each input and output its own name"
         case .patchType(let type, let error): "\(type): \(error.message)"
         case .engine(let error): error.description
         case .expression(let error, let source): error.message(in: source)

@@ -13,6 +13,16 @@ import PatchbayCore
 // lines of kinds they do not know.
 
 extension SessionEvent {
+    /// The most levels of arrays and objects a line wraps around a value it records (a state,
+    /// an action, a value in a patch): a recomputed step's patch value, in the line's object, its
+    /// `recomputed` array, the step's object, its `patch` array and the operation's object.
+    static let wrapperDepth = 5
+
+    /// How deeply a line's arrays and objects may nest: every value a shell holds (at most
+    /// `Value.maxDepth` levels) inside the levels of the line around it, so that everything a
+    /// shell records reads back.
+    public static let maxLineDepth = Value.maxDepth + wrapperDepth
+
     /// A kind of event line: its `kind` text and its fields in the order they are written.
     /// (A class: kinds are shared and never changed; a line's kind is looked up for each line.)
     final class Kind: Sendable {

@@ -4,7 +4,7 @@ import PatchbayCore
 /// and decoded as its kind's description says (see `SessionEvent.Kind`). Keeps the JSON
 /// reader's working space from one line to the next.
 struct SessionLineDecoder {
-    private var reader = JSONReader()
+    private var reader = JSONReader(maxDepth: SessionEvent.maxLineDepth)
     /// The kind of the last line, which the next line most often has too: it is found without
     /// a lookup by name.
     private var lastKind: SessionEvent.Kind?
@@ -53,7 +53,7 @@ extension SessionHeader {
     static func decode(_ line: UnsafeBufferPointer<UInt8>) throws(SessionError.Reason) -> SessionHeader {
         let value: Value
         do {
-            value = try JSONReader.parse(line)
+            value = try JSONReader.parse(line, maxDepth: SessionEvent.maxLineDepth)
         } catch {
             throw .notASession("the first line is not JSON (\(error))")
         }

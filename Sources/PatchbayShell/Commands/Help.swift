@@ -194,8 +194,10 @@ enum Help {
         "  Each evaluation (an expression, a reducer's statements for one action, a wire's transform) has a",
         "  budget: 100,000,000 steps of work (one per operator, name, literal, call, and per element a function",
         "  goes through) and 1 GiB of values built (24 bytes an array element, 48 an object member, a string's",
-        "  bytes; values only read are free). Over budget it stops with an error and changes nothing; start",
-        "  patchbay with --work-budget STEPS or --memory-budget BYTES (512M, 4G) to change it. Ctrl-C stops it too.",
+        "  bytes; a value put into an array or object, or joined by a function or +, counts in full in each",
+        "  place, so [a, a] costs twice a; values only read and passed on are free). Over budget it stops with",
+        "  an error and changes nothing; start patchbay with --work-budget STEPS or --memory-budget BYTES",
+        "  (512M, 4G) to change it. Ctrl-C stops it too.",
         "  reduce(xs, init, (acc, x) => acc + EXPR) and (acc, x) => append(acc, EXPR) grow acc in place.",
     ]
 }

@@ -121,7 +121,7 @@ struct ReplayDivergence {
     /// `[{path, op, old, new}]` (of the states, when they differ).
     var json: Value {
         func object(_ event: SessionEvent?) -> Value {
-            guard let event, case .object(var members)? = try? JSONReader.parse(event.line(seq: 0)) else { return .null }
+            guard let event, case .object(var members)? = try? JSONReader.parse(event.line(seq: 0), maxDepth: SessionEvent.maxLineDepth) else { return .null }
             members["seq"] = nil
             return .object(members)
         }

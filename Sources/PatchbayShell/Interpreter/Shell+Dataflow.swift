@@ -11,7 +11,9 @@ extension Shell {
             try call([name], [], whole) { () throws(GraphError) in try graph.createVariable(name.text, value: value) }
             return CommandResult(NodeMade(name: name.text, value: value))
         case .derive(let name, let expression):
-            try call([name], [], expression.range) { () throws(GraphError) in try graph.createDerived(name.text, expression: expression) }
+            try call([name], [], expression.range, reading: { expression.rangeOfFirstRead(of: $0) }) { () throws(GraphError) in
+                try graph.createDerived(name.text, expression: expression)
+            }
             return CommandResult(NodeMade(name: name.text, value: readValue(name.text)))
         case .knot(let name, let expression):
             let value = try evaluate(expression, in: text)
@@ -51,13 +53,20 @@ extension Shell {
         case .patchTypes:
             return CommandResult(PatchTypeListing(types: graph.allPatchTypes))
         case .patchType(let name, let inputs, let outputs, let eventOutputs, let body):
-            try call([name], [], name.range) { () throws(GraphError) in
+            do {
                 try graph.definePatchType(name.text, inputs: inputs.map(\.text), outputs: outputs.map(\.text),
                                           eventOutputs: eventOutputs.map(\.text), body: body)
+            } catch {
+                var range = Self.range(of: error, names: [name], targets: [])
+                // The second port of the name.
+                if case .portNameTaken(_, let port) = error { range = (inputs + outputs).filter { $0.text == port }.dropFirst().first?.range }
+                throw ShellError(.graph(error), at: range ?? name.range)
             }
             return CommandResult(PatchTypeDefined(type: graph.allPatchTypes.first { $0.name == name.text }!))
         case .wire(let source, let target, let condition, let transform, let isDelay, let future):
-            let outcome = try call([], [source, target], source.range.lowerBound..<target.range.upperBound) { () throws(GraphError) in
+            let outcome = try call([], [source, target], source.range.lowerBound..<target.range.upperBound, reading: {
+                condition?.rangeOfFirstRead(of: $0) ?? transform?.rangeOfFirstRead(of: $0)
+            }) { () throws(GraphError) in
                 try graph.wire(from: source.address!, to: target.address!, when: condition, transform: transform, isDelay: isDelay,
                                future: future)
             }
@@ -76,7 +85,8 @@ extension Shell {
             let ended = try call([first, second], [], whole) { () throws(GraphError) in try graph.unbind(first.text, second.text) }
             return CommandResult(BindingsEnded(bindings: ended))
         case .pipe(let source, let knot, let condition, let body):
-            try call([knot], [source], whole) { () throws(GraphError) in
+            try call([knot], [source], whole, reading: { condition?.rangeOfFirstRead(of: $0) ?? body.rangeOfFirstRead(of: $0) }) {
+                () throws(GraphError) in
                 try graph.pipe(from: source.address!, to: knot.text, when: condition, body: body)
             }
             return .nothing
@@ -157,12 +167,16 @@ extension Shell {
 
     /// Runs a graph method, pointing its error at the name or port it is about.
     @discardableResult
-    func call<T>(_ names: [Name], _ targets: [Target], _ fallback: Range<Int>,
+    /// Runs `body`, giving an error it throws the range of what it is about: one of `names` or
+    /// `targets`, or where the command's code reads the node (`reading`), or else `fallback`.
+    func call<T>(_ names: [Name], _ targets: [Target], _ fallback: Range<Int>, reading: (String) -> Range<Int>? = { _ in nil },
                  _ body: () throws(GraphError) -> T) throws(ShellError) -> T {
         do {
             return try body()
         } catch {
-            throw ShellError(.graph(error), at: Self.range(of: error, names: names, targets: targets) ?? fallback)
+            var range = Self.range(of: error, names: names, targets: targets)
+            if range == nil, case .unknownNode(let node, _) = error { range = reading(node) }
+            throw ShellError(.graph(error), at: range ?? fallback)
         }
     }
 
@@ -222,7 +236,7 @@ extension Shell {
             return names.first { $0.text == store }?.range
         case .unknownRoute(let pattern, _), .ambiguousRouteRemoval(let pattern, _), .unknownRouteRegistration(let pattern, _, _):
             return names.first { $0.text == pattern }?.range
-        case .engine, .expression, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
+        case .engine, .expression, .portNameTaken, .inTransaction, .noStore, .ambiguousStore, .invalidAction, .routing, .emptyStack, .noModal,
             .invalidDelay, .transactionLeftOpen, .actionDecoding, .hostedState, .unknownPresenter, .invalidRouteRequest, .featureOpen,
             .noOpenFeature, .unknownFeature, .noOpenConnector:
             return nil

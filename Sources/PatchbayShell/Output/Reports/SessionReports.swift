@@ -120,8 +120,8 @@ struct ReplayDiverged: CommandReport {
             return ["  expected: \(divergence.expected.map { $0.line(seq: 0) } ?? "nothing")",
                     "  actual:   \(divergence.actual.map { $0.line(seq: 0) } ?? "nothing")"]
         }
-        let want = (try? JSONReader.parse(expected.line(seq: 0))) ?? .null
-        let got = (try? JSONReader.parse(actual.line(seq: 0))) ?? .null
+        let want = (try? JSONReader.parse(expected.line(seq: 0), maxDepth: SessionEvent.maxLineDepth)) ?? .null
+        let got = (try? JSONReader.parse(actual.line(seq: 0), maxDepth: SessionEvent.maxLineDepth)) ?? .null
         return want.changes(to: got).map { "  " + style.change($0) }
     }
 
