@@ -24,27 +24,18 @@ private struct Generator {
     static let literals = ["a", "b", "c", "ab", "A", "a%20b", "user#"]
     static let names = ["x", "y", "id"]
 
-    /// A literal or a variable; `used` holds the variable names the pattern has so far, which
-    /// are not used again (a pattern naming a variable twice is refused).
-    mutating func segment(_ used: inout Set<String>) -> String {
-        let unused = Self.names.filter { !used.contains($0) }
-        guard !unused.isEmpty, !chance(60) else { return pick(Self.literals) }
-        let name = pick(unused)
-        used.insert(name)
-        return ":" + name
-    }
+    mutating func segment() -> String { chance(60) ? pick(Self.literals) : ":" + pick(Self.names) }
 
     /// A pattern of up to four segments, some in optional groups, perhaps ending with `*`.
     mutating func pattern() -> String {
         var text = ""
         var groups = 0
-        var used: Set<String> = []
         for _ in 0..<below(5) {
             if groups < 3, chance(30) {
-                text += chance(70) ? "(/" + segment(&used) + ")" : "(/" + segment(&used) + "/" + segment(&used) + ")"
+                text += chance(70) ? "(/" + segment() + ")" : "(/" + segment() + "/" + segment() + ")"
                 groups += 1
             } else {
-                text += "/" + segment(&used)
+                text += "/" + segment()
             }
         }
         if chance(25) { text += chance(70) ? "/*" : "(/*)" }

@@ -70,9 +70,8 @@ extension Router {
         #expect(try makeRouter("/a/:x/b").parameters("/a//b") == ["x": ""])
     }
 
-    @Test func aVariableNamedTwiceIsRefused() throws {
-        // Both segments would set one parameter (JLRoutes keeps the last value): refused instead.
-        #expect(throws: RoutingError(.duplicateVariableName("a"), at: 4..<6)) { try makeRouter("/:a/:a") }
+    @Test func variableNamedTwiceKeepsTheLastValue() throws {
+        #expect(try makeRouter("/:a/:a").parameters("/x/y") == ["a": "y"])
     }
 
     @Test func trailingHashIsDroppedFromNamesAndValues() throws {

@@ -114,12 +114,6 @@ import Testing
         #expect(error("/*/*") == RoutingError(.wildcardNotLast, at: 1..<2))
     }
 
-    @Test func aParameterNamedTwice() {
-        #expect(error("/:a/:a") == RoutingError(.duplicateVariableName("a"), at: 4..<6))
-        #expect(error("/:id/x(/:id)") == RoutingError(.duplicateVariableName("id"), at: 8..<11))
-        #expect(error("/:a/:a#") == RoutingError(.duplicateVariableName("a"), at: 4..<7))
-    }
-
     @Test func emptyVariableName() {
         // JLRoutes names this variable ":"; we report it.
         #expect(error("/a/:/b") == RoutingError(.emptyVariableName, at: 3..<4))

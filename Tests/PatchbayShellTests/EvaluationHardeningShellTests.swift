@@ -79,14 +79,6 @@ struct EvaluationHardeningShellTests {
         #expect(session.error("patch u U").hasPrefix("error: no patch type 'U'"))
         #expect(session.error("patch v V").hasPrefix("error: no patch type 'V'"))
     }
-
-    @Test func aRoutePatternNamingAParameterTwiceIsRefused() {
-        let session = DataflowSession()
-        #expect(session.failure("route add /:a/:a view=z") == errorEntry(
-            "the parameter ':a' is named twice in the pattern; give each ':' segment its own name", "route add /:a/:a view=z", column: 14, width: 2))
-        #expect(session.failure("route add /:a(/x/:a) view=z").contains("the parameter ':a' is named twice"))
-        #expect(session.error("route /1/2").contains("no route"))
-    }
 }
 
 /// An error entry as the shell prints it: the message, then the command and a caret under

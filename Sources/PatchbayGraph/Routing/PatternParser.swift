@@ -44,11 +44,6 @@ enum PatternParser {
         if let star = all.firstIndex(where: { if case .wildcard = $0.kind { true } else { false } }), star != all.count - 1 {
             throw RoutingError(.wildcardNotLast, at: all[star].offset..<all[star].offset + 1)
         }
-        var names: Set<String> = []
-        for segment in all {
-            guard case .variable(let name) = segment.kind, !names.insert(name).inserted else { continue }
-            throw RoutingError(.duplicateVariableName(name), at: segment.offset..<segment.offset + segment.text.utf8.count)
-        }
 
         guard !groups.isEmpty else { return [expansion(all)] }
 

@@ -23,8 +23,6 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
         case wildcardNotLast
         /// A `:` segment without a name.
         case emptyVariableName
-        /// A second `:` segment with the same name: both would set one parameter.
-        case duplicateVariableName(String)
         /// `//` inside a pattern: a segment with no text.
         case emptySegment
         /// More segments than `limit`.
@@ -58,7 +56,7 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isPatternError: Bool {
         switch reason {
         case .unclosedGroup, .unmatchedClosingParenthesis, .nestedGroup, .emptyGroup, .tooManyGroups,
-            .wildcardNotLast, .emptyVariableName, .duplicateVariableName, .emptySegment, .tooManySegments, .schemeInPattern:
+            .wildcardNotLast, .emptyVariableName, .emptySegment, .tooManySegments, .schemeInPattern:
             true
         case .malformedPercentEscape, .invalidUTF8, .noRouteMatches:
             false
@@ -76,8 +74,6 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
         case .tooManyGroups(let limit): text = "too many optional groups; the limit is \(limit)"
         case .wildcardNotLast: text = "'*' must be the last segment of a pattern"
         case .emptyVariableName: text = "a ':' segment needs a name, e.g. :id"
-        case .duplicateVariableName(let name):
-            text = "the parameter ':\(name)' is named twice in the pattern; give each ':' segment its own name"
         case .emptySegment: text = "empty segment ('//') in a pattern; remove one '/'"
         case .tooManySegments(let limit): text = "too many segments in a pattern; the limit is \(limit)"
         case .schemeInPattern(let scheme, let path):
