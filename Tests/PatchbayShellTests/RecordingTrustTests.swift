@@ -517,7 +517,7 @@ struct ReplayTrustTests {
         try (recorded + #"{"seq":\#(seq),"kind":"command","text":"\#(command)"}"# + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let output = verify(path)
         #expect(output.contains {
-            $0.contains("replay diverged at step 2 (line 4: \(command)): expected nothing more, got the error 'cannot write")
+            $0.contains("replay diverged at step 2 (line 4: \(command)): it failed where the recording has it succeed: cannot write")
         }, "\(output)")
         #expect(!output.contains { $0.hasPrefix("verified") })
         #expect(verify(path, "--allow-files").last == "verified 2 steps of \(path): every effect matches the recording")
