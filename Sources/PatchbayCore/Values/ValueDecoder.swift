@@ -482,13 +482,14 @@ private struct SingleValueDecodingContainer_: SingleValueDecodingContainer {
 /// container, or `allKeys`, which asks about all) is a field the action does not have, and
 /// dropping it silently would lose what the user wrote (`tagz` for `tags`).
 final class FieldUse {
-    /// What the keyed containers over one object asked (all the containers over the same
-    /// object share it: a class and its superclass each read their own fields).
+    /// What one keyed container asked. Containers over the same object (a class and its
+    /// superclass each read their own fields) are told apart only when a member looks unasked,
+    /// so that an action that decodes costs no path comparisons.
     private struct Entry {
         var path: [any CodingKey]
         var members: Value.Members
         var hiddenKey: String?
-        var asked: OrderedSet<String> = []
+        var asked: [String] = []
         var askedAll = false
     }
 
@@ -505,14 +506,10 @@ final class FieldUse {
     }
 
     private var entries: [Entry] = []
-    private var byPath: [[String]: Int] = [:]
 
     /// The handle of a container over `members` at `path`.
     func container(at path: [any CodingKey], members: Value.Members, hiddenKey: String?) -> Container {
-        let names = ValueCodingError.names(path)
-        if let entry = byPath[names] { return Container(use: self, entry: entry) }
         entries.append(Entry(path: path, members: members, hiddenKey: hiddenKey))
-        byPath[names] = entries.count - 1
         return Container(use: self, entry: entries.count - 1)
     }
 
@@ -522,10 +519,20 @@ final class FieldUse {
         for entry in entries where !entry.askedAll {
             for key in entry.members.keys where key != entry.hiddenKey && !entry.asked.contains(key) {
                 if entry.path.isEmpty && key == ignored { continue }
-                return ValueCodingError(path: ValueCodingError.names(entry.path) + [key],
-                                        message: ValueCodingError.unknownField(key, fields: Array(entry.asked)))
+                // Another container over the same object may have asked for it.
+                let names = ValueCodingError.names(entry.path)
+                let sameObject = entries.filter { $0.path.count == entry.path.count && ValueCodingError.names($0.path) == names }
+                if sameObject.contains(where: { $0.askedAll || $0.asked.contains(key) }) { continue }
+                return ValueCodingError(path: names + [key],
+                                        message: ValueCodingError.unknownField(key, fields: Self.distinct(sameObject.flatMap(\.asked))))
             }
         }
         return nil
+    }
+
+    /// `names` without repeats, in the order first met.
+    private static func distinct(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
     }
 }
