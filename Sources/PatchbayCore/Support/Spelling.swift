@@ -20,6 +20,12 @@ public enum Spelling {
         return best?.name
     }
 
+    /// `names` as a message lists them, separated by commas: the first `limit`, then `...` when
+    /// there are more (`nodes: a, b, c`).
+    package static func list(_ names: [String], limit: Int = 12) -> String {
+        names.count > limit ? names.prefix(limit).joined(separator: ", ") + ", ..." : names.joined(separator: ", ")
+    }
+
     /// The words one edit away from `word` (an insertion, a deletion, a replacement or a
     /// transposition of neighbours) made of letters, digits and `_`, as names are: the candidates
     /// to try when the names a word may misspell cannot be listed, only tested one by one.

@@ -410,7 +410,7 @@ public enum ActionDecodingError: Error, Sendable, Equatable, CustomStringConvert
             if let suggestion {
                 "no action type '\(type)'; did you mean '\(suggestion)'?"
             } else {
-                "no action type '\(type)'" + (known.isEmpty ? "" : " (known: \(ValueCodingError.list(known)))")
+                "no action type '\(type)'" + (known.isEmpty ? "" : " (known: \(Spelling.list(known)))")
             }
         case .invalid(let type, let error):
             error.path.isEmpty ? "\(type): \(error.message)" : "\(type).\(error.description)"

@@ -12,6 +12,32 @@ extension Value {
         compare(a, b) < 0
     }
 
+    /// A set's elements in the canonical order.
+    static func canonicalSet(_ elements: [Value]) -> Value {
+        .array(elements.sorted(by: canonicallyPrecedes))
+    }
+
+    /// A dictionary as `Codable` writes it, in the canonical order: an object (`String` or `Int`
+    /// keys, `intKeys` for the latter) with its keys sorted, `Int`s by number; or the
+    /// `[key, value, key, value...]` array of other keys with its pairs by key.
+    static func canonicalDictionary(_ encoded: Value, intKeys: Bool) -> Value {
+        switch encoded {
+        case .object(var members):
+            if intKeys {
+                members.sort { Int($0.key) ?? 0 < Int($1.key) ?? 0 }
+            } else {
+                members.sort { $0.key < $1.key }
+            }
+            return .object(members)
+        case .array(let flat) where flat.count % 2 == 0:
+            var pairs = stride(from: 0, to: flat.count, by: 2).map { (key: flat[$0], value: flat[$0 + 1]) }
+            pairs.sort { canonicallyPrecedes($0.key, $1.key) }
+            return .array(pairs.flatMap { [$0.key, $0.value] })
+        default:
+            return encoded
+        }
+    }
+
     /// Negative, zero or positive as `a` comes before, at the same place as, or after `b` in the
     /// canonical order.
     private static func compare(_ a: Value, _ b: Value) -> Int {

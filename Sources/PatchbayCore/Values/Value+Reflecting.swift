@@ -88,7 +88,7 @@ private struct Reflector {
         case .collection:
             return .array(mirror.children.map { value(of: $0.value, depth: depth + 1) })
         case .set:
-            return .array(mirror.children.map { value(of: $0.value, depth: depth + 1) }.sorted(by: Value.canonicallyPrecedes))
+            return Value.canonicalSet(mirror.children.map { value(of: $0.value, depth: depth + 1) })
         case .dictionary:
             return dictionary(mirror, depth: depth)
         default:
@@ -97,9 +97,8 @@ private struct Reflector {
         }
     }
 
-    /// A dictionary as `ValueEncoder` makes it, in the same order: an object with its keys
-    /// sorted when they are `String`s or `Int`s (by number), otherwise `[key, value, key,
-    /// value...]` with the pairs in the canonical order of their keys.
+    /// A dictionary as `ValueEncoder` makes it, in the same order (`Value.canonicalDictionary`):
+    /// an object when its keys are `String`s or `Int`s, otherwise `[key, value, key, value...]`.
     private mutating func dictionary(_ mirror: Mirror, depth: Int) -> Value {
         var pairs: [(key: Any, value: Any)] = []
         for child in mirror.children {
@@ -107,30 +106,15 @@ private struct Reflector {
             guard pair.count == 2 else { continue }
             pairs.append((pair[0].value, pair[1].value))
         }
-        if let strings = Self.keyed(pairs, as: String.self) {
-            var members = Value.Members(minimumCapacity: strings.count)
-            for entry in strings.sorted(by: { $0.key < $1.key }) { members[entry.key] = value(of: entry.value, depth: depth + 1) }
-            return .object(members)
+        let names: [String]? = pairs.allSatisfy { $0.key is String } ? pairs.map { $0.key as! String }
+            : pairs.allSatisfy { $0.key is Int } ? pairs.map { String($0.key as! Int) } : nil
+        guard let names else {
+            let flat = pairs.flatMap { [value(of: $0.key, depth: depth + 1), value(of: $0.value, depth: depth + 1)] }
+            return Value.canonicalDictionary(.array(flat), intKeys: false)
         }
-        if let ints = Self.keyed(pairs, as: Int.self) {
-            var members = Value.Members(minimumCapacity: ints.count)
-            for entry in ints.sorted(by: { $0.key < $1.key }) { members[String(entry.key)] = value(of: entry.value, depth: depth + 1) }
-            return .object(members)
-        }
-        var reflected = pairs.map { (key: value(of: $0.key, depth: depth + 1), value: value(of: $0.value, depth: depth + 1)) }
-        reflected.sort { Value.canonicallyPrecedes($0.key, $1.key) }
-        return .array(reflected.flatMap { [$0.key, $0.value] })
-    }
-
-    /// `pairs` with their keys as `K`s, when every key is one.
-    private static func keyed<K>(_ pairs: [(key: Any, value: Any)], as: K.Type) -> [(key: K, value: Any)]? {
-        var keyed: [(key: K, value: Any)] = []
-        keyed.reserveCapacity(pairs.count)
-        for pair in pairs {
-            guard let key = pair.key as? K else { return nil }
-            keyed.append((key, pair.value))
-        }
-        return keyed
+        var members = Value.Members(minimumCapacity: pairs.count)
+        for (name, pair) in zip(names, pairs) { members[name] = value(of: pair.value, depth: depth + 1) }
+        return Value.canonicalDictionary(.object(members), intKeys: pairs.first?.key is Int)
     }
 
     /// An object of a struct's or class's stored properties (a class's inherited ones first).

@@ -34,12 +34,7 @@ public struct ValueCodingError: Error, Sendable, Equatable, CustomStringConverti
     /// `unknown field (fields: title, tags)`, `unknown field (it takes none)`.
     static func unknownField(_ key: String, fields: [String]) -> String {
         if let suggestion = Spelling.closest(to: key, among: fields) { return "unknown field; did you mean '\(suggestion)'?" }
-        return "unknown field (" + (fields.isEmpty ? "it takes none" : "fields: " + list(fields)) + ")"
-    }
-
-    /// Names for a message, the first dozen of them when there are more.
-    static func list(_ names: [String]) -> String {
-        names.count > 12 ? names.prefix(12).joined(separator: ", ") + ", ..." : names.joined(separator: ", ")
+        return "unknown field (" + (fields.isEmpty ? "it takes none" : "fields: " + Spelling.list(fields)) + ")"
     }
 
     /// `error` as a coding error: a `ValueCodingError` as it is; one of Swift's

@@ -504,36 +504,13 @@ protocol UnorderedEncodable {
 
 extension Set: UnorderedEncodable where Element: Encodable {
     static func canonical(_ encoded: Value) -> Value {
-        guard case .array(var elements) = encoded else { return encoded }
-        elements.sort(by: Value.canonicallyPrecedes)
-        return .array(elements)
+        guard case .array(let elements) = encoded else { return encoded }
+        return Value.canonicalSet(elements)
     }
 }
 
 extension Dictionary: UnorderedEncodable where Key: Encodable, Value: Encodable {
     static func canonical(_ encoded: PatchbayCore.Value) -> PatchbayCore.Value {
-        switch encoded {
-        case .object(var members):
-            if Key.self == Int.self {
-                // The keys are the integers as text.
-                members.sort { Int($0.key) ?? 0 < Int($1.key) ?? 0 }
-            } else {
-                members.sort { $0.key < $1.key }
-            }
-            return .object(members)
-        case .array(let flat) where flat.count % 2 == 0:
-            // `[key, value, key, value...]`: the pairs by key.
-            var pairs = stride(from: 0, to: flat.count, by: 2).map { (key: flat[$0], value: flat[$0 + 1]) }
-            pairs.sort { PatchbayCore.Value.canonicallyPrecedes($0.key, $1.key) }
-            var sorted: [PatchbayCore.Value] = []
-            sorted.reserveCapacity(flat.count)
-            for pair in pairs {
-                sorted.append(pair.key)
-                sorted.append(pair.value)
-            }
-            return .array(sorted)
-        default:
-            return encoded
-        }
+        PatchbayCore.Value.canonicalDictionary(encoded, intKeys: Key.self == Int.self)
     }
 }

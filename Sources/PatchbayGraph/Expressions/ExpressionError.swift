@@ -134,7 +134,7 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
             ("cannot apply '\(op)' to \(types.map(Self.article).joined(separator: " and "))", nil)
         case .notABool(let context, let type): ("\(context) must be a bool, not \(Self.article(type))", nil)
         case .missingKey(let key, let available):
-            (available.isEmpty ? "no key '\(key)' in an empty object" : "no key '\(key)' (keys: \(Self.list(available)))",
+            (available.isEmpty ? "no key '\(key)' in an empty object" : "no key '\(key)' (keys: \(Spelling.list(available, limit: 8)))",
              "use ?. or ?? to read optional data")
         case .indexOutOfRange(let index, let count): ("index \(index) out of range (count \(count))", nil)
         case .notIndexable(let type, let key): ("cannot read \(key) of \(Self.article(type))", nil)
@@ -171,9 +171,5 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case "int", "array", "object": "an \(type)"
         default: "a \(type)"
         }
-    }
-
-    private static func list(_ keys: [String]) -> String {
-        keys.count > 8 ? keys.prefix(8).joined(separator: ", ") + ", ..." : keys.joined(separator: ", ")
     }
 }

@@ -83,10 +83,10 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownNode(let name, let existing):
-            "no node '\(name)' (" + (existing.isEmpty ? "no nodes yet" : "nodes: \(Self.list(existing))") + ")"
+            "no node '\(name)' (" + (existing.isEmpty ? "no nodes yet" : "nodes: \(Spelling.list(existing))") + ")"
         case .unknownPort(let address, let isInput, let existing):
             "\(address.node) has no \(Self.portKind(isInput)) '\(address.port)' ("
-                + (existing.isEmpty ? "it has no \(Self.portKind(isInput))s" : "\(Self.portKind(isInput))s: \(Self.list(existing))") + ")"
+                + (existing.isEmpty ? "it has no \(Self.portKind(isInput))s" : "\(Self.portKind(isInput))s: \(Spelling.list(existing))") + ")"
         case .nameTaken(let name, let kind): "'\(name)' is already a node (\(kind)); rm it first or pick another name"
         case .reservedName(let name): "'\(name)' is reserved in expressions and cannot name a node"
         case .wrongKind(let name, let kind, let expected): "'\(name)' is a \(kind) node; \(expected)"
@@ -94,13 +94,13 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
             "the wire would close a cycle: \(path.joined(separator: " -> ")); use a delay edge (~>) or bind for feedback"
         case .inputIsWired(let address, let wires):
             wires.count == 1 ? "\(address) is driven by the wire \(wires[0]); unwire \(address) first"
-                : "\(address) is driven by the wires \(Self.list(wires)); unwire them first"
+                : "\(address) is driven by the wires \(Spelling.list(wires)); unwire them first"
         case .notWired(let address): "\(address) has no wire"
         case .severalWires(let address, let wires):
-            "\(address) has \(wires.count) wires (\(Self.list(wires))); name the one to remove: unwire SRC.PORT -> \(address)"
+            "\(address) has \(wires.count) wires (\(Spelling.list(wires))); name the one to remove: unwire SRC.PORT -> \(address)"
         case .noSuchWire(let source, let target, let existing):
             "there is no wire from \(source) into \(target) ("
-                + (existing.isEmpty ? "\(target) has no wire" : "its wires: \(Self.list(existing))") + ")"
+                + (existing.isEmpty ? "\(target) has no wire" : "its wires: \(Spelling.list(existing))") + ")"
         case .signalClosed(let name): "signal '\(name)' is closed"
         case .unknownPatchType(let name, let suggestion):
             "no patch type '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (see 'patch types')")
@@ -115,43 +115,43 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectorOpen(let name): "connector \(name) is open; close it with 'connector end' first"
         case .noOpenConnector: "no connector is open; open one with 'connector NAME'"
         case .unknownConnector(let name, let existing):
-            "no connector '\(name)'" + (existing.isEmpty ? " (there are none)" : " (connectors: \(Self.list(existing)))")
+            "no connector '\(name)'" + (existing.isEmpty ? " (there are none)" : " (connectors: \(Spelling.list(existing)))")
         case .notBound(let first, let second, let existing):
             "'\(first)' and '\(second)' are not bound"
-                + (existing.isEmpty ? " (there are no bindings)" : " (bindings: \(Self.list(existing)))")
+                + (existing.isEmpty ? " (there are no bindings)" : " (bindings: \(Spelling.list(existing)))")
         case .noStore: "there is no store yet; create one with store NAME = EXPR"
-        case .ambiguousStore(let names): "there are several stores (\(Self.list(names))); name the one you mean, or select one with 'use STORE'"
+        case .ambiguousStore(let names): "there are several stores (\(Spelling.list(names))); name the one you mean, or select one with 'use STORE'"
         case .invalidAction(let detail): detail
         case .actionDecoding(let error): error.description
         case .hostedState(let detail): detail
         case .hostedReducer(let store): "\(store) is hosted: its reducer is the app's Swift code, which the shell cannot add to"
         case .unknownReducer(let id, let existing):
-            "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Self.list(existing))") + ")"
+            "no reducer '\(id)' (" + (existing.isEmpty ? "no reducers yet" : "reducers: \(Spelling.list(existing))") + ")"
         case .invalidReducerID(let id): "'\(id)' is not a reducer id: ids are r and a number (r1, r2, ...)"
         case .reducerExists(let id):
             "reducer \(id) exists: 'reducer \(id) : STATEMENTS' gives it a new body, 'reducer rm \(id)' removes it"
         case .hostedMiddleware(let store): "\(store) is hosted: its middleware is the app's Swift code, which the shell cannot add to"
         case .unknownMiddleware(let id, let existing):
-            "no middleware '\(id)' (" + (existing.isEmpty ? "no middleware yet" : "middleware: \(Self.list(existing))") + ")"
+            "no middleware '\(id)' (" + (existing.isEmpty ? "no middleware yet" : "middleware: \(Spelling.list(existing))") + ")"
         case .invalidMiddlewareID(let id): "'\(id)' is not a middleware id: ids are m and a number (m1, m2, ...)"
         case .middlewareExists(let id): "middleware \(id) exists: 'middleware rm \(id)' removes it"
         case .middlewareFailed(let store, let type, let middleware, let message):
             "\(type) failed in middleware \(middleware) (\(store) keeps its state; the action was not handled): \(message)"
         case .routing(let error, _): error.description
         case .ambiguousRouteRemoval(let pattern, let registrations):
-            "\(pattern) is registered \(registrations.count) times (\(Self.list(registrations))); "
+            "\(pattern) is registered \(registrations.count) times (\(Spelling.list(registrations))); "
                 + "say which: route rm \(pattern) view=NAME, or route rm \(pattern) handler"
         case .unknownRouteRegistration(let pattern, let wanted, let registrations):
-            "\(pattern) has no registration with \(wanted) (it has \(Self.list(registrations)))"
+            "\(pattern) has no registration with \(wanted) (it has \(Spelling.list(registrations)))"
         case .invalidRouteRequest(let detail): detail
         case .featureOpen(let name): "feature \(name) is open; close it with 'feature end' first"
         case .noOpenFeature: "no feature is open; start one with 'feature NAME begin'"
         case .unknownFeature(let name, let existing):
-            "no feature '\(name)' (" + (existing.isEmpty ? "no features yet" : "features: \(Self.list(existing))") + ")"
+            "no feature '\(name)' (" + (existing.isEmpty ? "no features yet" : "features: \(Spelling.list(existing))") + ")"
         case .unknownPresenter(let id, let existing):
-            "no presenter '\(id)' (" + (existing.isEmpty ? "no presenters yet" : "presenters: \(Self.list(existing))") + ")"
+            "no presenter '\(id)' (" + (existing.isEmpty ? "no presenters yet" : "presenters: \(Spelling.list(existing))") + ")"
         case .unknownRoute(let pattern, let existing):
-            "no route \(pattern) (" + (existing.isEmpty ? "no routes yet" : "routes: \(Self.list(existing))") + ")"
+            "no route \(pattern) (" + (existing.isEmpty ? "no routes yet" : "routes: \(Spelling.list(existing))") + ")"
         case .emptyStack: "the navigation stack is empty"
         case .noModal: "no modal is presented"
         case .reducerFailed(let store, let index, let type, let reducer, let message):
@@ -172,10 +172,6 @@ public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
         case false?: "output"
         case nil: "port"
         }
-    }
-
-    static func list(_ names: [String]) -> String {
-        names.count > 12 ? names.prefix(12).joined(separator: ", ") + ", ..." : names.joined(separator: ", ")
     }
 }
 
