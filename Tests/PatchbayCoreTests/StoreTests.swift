@@ -64,12 +64,18 @@ final class RecordingObserver<State, Action>: StoreObserver {
     var records: [DispatchRecord<State, Action>] = []
     var drops: [(action: Action, index: Int)] = []
     var log: EventLog?
+    var onRecord: ((DispatchRecord<State, Action>) -> Void)?
+    let wantsStateBefore: Bool
 
-    init(log: EventLog? = nil) { self.log = log }
+    init(log: EventLog? = nil, wantsStateBefore: Bool = false) {
+        self.log = log
+        self.wantsStateBefore = wantsStateBefore
+    }
 
     func store(didReduce record: DispatchRecord<State, Action>) {
         records.append(record)
         log?("observer #\(record.index)")
+        onRecord?(record)
     }
 
     func store(didDrop action: Action, index: Int) {
@@ -415,40 +421,72 @@ struct StoreSubscriberTests {
         box.store = nil
     }
 
-    @Test func aReducerReadingTheStoresStateSeesTheStateBeforeTheAction() {
-        // Regression: the reducer used to change the store's state in place, so reading
-        // `store.state` mid-reduction saw a half-reduced state (an overlapping access).
-        final class Box { var store: Store<Counter, CounterAction>? }
-        let box = Box()
-        let reducer = Reducer<Counter, CounterAction> { state, action in
-            guard case .add(let n) = action else { return }
-            state.count += n
-            state.log.append("store says \(box.store!.state.count), log \(box.store!.state.log.count)")
-            state.count += n
-        }
-        let store = Store(initialState: Counter(count: 10), reducer: reducer)
-        box.store = store
-        store.dispatch(.add(1))
-        store.dispatch(.add(5))
-        #expect(store.state == Counter(count: 22, log: ["store says 10, log 0", "store says 12, log 1"]))
-        box.store = nil
+    @Test func aReducerChangesTheStoresOwnStorageInPlace() {
+        // A dispatch costs the reducer, not a copy of the state: the array the action changes
+        // is the same buffer after it, with or without an observer that does not ask for the
+        // state before.
+        struct Items: Equatable { var values = Array(repeating: 0, count: 1_000) }
+        let store = Store(initialState: Items(), reducer: Reducer<Items, Int> { state, index in state.values[index] += 1 })
+        func buffer() -> UnsafeRawPointer? { store.state.values.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+        let before = buffer()
+        store.dispatch(3)
+        #expect(buffer() == before)
+        let observer = RecordingObserver<Items, Int>()
+        let connection = store.addObserver(observer)
+        store.dispatch(4)
+        #expect(buffer() == before)
+        #expect(observer.records.map(\.before) == [nil])
+        observer.records = []
+        #expect(store.state.values[3...4] == [1, 1])
+        connection.disconnect()
     }
 
-    @Test func observersAndSubscribersSeeTheReducedStateWhenAReducerReadsTheStore() {
+    @Test func anObserverThatAsksForTheStateBeforeGetsIt() {
+        let store = Store(initialState: Counter(count: 1), reducer: counterReducer)
+        let observer = RecordingObserver<Counter, CounterAction>(wantsStateBefore: true)
+        let connection = store.addObserver(observer)
+        store.dispatch(.add(2))
+        store.dispatch(.double)
+        #expect(observer.records.map { [$0.before?.count, $0.after.count] } == [[1, 3], [3, 6]])
+        connection.disconnect()
+        // Once it is gone, the states before are not kept any more.
+        let other = RecordingObserver<Counter, CounterAction>()
+        let second = store.addObserver(other)
+        store.dispatch(.add(1))
+        #expect(other.records.map(\.before) == [nil])
+        second.disconnect()
+    }
+
+    @Test func readingTheStateInsideTheStoresOwnReducerStopsTheProgramWithAMessage() async {
+        await #expect(processExitsWith: .failure) {
+            final class Box { var store: Store<Int, Int>? }
+            let box = Box()
+            let store = Store(initialState: 0, reducer: Reducer<Int, Int> { state, n in state = box.store!.state + n })
+            box.store = store
+            store.dispatch(1)
+        }
+    }
+
+    @Test func middlewareSubscribersAndObserversReadTheStoreAsItIsThen() {
         final class Box { var store: Store<Counter, CounterAction>? }
         let box = Box()
-        let reducer = Reducer<Counter, CounterAction> { state, action in
-            if case .add(let n) = action { state.count = box.store!.state.count + n }
+        var seenByMiddleware: [Int] = []
+        let middleware = Middleware<Counter, CounterAction> { action, _ in
+            seenByMiddleware.append(box.store!.state.count)
+            return action
         }
-        let store = Store(initialState: Counter(count: 1), reducer: reducer)
+        let store = Store(initialState: Counter(count: 1), reducer: counterReducer, middleware: [middleware])
         box.store = store
         let observer = RecordingObserver<Counter, CounterAction>()
+        observer.onRecord = { _ in observer.log?("store has \(box.store!.state.count)") }
+        observer.log = EventLog()
         let observation = store.addObserver(observer)
         var seen: [Int] = []
-        let connection = store.subscribe { seen.append($0.count) }
+        let connection = store.subscribe { _ in seen.append(box.store!.state.count) }
         store.dispatch(.add(2))
+        #expect(seenByMiddleware == [1])
         #expect(seen == [1, 3])
-        #expect(observer.records.map { [$0.before.count, $0.after.count] } == [[1, 3]])
+        #expect(observer.log?.entries == ["observer #1", "store has 3"])
         withExtendedLifetime((observation, connection)) {}
         box.store = nil
     }
@@ -597,7 +635,7 @@ struct StoreObserverTests {
         store.dispatch(.note("same count"))
         #expect(observer.records.map(\.index) == [1, 2, 3])
         #expect(observer.records.map(\.action) == [.add(2), .double, .note("same count")])
-        #expect(observer.records.map(\.before.count) == [0, 2, 4])
+        #expect(observer.records.map(\.before) == [nil, nil, nil])
         #expect(observer.records.map(\.after) == [Counter(count: 2), Counter(count: 4), Counter(count: 4, log: ["same count"])])
         #expect(observer.records.map(\.cause) == [nil, nil, nil])
         connection.disconnect()

@@ -32,9 +32,10 @@ private var counterReducer: Reducer<Counter, CounterAction> {
 }
 
 /// The states a session's store went through, rebuilt from its lines, checked against the
-/// hashes and checkpoints on the way.
-private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [SessionAction]) {
-    var states: [Value] = []
+/// hashes and checkpoints on the way: `nil` for a state the file does not hold (an action line
+/// without its patch, before the next checkpoint).
+private func replay(_ load: SessionLoad) throws -> (states: [Value?], actions: [SessionAction]) {
+    var states: [Value?] = []
     var actions: [SessionAction] = []
     for recorded in load.events {
         switch recorded.event {
@@ -42,13 +43,18 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
             states = [state]
         case .action(let action):
             #expect(action.index == states.count)
-            var state = states.last!
-            _ = try JSONPatch.apply(action.patch, to: &state)
+            guard var state = states.last!, let patch = action.patch else {
+                states.append(nil)
+                actions.append(action)
+                continue
+            }
+            _ = try JSONPatch.apply(patch, to: &state)
             #expect(action.hash == StateDigest(state))
             states.append(state)
             actions.append(action)
         case .checkpoint(_, let index, let state):
             #expect(index == states.count - 1)
+            if states.last! == nil { states[states.count - 1] = state }
             #expect(state == states.last)
         default:
             Issue.record("unexpected event \(recorded.event)")
@@ -62,7 +68,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Counter(), reducer: counterReducer)
-        let recorder = try Recorder(store: store, path: path, created: Date(timeIntervalSince1970: 1_795_255_200))
+        let recorder = try Recorder(store: store, path: path, detail: .everyChange, created: Date(timeIntervalSince1970: 1_795_255_200))
         store.dispatch(.increment(by: 2))
         store.dispatch(.add("milk"))
         store.dispatch(.insert("eggs", at: 0))
@@ -91,7 +97,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Counter(), reducer: counterReducer)
-        let recorder = try Recorder(store: store, path: path, storeName: "counter")
+        let recorder = try Recorder(store: store, path: path, storeName: "counter", detail: .everyChange)
         store.dispatch(.increment(by: 1))
         recorder.flush()
         #expect(recorder.isRecording)
@@ -118,7 +124,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Counter(), reducer: counterReducer)
-        let recorder = try Recorder(store: store, path: path, checkpointInterval: 3)
+        let recorder = try Recorder(store: store, path: path, detail: .everyChange, checkpointInterval: 3)
         for _ in 0..<7 { store.dispatch(.increment(by: 1)) }
         recorder.stop()
         let load = try SessionReader.read(contentsOf: path)
@@ -134,7 +140,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Counter(), reducer: counterReducer)
-        let recorder = try Recorder(store: store, path: path)
+        let recorder = try Recorder(store: store, path: path, detail: .everyChange)
         for index in 0..<40 { store.dispatch(.add("item \(index)")) }
         for _ in 0..<40 { store.dispatch(.increment(by: 1)) }
         recorder.stop()
@@ -157,7 +163,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         }
         let store = Store(initialState: Counter(), reducer: counterReducer, middleware: [dropNegative])
         store.dispatch(.increment(by: 5))
-        let recorder = try Recorder(store: store, path: path)
+        let recorder = try Recorder(store: store, path: path, detail: .everyChange)
         var followed = false
         let subscription = store.subscribe { state in
             if state.count == 6, !followed {
@@ -179,7 +185,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Counter(), reducer: counterReducer)
-        let recorder = try Recorder(store: store, path: path)
+        let recorder = try Recorder(store: store, path: path, detail: .everyChange)
         store.dispatch(.increment(by: 1))
         store.dispatch(.setRatio(.nan))
         store.dispatch(.increment(by: 1))
@@ -199,7 +205,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
     @Test func aFileThatCannotBeCreatedIsThrown() {
         let store = Store(initialState: Counter(), reducer: counterReducer)
         #expect(throws: RecorderError.session(SessionError(path: "/nonexistent/a.pb", .cannotOpen(errno: ENOENT)))) {
-            try Recorder(store: store, path: "/nonexistent/a.pb")
+            try Recorder(store: store, path: "/nonexistent/a.pb", detail: .everyChange)
         }
     }
 
@@ -207,7 +213,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value], actions: [S
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Counter(), reducer: counterReducer)
-        var recorder: Recorder<Counter, CounterAction>? = try Recorder(store: store, path: path)
+        var recorder: Recorder<Counter, CounterAction>? = try Recorder(store: store, path: path, detail: .everyChange)
         store.dispatch(.increment(by: 1))
         recorder = nil
         store.dispatch(.increment(by: 1))
@@ -240,7 +246,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
     let path = temporaryPath()
     defer { try? FileManager.default.removeItem(atPath: path) }
     let store = Store(initialState: 0, reducer: Reducer<Int, Action> { state, _ in state += 1 })
-    let recorder = try Recorder(store: store, path: path)
+    let recorder = try Recorder(store: store, path: path, detail: .everyChange)
     store.dispatch(action)
     recorder.stop()
     return try SessionReader.read(contentsOf: path).events.compactMap { recorded in
@@ -257,7 +263,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         let recorder: Recorder<Counter, CounterAction>
 
         init(path: String) throws {
-            recorder = try Recorder(path: path, storeName: "hand", initialState: state, created: Date(timeIntervalSince1970: 1_795_255_200))
+            recorder = try Recorder(path: path, storeName: "hand", initialState: state, detail: .everyChange, created: Date(timeIntervalSince1970: 1_795_255_200))
         }
 
         func dispatch(_ action: CounterAction) {
@@ -294,8 +300,8 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         #expect(actions.map(\.action) == [["type": "increment", "by": 3], ["type": "setRatio", "_0": 1.0], ["type": "add", "_0": "milk"]])
         // A Double stays a decimal, even with an integral value.
         #expect(actions[1].patch == [JSONPatch.Operation(.replace, path: JSONPointer("/ratio")!, value: .decimal(1))])
-        guard case .decimal? = states.last?["ratio"] else {
-            Issue.record("ratio is not a decimal: \(String(describing: states.last?["ratio"]))")
+        guard case .decimal? = states.last??["ratio"] else {
+            Issue.record("ratio is not a decimal: \(String(describing: states.last??["ratio"]))")
             return
         }
         #expect(states.last == ["count": 3, "items": ["milk"], "ratio": 1.0])
@@ -304,7 +310,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
     @Test func causesAreTheRecordedIndexesGiven() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let recorder = try Recorder<Counter, CounterAction>(path: path, initialState: Counter())
+        let recorder = try Recorder<Counter, CounterAction>(path: path, initialState: Counter(), detail: .everyChange)
         recorder.record(.increment(by: 1), state: Counter(count: 1))
         recorder.record(.add("x"), state: Counter(count: 1, items: ["x"]), cause: 1)
         recorder.stop()
@@ -316,7 +322,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recorder = try Recorder<Int, any Sendable>(
-            path: path, initialState: 0, actions: .types([ActionType(Bump.self), ActionType(Clear.self, name: "clear")]))
+            path: path, initialState: 0, actions: .types([ActionType(Bump.self), ActionType(Clear.self, name: "clear")]), detail: .everyChange)
         recorder.record(Bump(by: 2), state: 2)
         recorder.record(Clear(), state: 0)
         recorder.record("not registered", state: 0)
@@ -333,7 +339,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         var screen = Screen(title: "home", visits: 0, connection: Connection())
-        let recorder = try Recorder<Screen, Tap>(path: path, reflecting: screen, created: Date(timeIntervalSince1970: 1_795_255_200))
+        let recorder = try Recorder<Screen, Tap>(path: path, reflecting: screen, detail: .everyChange, created: Date(timeIntervalSince1970: 1_795_255_200))
         #expect(recorder.isReflecting)
         screen.visits = 1
         recorder.record(.open(id: 7), state: screen)
@@ -347,15 +353,15 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         #expect(load.header.recordedThroughReflection)
         let (states, actions) = try replay(load)
         #expect(actions.map(\.action) == [["type": "open", "id": 7], ["type": "close"]])
-        #expect(states.last?["visits"] == 1)
-        #expect(states.last?["connection"]?["onClose"]?["$unrepresentable"] == "() -> ()")
+        #expect(states.last??["visits"] == 1)
+        #expect(states.last??["connection"]?["onClose"]?["$unrepresentable"] == "() -> ()")
     }
 
     @Test func reflectedStatesCanHaveCodableActions() throws {
         struct Opaque { var handler: () -> Int }
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let recorder = try Recorder<Opaque, CounterAction>(path: path, reflecting: Opaque { 1 }, actions: .codable())
+        let recorder = try Recorder<Opaque, CounterAction>(path: path, reflecting: Opaque { 1 }, actions: .codable(), detail: .everyChange)
         recorder.record(.increment(by: 1), state: Opaque { 2 })
         recorder.stop()
         let (_, actions) = try replay(try SessionReader.read(contentsOf: path))
@@ -369,7 +375,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: Model(), reducer: Reducer<Model, Step> { state, _ in state.count += 1 })
-        let recorder = try Recorder(reflecting: store, path: path)
+        let recorder = try Recorder(reflecting: store, path: path, detail: .everyChange)
         store.dispatch(.up)
         store.dispatch(.up)
         recorder.stop()
@@ -377,8 +383,8 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         #expect(load.header.recordedThroughReflection)
         let (states, actions) = try replay(load)
         #expect(actions.map(\.action) == [["type": "up"], ["type": "up"]])
-        #expect(states.map { $0["count"] } == [0, 1, 2])
-        #expect(states.last?["format"]?["$unrepresentable"] == "(Int) -> String")
+        #expect(states.map { $0?["count"] } == [0, 1, 2])
+        #expect(states.last??["format"]?["$unrepresentable"] == "(Int) -> String")
     }
 
     @Test func aHeaderWithoutTheFlagIsNotReflected() throws {
@@ -391,7 +397,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
 
     @Test func anInitialStateThatCannotBeEncodedIsThrown() {
         #expect(throws: RecorderError.encoding(what: "the initial state", message: "1: nan is not a finite number")) {
-            try Recorder<[Double], CounterAction>(path: temporaryPath(), initialState: [1, .nan])
+            try Recorder<[Double], CounterAction>(path: temporaryPath(), initialState: [1, .nan], detail: .everyChange)
         }
     }
 }

@@ -150,11 +150,22 @@ import Testing
     }
 
     @Test func aNewerVersionIsRefused() {
-        let bytes = sessionBytes([#"{"seq":1,"kind":"command","text":"a"}"#], header: #"{"patchbay":"session","version":2}"#)
-        #expect(throws: SessionError(path: "session.pb", line: 1, .newerVersion(2))) { try SessionReader.read(bytes, path: "session.pb") }
+        let bytes = sessionBytes([#"{"seq":1,"kind":"command","text":"a"}"#], header: #"{"patchbay":"session","version":3}"#)
+        #expect(throws: SessionError(path: "session.pb", line: 1, .newerVersion(3))) { try SessionReader.read(bytes, path: "session.pb") }
         #expect(
-            SessionError(path: "session.pb", line: 1, .newerVersion(2)).description
-                == "session.pb: line 1: this file is version 2; this patchbay reads version 1 — update patchbay")
+            SessionError(path: "session.pb", line: 1, .newerVersion(3)).description
+                == "session.pb: line 1: this file is version 3; this patchbay reads versions up to 2 — update patchbay")
+    }
+
+    @Test func anActionWithoutItsPatchIsDamageInAVersion1FileAndAStepWithoutAChangeInAVersion2File() throws {
+        let line = #"{"seq":1,"kind":"store","store":"app","state":{"n":0}}"#
+        let action = #"{"seq":2,"kind":"action","store":"app","index":1,"action":{"type":"A"}}"#
+        let old = sessionBytes([line, action])
+        #expect(try SessionReader.read(old, path: "session.pb").damage
+            == SessionError(path: "session.pb", line: 3, .missingField("patch", expected: "an array of JSON Patch operations")))
+        let new = try SessionReader.read(sessionBytes([line, action], header: #"{"patchbay":"session","version":2}"#))
+        #expect(new.damage == nil)
+        #expect(new.events.last?.event == .action(SessionAction(store: "app", index: 1, action: ["type": "A"], patch: nil, hash: nil)))
     }
 
     @Test(arguments: [

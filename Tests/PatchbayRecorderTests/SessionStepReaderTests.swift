@@ -79,8 +79,8 @@ import Testing
 
     @Test func aBadHeaderOrAMissingFileIsTheErrorTheReaderGives() throws {
         #expect(throws: SessionError(path: "s.pb", line: 1, .empty)) { try SessionStepReader(bytes: [], path: "s.pb") }
-        let newer = sessionBytes([], header: #"{"patchbay":"session","version":2}"#)
-        #expect(throws: SessionError(line: 1, .newerVersion(2))) { try SessionStepReader(bytes: newer) }
+        let newer = sessionBytes([], header: #"{"patchbay":"session","version":3}"#)
+        #expect(throws: SessionError(line: 1, .newerVersion(3))) { try SessionStepReader(bytes: newer) }
         #expect(throws: SessionError(path: "/nonexistent/s.pb", .cannotOpen(errno: ENOENT))) {
             try SessionStepReader(path: "/nonexistent/s.pb")
         }

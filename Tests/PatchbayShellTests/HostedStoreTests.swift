@@ -259,7 +259,7 @@ struct HostedStoreRecordingTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/app.jsonl"
         let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
-        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", detail: .everyChange)
         store.dispatch(.add(amount: 2))
         store.dispatch(.note("x"))
         store.dispatch(.double)
@@ -279,7 +279,7 @@ struct HostedStoreRecordingTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/app.jsonl"
         let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
-        let recorder = try Recorder(store: store, path: path, storeName: "tally", checkpointInterval: 2)
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", detail: .everyChange, checkpointInterval: 2)
         for _ in 0..<4 { store.dispatch(.add(amount: 1)) }
         recorder.stop()
         // Someone edits the first checkpoint: its log is not what the actions made.
@@ -300,7 +300,7 @@ struct HostedStoreRecordingTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/app.jsonl"
         let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
-        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", detail: .everyChange)
         store.dispatch(.add(amount: 1))
         store.dispatch(.add(amount: 10))
         store.dispatch(.double)
@@ -394,7 +394,7 @@ struct HostedStoreForeignTypesTests {
         let store = Store(initialState: TallyBefore(), reducer: Reducer { (state: inout TallyBefore, action: TallyActionBefore) in
             if case .add(let amount) = action { state.total += amount }
         })
-        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", detail: .everyChange)
         for amount in [1, 10, 100] { store.dispatch(.add(amount: amount)) }
         recorder.stop()
         return path
@@ -447,7 +447,7 @@ struct HostedStoreForeignTypesTests {
             case .triple: state.total *= 3
             }
         })
-        let recorder = try Recorder(store: store, path: path, storeName: "tally")
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", detail: .everyChange)
         store.dispatch(.add(amount: 1))
         store.dispatch(.triple)
         store.dispatch(.add(amount: 2))
@@ -476,7 +476,7 @@ struct HostedStoreForeignTypesTests {
         struct Reflected { var total = 0; var handle = Handle() }
         let directory = TemporaryDirectory()
         let path = directory.path + "/reflected.jsonl"
-        let recorder = try Recorder<Reflected, TallyAction>(path: path, storeName: "tally", reflecting: Reflected())
+        let recorder = try Recorder<Reflected, TallyAction>(path: path, storeName: "tally", reflecting: Reflected(), detail: .everyChange)
         recorder.record(.add(amount: 1), state: Reflected(total: 1))
         recorder.record(.add(amount: 2), state: Reflected(total: 3))
         recorder.stop()

@@ -67,7 +67,7 @@ struct HostedStoreUnorderedTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/birds.jsonl"
         let store = Store(initialState: Sightings(), reducer: SightingFixtures.reducer())
-        let recorder = try Recorder(store: store, path: path, storeName: "birds")
+        let recorder = try Recorder(store: store, path: path, storeName: "birds", detail: .everyChange)
         for bird in SightingFixtures.birds { store.dispatch(.see(bird)) }
         recorder.stop()
 

@@ -272,7 +272,7 @@ struct DevToolsShellTests {
         let store = Store(initialState: Counter(), reducer: Reducer { (state: inout Counter, action: Action) in
             switch action { case .increment(let by): state.count += by }
         })
-        let recorder = try Recorder(store: store, path: path, storeName: "counter")
+        let recorder = try Recorder(store: store, path: path, storeName: "counter", detail: .everyChange)
         store.dispatch(.increment(by: 2))
         store.dispatch(.increment(by: 5))
         recorder.stop()
@@ -291,7 +291,7 @@ struct DevToolsShellTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/reflected.jsonl"
         var model = Model()
-        let recorder = try Recorder<Model, Action>(path: path, storeName: "model", reflecting: model)
+        let recorder = try Recorder<Model, Action>(path: path, storeName: "model", reflecting: model, detail: .everyChange)
         model.count += 2
         recorder.record(.increment(by: 2), state: model)
         model.count = 0

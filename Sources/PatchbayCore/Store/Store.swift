@@ -11,6 +11,16 @@ public import Synchronization
 ///
 /// A store is used from one isolation domain (it is not `Sendable`), like the engine.
 ///
+/// The reducer changes the state in place, as TCA's store does: a dispatch costs the reducer
+/// plus a constant, however large the state, as long as nothing else holds the state's storage
+/// (a copy kept by a subscriber or an observer makes the next change copy what it changes).
+/// What `state` reads:
+/// - in a middleware, a subscriber or an observer: the state as it is then (before the action
+///   in a middleware, after it in the others);
+/// - inside the store's own reducer: nothing; the reducer has the state as its `inout`
+///   parameter, and reading `store.state` there stops the program with a message saying so
+///   (the state is being changed in place, and a copy would cost the whole state).
+///
 /// ```swift
 /// struct Counter { var count = 0 }
 /// enum CounterAction { case increment(by: Int) }
@@ -21,14 +31,20 @@ public import Synchronization
 /// store.dispatch(.increment(by: 2))                                 // prints 2
 /// ```
 public final class Store<State, Action> {
-    /// The current state. A reducer that reads it while it runs sees the state before the action
-    /// it is reducing: the reducer changes a copy, which becomes the state when it returns.
-    public var state: State { currentState }
+    /// The current state. It cannot be read from inside the store's reducer (see `Store`).
+    public var state: State {
+        precondition(!progress.isReducing, "Store.state was read inside the store's reducer, which changes the state in place: "
+            + "use the reducer's inout state")
+        return currentState
+    }
     @usableFromInline package var currentState: State
     @usableFromInline package let reducer: Reducer<State, Action>
     @usableFromInline package let middleware: [Middleware<State, Action>]
     @usableFromInline package var subscriptions: [StoreSubscription<State>] = []
     @usableFromInline package var observers: [AnyStoreObserver<State, Action>] = []
+    /// Whether an observer asked for the state before each action (`StoreObserver.wantsStateBefore`),
+    /// which then costs a copy of what the action changes.
+    @usableFromInline package var observersWantStateBefore = false
     /// How many actions have been handled (dropped ones included).
     public var actionCount: Int { progress.handledCount }
     /// The dispatch's bookkeeping in one property, changed by one access per step of a dispatch
@@ -63,15 +79,14 @@ public final class Store<State, Action> {
                 action = next
             }
         }
-        // The reducer works on a copy, never on `currentState` in place: reading `store.state`
-        // while it runs is then an ordinary read of the state before the action.
-        var next = currentState
-        reducer.reduce(&next, action)
-        if observers.isEmpty {
-            currentState = next
-        } else {
-            let record = DispatchRecord(index: index, action: action, before: currentState, after: next, cause: cause)
-            currentState = next
+        // In place: the reducer changes the store's own storage, which nothing else holds unless
+        // an observer asked for the state before.
+        let before: State? = observersWantStateBefore ? currentState : nil
+        progress.isReducing = true
+        reducer.reduce(&currentState, action)
+        progress.isReducing = false
+        if !observers.isEmpty {
+            let record = DispatchRecord(index: index, action: action, before: before, after: currentState, cause: cause)
             for observer in observers { observer.didReduce(record) }
         }
         notifySubscribers()
@@ -129,7 +144,12 @@ public final class Store<State, Action> {
     where Observer.State == State, Observer.Action == Action {
         let box = AnyStoreObserver(observer)
         observers.append(box)
-        return Connection { [weak self, box] in self?.observers.removeAll { $0 === box } }
+        observersWantStateBefore = observersWantStateBefore || box.wantsStateBefore
+        return Connection { [weak self, box] in
+            guard let self else { return }
+            observers.removeAll { $0 === box }
+            observersWantStateBefore = observers.contains { $0.wantsStateBefore }
+        }
     }
 }
 
@@ -141,6 +161,8 @@ package struct DispatchProgress<Action> {
     /// The index of the action being handled, which an action queued meanwhile names as its cause.
     @usableFromInline package var currentIndex = 0
     @usableFromInline package var isDispatching = false
+    /// Whether the reducer is changing the state now (`Store.state` cannot be read then).
+    @usableFromInline package var isReducing = false
     @usableFromInline package var queue: [(action: Action, cause: Int)] = []
     @usableFromInline package var queueHead = 0
 
@@ -205,8 +227,10 @@ package final class StoreSubscription<State> {
 package final class AnyStoreObserver<State, Action> {
     @usableFromInline package let didReduce: (DispatchRecord<State, Action>) -> Void
     @usableFromInline package let didDrop: (Action, Int) -> Void
+    package let wantsStateBefore: Bool
 
     package init<Observer: StoreObserver>(_ observer: Observer) where Observer.State == State, Observer.Action == Action {
+        wantsStateBefore = observer.wantsStateBefore
         // Weak: an observer (the recorder) may hold the store; once released it is not called.
         didReduce = { [weak observer] in observer?.store(didReduce: $0) }
         didDrop = { [weak observer] in observer?.store(didDrop: $0, index: $1) }

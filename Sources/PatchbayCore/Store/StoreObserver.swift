@@ -1,9 +1,15 @@
-/// Sees every action a store handles, with the state before and after it: the hook through
-/// which the recorder keeps history, so the store does not depend on the recorder.
-/// Every method has an empty default.
+/// Sees every action a store handles, with the state after it (and before it, when asked):
+/// the hook through which the recorder keeps history, so the store does not depend on the
+/// recorder. Every requirement has a default: no state before, and methods that do nothing.
 public protocol StoreObserver<State, Action>: AnyObject {
     associatedtype State
     associatedtype Action
+
+    /// Whether `DispatchRecord.before` is wanted (`false` by default). Asking for it keeps the
+    /// state before each action alive while the reducer runs, so that every collection the
+    /// action changes is copied: a dispatch then costs what the changed collections hold, not
+    /// a constant. Read once, when the observer is added.
+    var wantsStateBefore: Bool { get }
 
     /// An action was reduced.
     func store(didReduce record: DispatchRecord<State, Action>)
@@ -12,6 +18,7 @@ public protocol StoreObserver<State, Action>: AnyObject {
 }
 
 extension StoreObserver {
+    public var wantsStateBefore: Bool { false }
     public func store(didReduce record: DispatchRecord<State, Action>) {}
     public func store(didDrop action: Action, index: Int) {}
 }
@@ -22,14 +29,16 @@ public struct DispatchRecord<State, Action> {
     public var index: Int
     /// The action reduced (after middleware).
     public var action: Action
-    public var before: State
+    /// The state before the action, when an observer of the store asked for it
+    /// (`StoreObserver.wantsStateBefore`); `nil` otherwise.
+    public var before: State?
     public var after: State
     /// The index of the action during whose handling this one was dispatched, if any (a
     /// dispatch from a subscriber or middleware).
     public var cause: Int?
 
     @usableFromInline
-    package init(index: Int, action: Action, before: State, after: State, cause: Int?) {
+    package init(index: Int, action: Action, before: State?, after: State, cause: Int?) {
         self.index = index
         self.action = action
         self.before = before

@@ -1,29 +1,32 @@
-import PatchbayCore
+package import PatchbayCore
 
-/// A full state kept by a timeline, from which the states around it are replayed.
-struct Checkpoint {
+/// A full state kept by a timeline, from which the states around it are replayed; and the one
+/// policy that spaces full states out, in a history and in a session file alike.
+package struct Checkpoint {
     var index: Int
     var state: Value
 
     /// The fewest steps between two checkpoints.
     static let minimumInterval = 32
+    /// The most: a replay to any state applies at most this many steps.
+    static let maximumInterval = 100_000
 
     /// How many steps to leave before the next checkpoint after `state`: about as many as the
     /// state has leaves, so that a checkpoint costs a constant amount of memory per step
     /// whatever the state's size, and replaying to any state applies at most that many steps.
-    static func interval(after state: Value) -> Int {
-        max(minimumInterval, leafCount(of: state))
+    package static func interval(after state: Value) -> Int {
+        max(minimumInterval, leafCount(of: state, limit: maximumInterval))
     }
 
     /// The scalars and empty containers in `value`, a long string counting as one per 32 bytes
     /// (what a leaf costs), so that a few large strings also space the checkpoints out.
     /// Iterative, so that depth does not matter; only containers wait on the stack, so that a
     /// flat state of many keys is counted without copying its values.
-    static func leafCount(of value: Value) -> Int {
+    static func leafCount(of value: Value, limit: Int = .max) -> Int {
         var leaves = 0
         var containers: [Value] = []
         count(value, leaves: &leaves, containers: &containers)
-        while let next = containers.popLast() {
+        while leaves < limit, let next = containers.popLast() {
             switch next {
             case .array(let elements):
                 for element in elements { count(element, leaves: &leaves, containers: &containers) }
@@ -33,7 +36,7 @@ struct Checkpoint {
                 break
             }
         }
-        return leaves
+        return min(leaves, limit)
     }
 
     /// Counts `value` if it is a leaf, or puts it on `containers` to count its elements later.

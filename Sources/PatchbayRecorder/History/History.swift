@@ -75,11 +75,14 @@ public final class History {
 
     /// Records the step an action line of a recording gives, with `changes`, the full changes
     /// its patch made (`Inspection`), as recording its entry would, without making the entry.
+    /// `unrecorded`: the line holds no patch (see `HistoryEntry.unrecorded`).
     @discardableResult
-    package func record(_ line: borrowing SessionAction, changes: [ValueChange], after state: Value) throws(HistoryError) -> String? {
+    package func record(_ line: borrowing SessionAction, changes: [ValueChange], after state: Value,
+                        unrecorded: Bool = false) throws(HistoryError) -> String? {
         try record(index: line.index, after: state) { writer in
             StepRecord.write(changes: changes, positions: nil, action: line.action, skipped: false,
-                             failure: line.failure, cause: line.cause, delayedReducer: line.delayedReducer, to: &writer)
+                             failure: line.failure, cause: line.cause, delayedReducer: line.delayedReducer, unrecorded: unrecorded,
+                             to: &writer)
         }
     }
 

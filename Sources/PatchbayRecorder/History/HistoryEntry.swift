@@ -18,9 +18,14 @@ public struct HistoryEntry: Sendable, Equatable {
     /// For the step of an `after MS` reducer: the id of that reducer (`r3`), which alone runs
     /// when the step is recomputed.
     public var delayedReducer: String?
+    /// Whether the recording the step was read from does not hold its own changes (an app's
+    /// recording that keeps actions and checkpoints only): `changes` are empty, except at a
+    /// step a checkpoint follows, which holds what all the unrecorded steps since the last
+    /// known state changed. Recomputing the history (`history recompute`) finds each step's own.
+    public var unrecorded: Bool
 
     public init(index: Int, action: Value, changes: [ValueChange], failure: String? = nil, skipped: Bool = false,
-                cause: Int? = nil, delayedReducer: String? = nil) {
+                cause: Int? = nil, delayedReducer: String? = nil, unrecorded: Bool = false) {
         self.index = index
         self.action = action
         self.changes = changes
@@ -28,6 +33,7 @@ public struct HistoryEntry: Sendable, Equatable {
         self.skipped = skipped
         self.cause = cause
         self.delayedReducer = delayedReducer
+        self.unrecorded = unrecorded
     }
 
     /// The action's `type`, or `?` for an action without a string type.

@@ -15,6 +15,7 @@ struct StepRecord {
         static let failed = Flags(rawValue: 1 << 1)
         static let caused = Flags(rawValue: 1 << 2)
         static let delayed = Flags(rawValue: 1 << 3)
+        static let unrecorded = Flags(rawValue: 1 << 4)
     }
 
     var changes: [ValueChange]
@@ -26,6 +27,7 @@ struct StepRecord {
     var failure: String?
     var cause: Int?
     var delayedReducer: String?
+    var unrecorded: Bool
 
     /// The slot of a position not known yet.
     static let unknownPosition = UInt32.max
@@ -39,17 +41,18 @@ struct StepRecord {
         failure = entry.failure
         cause = entry.cause
         delayedReducer = entry.delayedReducer
+        unrecorded = entry.unrecorded
     }
 
     func entry(index: Int) -> HistoryEntry {
         HistoryEntry(index: index, action: action, changes: changes, failure: failure, skipped: skipped, cause: cause,
-                     delayedReducer: delayedReducer)
+                     delayedReducer: delayedReducer, unrecorded: unrecorded)
     }
 
     /// Writes the record; returns whether it removes a key whose position is not known.
     func write(to writer: inout ByteWriter) -> Bool {
         Self.write(changes: changes, positions: positions, action: action, skipped: skipped, failure: failure,
-                   cause: cause, delayedReducer: delayedReducer, to: &writer)
+                   cause: cause, delayedReducer: delayedReducer, unrecorded: unrecorded, to: &writer)
     }
 
     /// Writes a record from its parts, which are borrowed where a `StepRecord` would copy them:
@@ -57,12 +60,13 @@ struct StepRecord {
     /// is known, as for a new step. Returns whether the record removes a key whose position is
     /// not known.
     static func write(changes: [ValueChange], positions: [Int?]?, action: Value, skipped: Bool, failure: String?,
-                      cause: Int?, delayedReducer: String?, to writer: inout ByteWriter) -> Bool {
+                      cause: Int?, delayedReducer: String?, unrecorded: Bool = false, to writer: inout ByteWriter) -> Bool {
         var flags: Flags = []
         if skipped { flags.insert(.skipped) }
         if failure != nil { flags.insert(.failed) }
         if cause != nil { flags.insert(.caused) }
         if delayedReducer != nil { flags.insert(.delayed) }
+        if unrecorded { flags.insert(.unrecorded) }
         var hasUnknownPosition = false
         writer.writeByte(flags.rawValue)
         writer.writeVarint(UInt64(changes.count))
@@ -112,7 +116,8 @@ struct StepRecord {
         let delayedReducer = flags.contains(.delayed) ? reader.readString() : nil
         let failure = flags.contains(.failed) ? reader.readString() : nil
         var record = StepRecord(HistoryEntry(index: 0, action: action, changes: changes, failure: failure,
-                                             skipped: flags.contains(.skipped), cause: cause, delayedReducer: delayedReducer))
+                                             skipped: flags.contains(.skipped), cause: cause, delayedReducer: delayedReducer,
+                                             unrecorded: flags.contains(.unrecorded)))
         record.positions = positions
         return record
     }

@@ -18,26 +18,39 @@ public import PatchbayCore
 /// ```
 ///
 /// The file has the header, a `store` line with the state when recording started, then one
-/// `action` line per action the store reduces (actions a middleware drops are left out), and a
-/// `checkpoint` line with the full state every so many actions (as many as the state has leaves,
-/// at least 32). There are no `command` lines. States are encoded with `ValueEncoder` (keys in
-/// the order encoded; integers and decimals kept apart) and actions with an `ActionMapping`
-/// (`.codable()` unless given), so each action line's `action` is an object with a string
-/// `type` first; each action line holds the patch from the state before and the digest of the
-/// state after.
+/// `action` line per action the store reduces (actions a middleware drops are left out), and
+/// `checkpoint` lines with the full state. There are no `command` lines. States are encoded
+/// with `ValueEncoder` (keys in the order encoded; integers and decimals kept apart) and
+/// actions with an `ActionMapping` (`.codable()` unless given), so each action line's `action`
+/// is an object with a string `type` first.
+///
+/// What each step costs the app depends on `detail` (see `RecordingDetail`):
+/// - `.checkpoints` (the default): the app's thread encodes the action and queues it, a few
+///   microseconds whatever the state's size; the recorder's own thread encodes the state now
+///   and then, as often as `checkpointBudget` per action allows, and writes the lines. A step
+///   whose state was taken right after the one before holds its patch; the others hold the
+///   action only, and the states between checkpoints are not in the file. Taking a state
+///   keeps its storage until the writer has encoded it, so the next action copies the
+///   collections it changes once (about 1.6 ms for 100,000 items, once every few thousand
+///   actions for such a state).
+/// - `.everyChange`: every action line holds its patch and the digest of the state after it,
+///   found on the app's thread (see `RecordingDetail.everyChange` for its cost).
 ///
 /// A state that is not `Codable` is recorded through reflection (`init(path:reflecting:)`,
 /// with `Value(reflecting:)`), and so are its actions unless a mapping is given. Such a file
 /// says so in its header: it can be inspected but not replayed.
 ///
-/// Each line is in the file as soon as its action is recorded (one `write(2)`, see
-/// `SessionWriter`), so a crash of the app loses nothing recorded; `flush()` and `stop()`
-/// force the file to disk.
+/// Lines reach the file from the recorder's thread, in batches, usually within microseconds of
+/// their action; a crash of the app loses at most the lines still queued. `flush()` waits for
+/// them and forces the file to disk. The app's thread never waits for the writer, except when
+/// 65,536 actions are queued (a disk far slower than the app): it then waits until they are
+/// written, and no action is ever dropped.
 ///
 /// Recording never stops the app: the first error (an action or state that cannot be encoded,
 /// a full disk) is kept in `error` and ends the recording; the file stays readable up to it.
-/// Recording ends with `stop()` or when the recorder is released. A store does not keep the
-/// recorder alive. Use the recorder where the store is used (it is not `Sendable`).
+/// Recording ends with `stop()` (which writes a last checkpoint of the observed store's state)
+/// or when the recorder is released. A store does not keep the recorder alive. Use the
+/// recorder where the store is used (it is not `Sendable`).
 public final class Recorder<State, Action>: StoreObserver {
     /// The name the session file gives the store.
     public let storeName: String
@@ -46,20 +59,30 @@ public final class Recorder<State, Action>: StoreObserver {
     /// Whether states (and the actions, unless mapped) are recorded through reflection: the
     /// file can be inspected but not replayed.
     public let isReflecting: Bool
+    /// How much of each step the file holds.
+    public let detail: RecordingDetail
+    /// The time per action, on the recorder's thread, that encoding the states of checkpoints
+    /// may take (with `.checkpoints`): 2 µs. A state that encodes in 2 ms is taken every
+    /// thousand actions; one that encodes in 2 µs, after every action.
+    public static var checkpointBudget: Duration { .microseconds(2) }
     /// The error that ended the recording, if one did.
-    public private(set) var error: RecorderError?
+    public var error: RecorderError? { startError ?? writer?.error }
 
+    /// How the state becomes what the writer takes: a value encoded now, or (for a state that
+    /// can cross threads) the typed state, encoded on the writer's thread.
+    private let snapshot: (State) throws(ValueCodingError) -> RecordingWriter.Snapshot
+    /// With `.everyChange`: the state encoded on the app's thread, the parts of an `Equatable`
+    /// one that did not change taken over from the last (see `ValueEncoder.Memory`).
     private let encodeState: (State) throws(ValueCodingError) -> Value
     private let actions: ActionMapping<Action>
-    private var writer: SessionWriter?
-    private var state: Value
-    private var digest: StateDigest
-    private let fixedCheckpointInterval: Int?
-    private var checkpointInterval: Int
-    private var actionsSinceCheckpoint = 0
+    private var writer: RecordingWriter?
+    private var startError: RecorderError?
+    /// Actions since the writer was last given a state.
+    private var actionsSinceState = 0
     /// The recorded actions: the index of the last one.
     private var index = 0
-    /// The observed store, when recording one.
+    /// The observed store, when recording one: its state is the last checkpoint's.
+    private weak var store: Store<State, Action>?
     private var connection: Connection?
     /// The observed store's action count when recording started.
     private var firstStoreIndex = 0
@@ -69,27 +92,31 @@ public final class Recorder<State, Action>: StoreObserver {
     /// Starts recording into a new session file at `path` (an existing file is replaced); the
     /// store's actions follow with `record(_:state:)`. Every way to start a recording comes
     /// here.
-    private init(path: String, storeName: String, initialState: State, reflecting: Bool, created: Date,
-                 checkpointInterval: Int?, encodeState: @escaping (State) throws(ValueCodingError) -> Value,
+    private init(path: String, storeName: String, initialState: State, reflecting: Bool, created: Date, detail: RecordingDetail,
+                 checkpointInterval: Int?, snapshot: @escaping (State) throws(ValueCodingError) -> RecordingWriter.Snapshot,
+                 encodeState: @escaping (State) throws(ValueCodingError) -> Value,
                  actions: ActionMapping<Action>) throws(RecorderError) {
         self.storeName = storeName
         self.path = path
         isReflecting = reflecting
+        self.detail = detail
+        self.snapshot = snapshot
         self.encodeState = encodeState
         self.actions = actions
-        fixedCheckpointInterval = checkpointInterval.map { Swift.max(1, $0) }
+        let state: Value
         do {
             state = try encodeState(initialState)
         } catch {
             throw .encoding(what: "the initial state", message: error.description)
         }
-        digest = StateDigest(state)
-        self.checkpointInterval = 32
-        self.checkpointInterval = nextCheckpointInterval()
         do {
-            let writer = try SessionWriter(path: path, created: created, replacing: true, recordedThroughReflection: reflecting)
-            try writer.write(.store(name: storeName, state: state))
-            self.writer = writer
+            let version = detail == .checkpoints ? SessionHeader.checkpointsOnlyVersion : 1
+            let file = try SessionWriter(path: path, created: created, replacing: true, recordedThroughReflection: reflecting,
+                                         version: version)
+            try file.write(.store(name: storeName, state: state))
+            let budget = UInt64(Self.checkpointBudget.components.attoseconds / 1_000_000_000)
+            writer = RecordingWriter(writer: file, storeName: storeName, initialState: state, budgetNanoseconds: budget,
+                                     checkpointInterval: checkpointInterval.map { Swift.max(1, $0) }, detail: detail)
         } catch {
             throw .session(error)
         }
@@ -104,62 +131,74 @@ public final class Recorder<State, Action>: StoreObserver {
     ///   - storeName: the store's name in the file (`app` by default).
     ///   - initialState: the store's state before its first recorded action (state 0).
     ///   - actions: how actions become action objects.
+    ///   - detail: how much of each step the file holds (`.checkpoints` by default).
     ///   - created: the time written in the header (now by default).
-    ///   - checkpointInterval: actions between checkpoints; by default the state's size in
-    ///     leaves when the last checkpoint was written, at least 32.
+    ///   - checkpointInterval: actions between checkpoints. By default, with `.checkpoints`, as
+    ///     many as keep encoding states within `checkpointBudget` per action, and with
+    ///     `.everyChange` about the state's size in leaves, at least 32. Given, with
+    ///     `.checkpoints`, the state is taken every so many actions however long encoding takes.
     /// - Throws: when the file cannot be created or the state cannot be encoded.
     public convenience init(path: String, storeName: String = "app", initialState: State, actions: ActionMapping<Action>,
-                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable {
+                            detail: RecordingDetail = .checkpoints, created: Date = Date(),
+                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable & Sendable {
         // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`).
         let memory = ValueEncoder.Memory(for: State.self)
-        try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: false, created: created,
-                      checkpointInterval: checkpointInterval, encodeState: { state throws(ValueCodingError) in
-                          try ValueEncoder().encode(state, memory: memory)
-                      }, actions: actions)
+        let encode = { (state: State) throws(ValueCodingError) in try ValueEncoder().encode(state, memory: memory) }
+        try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: false, created: created, detail: detail,
+                      checkpointInterval: checkpointInterval, snapshot: { state throws(ValueCodingError) in
+                          switch detail {
+                          case .checkpoints: .typed { () throws(ValueCodingError) in try ValueEncoder().encode(state) }
+                          case .everyChange: .value(try encode(state))
+                          }
+                      }, encodeState: encode, actions: actions)
     }
 
     /// Starts recording a store of `Codable` actions (mapped with `ActionMapping.codable()`);
-    /// see `init(path:storeName:initialState:actions:created:checkpointInterval:)`.
-    public convenience init(path: String, storeName: String = "app", initialState: State, created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable, Action: Codable {
-        try self.init(path: path, storeName: storeName, initialState: initialState, actions: .codable(), created: created,
-                      checkpointInterval: checkpointInterval)
+    /// see `init(path:storeName:initialState:actions:detail:created:checkpointInterval:)`.
+    public convenience init(path: String, storeName: String = "app", initialState: State, detail: RecordingDetail = .checkpoints,
+                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError)
+    where State: Encodable & Sendable, Action: Codable {
+        try self.init(path: path, storeName: storeName, initialState: initialState, actions: .codable(), detail: detail,
+                      created: created, checkpointInterval: checkpointInterval)
     }
 
     /// Starts recording a store whose state is not `Codable`, through reflection
-    /// (`Value(reflecting:)`); its actions go through `actions`, by default through reflection
-    /// too. The header says so: the file can be inspected but not replayed.
+    /// (`Value(reflecting:)`, on the app's thread, when a state is taken); its actions go
+    /// through `actions`, by default through reflection too. The header says so: the file can
+    /// be inspected but not replayed.
     public convenience init(path: String, storeName: String = "app", reflecting initialState: State,
-                            actions: ActionMapping<Action> = .reflecting(), created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) {
-        try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: true, created: created,
-                      checkpointInterval: checkpointInterval, encodeState: { state in Value(reflecting: state) }, actions: actions)
+                            actions: ActionMapping<Action> = .reflecting(), detail: RecordingDetail = .checkpoints,
+                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError) {
+        try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: true, created: created, detail: detail,
+                      checkpointInterval: checkpointInterval, snapshot: { .value(Value(reflecting: $0)) },
+                      encodeState: { Value(reflecting: $0) }, actions: actions)
     }
 
     /// Starts recording `store`: every action it reduces from now on, with causes between
-    /// them (see `init(path:storeName:initialState:actions:created:checkpointInterval:)`).
+    /// them (see `init(path:storeName:initialState:actions:detail:created:checkpointInterval:)`).
     public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
-                            actions: ActionMapping<Action>, created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable {
-        try self.init(path: path, storeName: storeName, initialState: store.state, actions: actions, created: created,
+                            actions: ActionMapping<Action>, detail: RecordingDetail = .checkpoints, created: Date = Date(),
+                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable & Sendable {
+        try self.init(path: path, storeName: storeName, initialState: store.state, actions: actions, detail: detail, created: created,
                       checkpointInterval: checkpointInterval)
         observe(store)
     }
 
     /// Starts recording `store`, whose actions are `Codable` (mapped with
     /// `ActionMapping.codable()`).
-    public convenience init(store: Store<State, Action>, path: String, storeName: String = "app", created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable, Action: Codable {
-        try self.init(store: store, path: path, storeName: storeName, actions: .codable(), created: created,
+    public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
+                            detail: RecordingDetail = .checkpoints, created: Date = Date(),
+                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable & Sendable, Action: Codable {
+        try self.init(store: store, path: path, storeName: storeName, actions: .codable(), detail: detail, created: created,
                       checkpointInterval: checkpointInterval)
     }
 
     /// Starts recording `store`, whose state is not `Codable`, through reflection (see
-    /// `init(path:storeName:reflecting:actions:created:checkpointInterval:)`).
+    /// `init(path:storeName:reflecting:actions:detail:created:checkpointInterval:)`).
     public convenience init(reflecting store: Store<State, Action>, path: String, storeName: String = "app",
-                            actions: ActionMapping<Action> = .reflecting(), created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) {
-        try self.init(path: path, storeName: storeName, reflecting: store.state, actions: actions, created: created,
+                            actions: ActionMapping<Action> = .reflecting(), detail: RecordingDetail = .checkpoints,
+                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError) {
+        try self.init(path: path, storeName: storeName, reflecting: store.state, actions: actions, detail: detail, created: created,
                       checkpointInterval: checkpointInterval)
         observe(store)
     }
@@ -167,14 +206,15 @@ public final class Recorder<State, Action>: StoreObserver {
     /// Records every action `store` reduces from now on.
     private func observe(_ store: Store<State, Action>) {
         firstStoreIndex = store.actionCount
+        self.store = store
         connection = store.addObserver(self)
     }
 
     /// Whether actions are still being recorded (no `stop()`, no error).
-    public var isRecording: Bool { writer != nil }
+    public var isRecording: Bool { writer != nil && error == nil }
 
-    /// Records that the store reduced `action` to `state`: an action line, and a checkpoint
-    /// when one is due. Does nothing once the recording has ended.
+    /// Records that the store reduced `action` to `state`: an action line, with its patch or
+    /// a checkpoint when the state is taken. Does nothing once the recording has ended.
     /// - Parameters:
     ///   - action: the action the store reduced.
     ///   - after: the store's state after `action`.
@@ -184,56 +224,65 @@ public final class Recorder<State, Action>: StoreObserver {
         guard let writer else { return }
         let index = index + 1
         do throws(RecorderError) {
-            let object: Value, state: Value
+            let object: Value
             do {
                 object = try actions.object(for: action)
             } catch {
                 throw .encoding(what: "action \(index)", message: error.description)
             }
-            do {
-                state = try encodeState(after)
-            } catch {
-                throw .encoding(what: "the state after action \(index)", message: error.description)
-            }
-            let changes = self.state.changes(to: state)
-            digest.apply(changes, after: state)
-            let line = SessionAction(
-                store: storeName, index: index, action: object, patch: JSONPatch.operations(changes), hash: digest, cause: cause)
-            do {
-                try writer.write(.action(line))
-                self.index = index
-                self.state = state
-                actionsSinceCheckpoint += 1
-                if actionsSinceCheckpoint >= checkpointInterval {
-                    try writer.write(.checkpoint(store: storeName, index: index, state: state))
-                    actionsSinceCheckpoint = 0
-                    checkpointInterval = nextCheckpointInterval()
+            var state: RecordingWriter.Snapshot?
+            actionsSinceState += 1
+            if detail == .everyChange || writer.wantsState(actionsSinceState: actionsSinceState) {
+                do { state = try snapshot(after) } catch {
+                    throw .encoding(what: "the state after action \(index)", message: error.description)
                 }
-            } catch {
-                throw .session(error)
+                actionsSinceState = 0
             }
+            guard writer.append(RecordingWriter.Entry(index: index, action: object, cause: cause, state: state)) else {
+                stop()
+                return
+            }
+            self.index = index
         } catch {
-            self.error = error
+            startError = error
             stop()
         }
     }
 
-    /// Forces the actions recorded so far to disk (`fsync`; each is in the file as soon as it
-    /// is recorded). A failed sync ends the recording and is kept in `error`.
+    /// Waits until every action recorded so far is in the file, and forces it to disk
+    /// (`fsync`). A failed write or sync ends the recording and is kept in `error`.
     public func flush() {
-        guard let writer else { return }
-        do throws(SessionError) { try writer.sync() } catch {
-            self.error = .session(error)
-            stop()
-        }
+        writer?.flush()
     }
 
-    /// Ends the recording and closes the file. Calling it again does nothing.
+    /// Ends the recording: writes what is queued, then a last checkpoint of the observed
+    /// store's state (so that a replay checks the state the recording ends with), and closes
+    /// the file. Calling it again does nothing.
     public func stop() {
+        stop(finalState: store?.state)
+    }
+
+    /// Ends a recording fed by `record(_:state:)`: as `stop()`, with `state`, the store's state
+    /// after the last recorded action, as the last checkpoint.
+    public func stop(state: State) {
+        stop(finalState: state)
+    }
+
+    private func stop(finalState: State?) {
         connection?.disconnect()
         connection = nil
-        writer?.close()
-        writer = nil
+        store = nil
+        guard let writer else { return }
+        self.writer = nil
+        var last: RecordingWriter.Snapshot?
+        if let finalState, error == nil {
+            do throws(ValueCodingError) { last = try snapshot(finalState) } catch {
+                startError = .encoding(what: "the state after action \(index)", message: error.description)
+            }
+        }
+        writer.stop(finalState: last)
+        // The writer's error outlives it.
+        if startError == nil { startError = writer.error }
     }
 
     deinit { stop() }
@@ -259,19 +308,5 @@ public final class Recorder<State, Action>: StoreObserver {
         }
         if low < droppedStoreIndexes.count, droppedStoreIndexes[low] == storeIndex { return nil }
         return storeIndex - firstStoreIndex - low
-    }
-
-    private func nextCheckpointInterval() -> Int {
-        fixedCheckpointInterval ?? Swift.max(32, Self.leafCount(state))
-    }
-
-    /// The number of leaves of `value` (scalars and empty arrays and objects): the size a
-    /// checkpoint interval is measured against.
-    static func leafCount(_ value: Value) -> Int {
-        switch value {
-        case .array(let elements): elements.isEmpty ? 1 : elements.reduce(0) { $0 + leafCount($1) }
-        case .object(let members): members.isEmpty ? 1 : members.values.reduce(0) { $0 + leafCount($1) }
-        default: 1
-        }
     }
 }

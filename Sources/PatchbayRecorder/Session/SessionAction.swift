@@ -13,8 +13,10 @@ public struct SessionAction: Sendable, Equatable {
     /// The action object, `{type: ..., ...}`.
     public var action: Value
     /// The operations that turn the state before the action into the state after it; empty
-    /// for a failed action.
-    public var patch: [JSONPatch.Operation]
+    /// for a failed action; `nil` when the recording holds no change for the step (an app's
+    /// recording that keeps actions and checkpoints only: the state is known at the next
+    /// checkpoint of the store).
+    public var patch: [JSONPatch.Operation]?
     /// The digest of the state after the action; `nil` when a file does not give one.
     public var hash: StateDigest?
     /// Why the reducers failed, for a failed action (which changed nothing).
@@ -25,7 +27,7 @@ public struct SessionAction: Sendable, Equatable {
     public var delayedReducer: String?
 
     /// An action line's content.
-    public init(store: String, index: Int, action: Value, patch: [JSONPatch.Operation], hash: StateDigest?,
+    public init(store: String, index: Int, action: Value, patch: [JSONPatch.Operation]?, hash: StateDigest?,
                 failure: String? = nil, cause: Int? = nil, delayedReducer: String? = nil) {
         self.store = store
         self.index = index

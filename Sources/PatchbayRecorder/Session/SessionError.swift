@@ -109,7 +109,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notASession(let detail):
             "not a patchbay session: \(detail); a session file starts with {\"patchbay\":\"session\",\"version\":1,...}"
         case .newerVersion(let version):
-            "this file is version \(version); this patchbay reads version \(SessionHeader.supportedVersion) — update patchbay"
+            "this file is version \(version); this patchbay reads versions up to \(SessionHeader.supportedVersion) — update patchbay"
         case .cutShort: "the line is cut short (the recording stopped while writing it)"
         case .notJSON(let error): "not JSON: \(error)"
         case .notAnObject: "expected a JSON object {...}"

@@ -53,11 +53,11 @@ extension SessionEvent {
             .store(name: try values.string(), state: try values.json(), hosted: try values.optionalBoolean() ?? false)
         }
         static let action = Kind("action", [
-            .string("store"), .integer("index"), .json("action"), .patch("patch"), .digest("hash", .optional),
+            .string("store"), .integer("index"), .json("action"), .patch("patch", .optional), .digest("hash", .optional),
             .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional),
         ]) { values in
             .action(SessionAction(
-                store: try values.string(), index: try values.integer(), action: try values.json(), patch: try values.patch(),
+                store: try values.string(), index: try values.integer(), action: try values.json(), patch: try values.optionalPatch(),
                 hash: try values.optionalDigest(), failure: try values.optionalString(), cause: try values.optionalInteger(),
                 delayedReducer: try values.optionalString()))
         }
@@ -139,7 +139,7 @@ extension SessionEvent {
         case .setup(let text): (.setup, [.string(text)])
         case .store(let name, let state, let hosted): (.store, [.string(name), .json(state), hosted ? .boolean(true) : nil])
         case .action(let action):
-            (.action, [.string(action.store), .integer(action.index), .json(action.action), .patch(action.patch),
+            (.action, [.string(action.store), .integer(action.index), .json(action.action), action.patch.map { .patch($0) },
                        action.hash.map { .digest($0) }, action.failure.map { .string($0) }, action.cause.map { .integer($0) },
                        action.delayedReducer.map { .string($0) }])
         case .checkpoint(let store, let index, let state): (.checkpoint, [.string(store), .integer(index), .json(state)])
@@ -267,7 +267,9 @@ final class SessionField: Sendable {
     }
     static func object(_ name: String) -> SessionField { SessionField(name: name, type: .object, presence: .required) }
     static func json(_ name: String) -> SessionField { SessionField(name: name, type: .json, presence: .required) }
-    static func patch(_ name: String) -> SessionField { SessionField(name: name, type: .patch, presence: .required) }
+    static func patch(_ name: String, _ presence: Presence = .required) -> SessionField {
+        SessionField(name: name, type: .patch, presence: presence)
+    }
     static func digest(_ name: String, _ presence: Presence) -> SessionField { SessionField(name: name, type: .digest, presence: presence) }
     static func steps(_ name: String, _ presence: Presence) -> SessionField { SessionField(name: name, type: .steps, presence: presence) }
 
@@ -431,7 +433,17 @@ struct SessionFieldValues {
 
     mutating func patch() throws(SessionError.Reason) -> [JSONPatch.Operation] {
         let (field, value) = try next(.patch)
-        guard case .array(let elements)? = value else { throw mismatch(field, value ?? .null) }
+        return try operations(field, value ?? .null)
+    }
+
+    mutating func optionalPatch() throws(SessionError.Reason) -> [JSONPatch.Operation]? {
+        let (field, value) = try next(.patch)
+        guard let value else { return nil }
+        return try operations(field, value)
+    }
+
+    private func operations(_ field: SessionField, _ value: Value) throws(SessionError.Reason) -> [JSONPatch.Operation] {
+        guard case .array(let elements) = value else { throw mismatch(field, value) }
         var operations: [JSONPatch.Operation] = []
         operations.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {

@@ -91,6 +91,10 @@ public final class SessionFileReader {
                         unknownKindCount += 1
                         continue
                     }
+                    // Version 1 files hold every action's change: one without is damage there.
+                    if header.version < SessionHeader.checkpointsOnlyVersion, case .action(let action) = event, action.patch == nil {
+                        throw .missingField("patch", expected: SessionField.ValueType.patch.phrase)
+                    }
                     return RecordedEvent(line: lines.lineNumber, seq: seq, event: event)
                 } catch {
                     // A last line that ends before its JSON does: the writer stopped midway.

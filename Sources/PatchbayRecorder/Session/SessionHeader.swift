@@ -4,8 +4,12 @@ import PatchbayCore
 /// with `"reflection":true` after them for a file whose states were recorded through
 /// reflection (`Recorder(path:reflecting:)`).
 public struct SessionHeader: Sendable, Equatable {
-    /// The version of the session format this package writes, and the newest it reads.
-    public static let supportedVersion = 1
+    /// The newest version of the session format this package reads.
+    public static let supportedVersion = 2
+    /// The version of a file whose action lines may leave out their `patch` (an app's recording
+    /// that keeps actions and checkpoints only); files without such lines are written as
+    /// version 1, which every reader since the first reads.
+    public static let checkpointsOnlyVersion = 2
 
     /// The format version the file was written in.
     public var version: Int
@@ -17,8 +21,8 @@ public struct SessionHeader: Sendable, Equatable {
     /// replayed. `false` when a file does not say (all files written before the flag).
     public var recordedThroughReflection: Bool
 
-    /// A header of `version` (by default the one this package writes).
-    public init(version: Int = Self.supportedVersion, created: String?, recordedThroughReflection: Bool = false) {
+    /// A header of `version` (1 by default: a file whose every action line holds its patch).
+    public init(version: Int = 1, created: String?, recordedThroughReflection: Bool = false) {
         self.version = version
         self.created = created
         self.recordedThroughReflection = recordedThroughReflection

@@ -52,12 +52,14 @@ public final class SessionWriter {
     ///   - syncEveryCommand: whether each `write` is forced to disk before it returns.
     ///   - recordedThroughReflection: whether the header says the states were recorded
     ///     through reflection (see `SessionHeader`).
+    ///   - version: the format version in the header: 1, or `SessionHeader.checkpointsOnlyVersion`
+    ///     for a file whose action lines may leave out their patch.
     public init(path: String, created: String, replacing: Bool = false, syncEveryCommand: Bool = false,
-                recordedThroughReflection: Bool = false) throws(SessionError) {
+                recordedThroughReflection: Bool = false, version: Int = 1) throws(SessionError) {
         self.path = path
         self.syncEveryCommand = syncEveryCommand
         (descriptor, isRegularFile) = try Self.open(path, replacing: replacing)
-        SessionHeader(created: created, recordedThroughReflection: recordedThroughReflection).encode(into: &buffer)
+        SessionHeader(version: version, created: created, recordedThroughReflection: recordedThroughReflection).encode(into: &buffer)
         buffer.append(0x0A)
         do {
             try send(lines: 1)
@@ -70,10 +72,10 @@ public final class SessionWriter {
     /// Creates the file at `path` and writes the header with `created` (by default now) as
     /// UTC ISO 8601 text; see `init(path:created:replacing:syncEveryCommand:)`.
     public convenience init(path: String, created: Date = Date(), replacing: Bool = false, syncEveryCommand: Bool = false,
-                            recordedThroughReflection: Bool = false) throws(SessionError)
+                            recordedThroughReflection: Bool = false, version: Int = 1) throws(SessionError)
     {
         try self.init(path: path, created: Self.timestamp(created), replacing: replacing, syncEveryCommand: syncEveryCommand,
-                      recordedThroughReflection: recordedThroughReflection)
+                      recordedThroughReflection: recordedThroughReflection, version: version)
     }
 
     /// `date` as `2026-11-21T10:00:00Z`.

@@ -18,26 +18,32 @@ public struct RecordedSession: Sendable {
     /// The session file.
     public let path: String
 
+    /// A recorded session at `path`.
     public init(path: String) {
         self.path = path
     }
 
     /// Replays the actions of `store` (the file's first store when `nil`) through `reducer`,
     /// from the state the recording starts with.
-    /// - Returns: how many actions were verified.
-    /// - Throws: `RecordedSessionError.diverged` at the first action whose state differs
-    ///   from the recording's; the other cases when the file cannot be verified.
+    ///
+    /// A step whose line holds its patch is checked at that step. A recording that holds
+    /// actions and checkpoints only (`RecordingDetail.checkpoints`) is checked at its
+    /// checkpoints: a step costs the reducer and the decoding of its action, and a checkpoint
+    /// one encoding of the state, which the recorder spaced so that it costs a few microseconds
+    /// per action.
+    /// - Returns: how many actions were verified: all of the store's. A recording that ends
+    ///   with actions whose states it does not hold (an app that stopped without a last
+    ///   checkpoint) is refused, since they could not be checked.
+    /// - Throws: `RecordedSessionError.diverged` at the first action (or, between
+    ///   checkpoints, the first checkpoint) whose state differs from the recording's; the
+    ///   other cases when the file cannot be verified.
     @discardableResult
     public func verify<State: Codable, Action>(
         _ reducer: Reducer<State, Action>, actions mapping: ActionMapping<Action>, store: String? = nil
     ) throws(RecordedSessionError) -> Int {
         let reader: SessionFileReader
         do { reader = try SessionFileReader(path: path) } catch { throw .session(error) }
-        var replay: (name: String, expected: Value, actual: Value, state: State, index: Int)?
-        var verified = 0
-        // An Equatable state is encoded again only where it changed, and the states verified
-        // equal share their storage from then on: each action costs what it changed.
-        let memory = ValueEncoder.Memory(for: State.self)
+        var replay: Replay<State, Action>?
         while true {
             let recorded: RecordedEvent
             do {
@@ -49,42 +55,15 @@ public struct RecordedSession: Sendable {
             switch recorded.event {
             case .store(let name, let state, _) where replay == nil && (store == nil || store == name):
                 do throws(ValueCodingError) {
-                    replay = (name, state, state, try ValueDecoder().decode(State.self, from: state), 0)
+                    replay = Replay(name: name, initial: state, state: try ValueDecoder().decode(State.self, from: state),
+                                    reducer: reducer, mapping: mapping)
                 } catch {
                     throw .cannotVerify(line: recorded.line, "the recorded state of \(name) does not decode as \(State.self): \(error)")
                 }
             case .action(let line) where line.store == replay?.name:
-                guard var current = replay else { continue }
-                guard line.index == current.index + 1, line.failure == nil else {
-                    throw .cannotVerify(line: recorded.line, "action #\(line.index) of \(current.name) does not follow #\(current.index): "
-                        + "the recording travels in time (a jump, a skip or a branch), and only a straight run can be verified")
-                }
-                do throws(JSONPatchError) { _ = try JSONPatch.apply(line.patch, to: &current.expected) } catch {
-                    throw .cannotVerify(line: recorded.line, "action #\(line.index): \(error.description)")
-                }
-                func diverged(_ problem: String? = nil) -> RecordedSessionError {
-                    .diverged(StateDivergence(store: current.name, index: line.index, line: recorded.line, action: line.action,
-                                              expected: current.expected, actual: current.actual, problem: problem))
-                }
-                do throws(ActionDecodingError) {
-                    reducer(&current.state, try mapping.action(from: line.action))
-                } catch {
-                    throw diverged("the action no longer decodes: \(error)")
-                }
-                do throws(ValueCodingError) { current.actual = try ValueEncoder().encode(current.state, memory: memory) } catch {
-                    throw diverged("the state after it does not encode: \(error)")
-                }
-                current.index = line.index
-                guard current.actual == current.expected else { throw diverged() }
-                verified += 1
-                current.expected = current.actual
-                replay = current
+                try replay?.step(line, at: recorded.line)
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
-                // The state the patches before it give, which every action verified so far
-                // matched: a checkpoint that says otherwise is damage, here.
-                guard state == replay?.expected else {
-                    throw .cannotVerify(line: recorded.line, SessionEvent.checkpointDamage(index, of: name))
-                }
+                try replay?.checkpoint(state, at: recorded.line)
             case .jump(let name, _), .skip(let name, _, _, _), .reset(let name, _), .checkout(let name, _), .sweep(let name),
                  .recompute(let name, _):
                 guard name == replay?.name else { continue }
@@ -93,8 +72,16 @@ public struct RecordedSession: Sendable {
                 continue
             }
         }
-        guard replay != nil else { throw .cannotVerify(line: nil, store.map { "no store \($0) in the recording" } ?? "no store in the recording") }
-        return verified
+        guard let replay else {
+            throw .cannotVerify(line: nil, store.map { "no store \($0) in the recording" } ?? "no store in the recording")
+        }
+        guard replay.verified == replay.index else {
+            // A test that passed without checking them would pass whatever they do.
+            throw .cannotVerify(line: nil, "the recording of \(replay.name) ends with actions #\(replay.verified + 1) to #\(replay.index), "
+                + "whose states it does not hold (no checkpoint after them); they ran, but could not be checked "
+                + "(a Recorder fed by record(_:state:) writes the last state with stop(state:))")
+        }
+        return replay.verified
     }
 
     /// Replays the actions of `store` through `reducer`, mapping actions through their
@@ -102,6 +89,126 @@ public struct RecordedSession: Sendable {
     @discardableResult
     public func verify<State: Codable, Action: Codable>(_ reducer: Reducer<State, Action>, store: String? = nil) throws(RecordedSessionError) -> Int {
         try verify(reducer, actions: .codable(), store: store)
+    }
+}
+
+/// A store's recorded run replayed through the reducer as it is now: the typed state, and
+/// the recorded state as far as the file tells it.
+private struct Replay<State: Codable, Action> {
+    let name: String
+    let reducer: Reducer<State, Action>
+    let mapping: ActionMapping<Action>
+    /// The state the reducer made.
+    var state: State
+    /// The index of the last action replayed.
+    var index = 0
+    /// The index of the last state checked against the recording.
+    var verified = 0
+    /// The recorded state after `index`, while the file's patches tell it (`nil` after an
+    /// action line without its patch, until the next checkpoint).
+    var expected: Value?
+    /// The last state known to agree with the recording (`matched.index`, with its typed
+    /// state), and the actions replayed since, from which a divergence found at a checkpoint
+    /// is run again step by step.
+    var matched: (index: Int, state: State)
+    var since: [(line: Int, action: SessionAction)] = []
+    /// An Equatable state is encoded again only where it changed, so that checking a state
+    /// after each action costs what the action changed.
+    let memory = ValueEncoder.Memory(for: State.self)
+
+    init(name: String, initial: Value, state: State, reducer: Reducer<State, Action>, mapping: ActionMapping<Action>) {
+        self.name = name
+        self.reducer = reducer
+        self.mapping = mapping
+        self.state = state
+        expected = initial
+        matched = (0, state)
+    }
+
+    mutating func step(_ line: SessionAction, at lineNumber: Int) throws(RecordedSessionError) {
+        guard line.index == index + 1, line.failure == nil else {
+            throw .cannotVerify(line: lineNumber, "action #\(line.index) of \(name) does not follow #\(index): "
+                + "the recording travels in time (a jump, a skip or a branch), and only a straight run can be verified")
+        }
+        let action: Action
+        do throws(ActionDecodingError) { action = try mapping.action(from: line.action) } catch {
+            throw .diverged(StateDivergence(store: name, index: line.index, line: lineNumber, action: line.action, expected: .null,
+                                            actual: .null, problem: "the action no longer decodes: \(error)"))
+        }
+        if line.patch == nil, expected != nil {
+            // The last state the patches checked: where a divergence found at the next
+            // checkpoint is looked for from.
+            matched = (index, state)
+            since = []
+        }
+        reducer(&state, action)
+        index = line.index
+        guard let patch = line.patch, var expected else {
+            expected = nil
+            since.append((lineNumber, line))
+            return
+        }
+        do throws(JSONPatchError) { _ = try JSONPatch.apply(patch, to: &expected) } catch {
+            throw .cannotVerify(line: lineNumber, "action #\(line.index): \(error.description)")
+        }
+        let actual = try encode(state, at: line, lineNumber)
+        guard actual == expected else {
+            throw .diverged(StateDivergence(store: name, index: line.index, line: lineNumber, action: line.action,
+                                            expected: expected, actual: actual))
+        }
+        // Equal: from now on the recorded state shares the encoded one's storage.
+        self.expected = actual
+        verified = index
+    }
+
+    mutating func checkpoint(_ recorded: Value, at lineNumber: Int) throws(RecordedSessionError) {
+        if let expected {
+            // The state the patches before it give, which every action verified so far
+            // matched: a checkpoint that says otherwise is damage, here.
+            guard recorded == expected else { throw .cannotVerify(line: lineNumber, SessionEvent.checkpointDamage(index, of: name)) }
+            matched = (index, state)
+            verified = index
+            return
+        }
+        let last = since.last
+        let actual = try encode(state, at: last?.action, last?.line ?? lineNumber)
+        guard actual == recorded else { throw try divergence(at: recorded, line: lineNumber) }
+        expected = actual
+        matched = (index, state)
+        verified = index
+        since = []
+    }
+
+    /// The divergence of a checkpoint that differs: the steps since the last state that
+    /// matched run again, each encoded, to name those whose changes touch what differs.
+    private func divergence(at recorded: Value, line lineNumber: Int) throws(RecordedSessionError) -> RecordedSessionError {
+        let actual = try encode(self.state, at: nil, lineNumber)
+        let differing = recorded.changes(to: actual).map(\.path)
+        var state = matched.state
+        var before = try encode(state, at: nil, lineNumber)
+        var touching: [Int] = []
+        for (line, recordedAction) in since {
+            guard let action = try? mapping.action(from: recordedAction.action) else { continue }
+            reducer(&state, action)
+            let after = try encode(state, at: recordedAction, line)
+            let changed = before.changes(to: after).map(\.path)
+            if changed.contains(where: { path in differing.contains { $0.starts(with: path) || path.starts(with: $0) } }) {
+                touching.append(recordedAction.index)
+            }
+            before = after
+        }
+        let action = since.last?.action.action ?? .null
+        var divergence = StateDivergence(store: name, index: index, line: lineNumber, action: action, expected: recorded, actual: actual)
+        divergence.lastMatched = matched.index
+        divergence.touchingSteps = touching
+        return .diverged(divergence)
+    }
+
+    private func encode(_ state: State, at line: SessionAction?, _ lineNumber: Int) throws(RecordedSessionError) -> Value {
+        do throws(ValueCodingError) { return try ValueEncoder().encode(state, memory: memory) } catch {
+            throw .diverged(StateDivergence(store: name, index: line?.index ?? index, line: lineNumber, action: line?.action ?? .null,
+                                            expected: .null, actual: .null, problem: "the state after it does not encode: \(error)"))
+        }
     }
 }
 
@@ -147,6 +254,13 @@ public struct StateDivergence: Sendable, Equatable, CustomStringConvertible {
     public var actual: Value
     /// Why there is no state to compare, when the action could not be replayed at all.
     public var problem: String?
+    /// For a divergence found at a checkpoint of a recording that holds no state between
+    /// checkpoints (`index` is the checkpoint's): the index of the last state that matched the
+    /// recording; `nil` for a divergence found at its own step.
+    public var lastMatched: Int?
+    /// With `lastMatched`: the steps after it whose changes, as the reducer makes them now,
+    /// touch a path that differs at the checkpoint; the divergence is among them.
+    public var touchingSteps: [Int] = []
 
     /// What differs, path by path, from the recorded state to the state now.
     public var differences: [ValueChange] { expected.changes(to: actual) }
@@ -155,7 +269,14 @@ public struct StateDivergence: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let head = "action #\(index) of \(store) (line \(line): \(action.actionSummary))"
         if let problem { return "\(head): \(problem)" }
-        return (["\(head) leaves a state other than the recording's (recorded → now):"] + differences.map { "  " + $0.summary })
-            .joined(separator: "\n")
+        var first = "\(head) leaves a state other than the recording's (recorded → now):"
+        if let lastMatched {
+            let steps = touchingSteps.isEmpty ? "none of them changes what differs"
+                : "the ones that change what differs: " + touchingSteps.map { "#\($0)" }.joined(separator: ", ")
+            first = "checkpoint #\(index) of \(store) (line \(line)) differs from the state the reducer makes now; the recording "
+                + "holds no state between it and #\(lastMatched), the last that matched, and of the actions since, \(steps) "
+                + "(recorded → now):"
+        }
+        return ([first] + differences.map { "  " + $0.summary }).joined(separator: "\n")
     }
 }

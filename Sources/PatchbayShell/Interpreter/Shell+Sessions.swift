@@ -464,8 +464,8 @@ extension Shell {
     /// replayed action): what a divergence at that action shows.
     private func statesAfter(_ recorded: SessionAction) -> (expected: Value, actual: Value)? {
         guard let (name, history) = try? histories.history(of: recorded.store), let actual = try? graph.storeState(name),
-              var expected = try? history.state(at: recorded.index - 1, current: actual),
-              (try? JSONPatch.apply(recorded.patch, to: &expected)) != nil
+              var expected = try? history.state(at: recorded.index - 1, current: actual), let patch = recorded.patch,
+              (try? JSONPatch.apply(patch, to: &expected)) != nil
         else { return nil }
         return (expected, actual)
     }

@@ -52,13 +52,23 @@ public struct Inspection {
                 throw InspectionError(message: "an action of \(recorded.store), which no store line created")
             }
             let history = store.history
-            guard recorded.index == history.current + 1 else {
-                throw InspectionError(message: "action #\(recorded.index) of \(recorded.store) does not follow state #\(history.current)")
+            guard recorded.index == history.current + store.unrecorded.count + 1 else {
+                let last = history.current + store.unrecorded.count
+                throw InspectionError(message: "action #\(recorded.index) of \(recorded.store) does not follow state #\(last)")
+            }
+            guard let patch = recorded.patch else {
+                // Its state comes with the next checkpoint.
+                store.unrecorded.append(recorded)
+                return
+            }
+            guard store.unrecorded.isEmpty else {
+                throw InspectionError(message: "action #\(recorded.index) of \(recorded.store) holds a patch, but the state before it "
+                    + "is not in the recording (no checkpoint after #\(history.current + store.unrecorded.count))")
             }
             // The state is changed where the store holds it, so that only a state a checkpoint
             // of the history shares is ever copied.
             let changes: [ValueChange]
-            do { changes = try JSONPatch.apply(recorded.patch, to: &store.state) } catch {
+            do { changes = try JSONPatch.apply(patch, to: &store.state) } catch {
                 throw InspectionError(message: "action #\(recorded.index) of \(recorded.store): \(error.description)")
             }
             store.digest.apply(changes, after: store.state)
@@ -69,7 +79,12 @@ public struct Inspection {
                 throw InspectionError(message: error.description)
             }
         case .checkpoint(let name, let index, let checkpoint):
-            guard let store = rebuilt(name), store.history.current == index else { return }
+            guard let store = rebuilt(name) else { return }
+            if !store.unrecorded.isEmpty, store.history.current + store.unrecorded.count == index {
+                try store.recordUnrecorded(reaching: checkpoint)
+                return
+            }
+            guard store.history.current == index else { return }
             // The history shows the states the patches give: a checkpoint that says otherwise
             // is damage, where it stands, and not a state to take (what a jump shows would then
             // disagree with what the store held).
@@ -151,6 +166,8 @@ public struct Inspection {
     public func finish() throws(InspectionError) {
         for name in order {
             guard let store = stores[name] else { continue }
+            // Actions after the last checkpoint: their states are not in the recording.
+            try store.recordUnrecorded(reaching: nil)
             store.finished = (store.history.branch, store.history.current)
             var failure: GraphError?
             // Derived nodes follow the state; what is wired to a dispatch does not run: the
@@ -250,12 +267,31 @@ private final class RebuiltStore {
     var skippedChanges: [Int: [ValueChange]] = [:]
     /// Where `finish()` left the history: its branch and current state.
     var finished: (branch: String, index: Int)?
+    /// Action lines without their patch since the last state known, recorded once a checkpoint
+    /// gives the state after them.
+    var unrecorded: [SessionAction] = []
 
     init(name: String, history: History, state: Value) {
         self.name = name
         self.history = history
         self.state = state
         digest = StateDigest(state)
+    }
+
+    /// Records the steps of `unrecorded`, marked so: none with changes of its own, and the last
+    /// with what they all changed to reach `state`, the checkpoint after it (`nil` at the end
+    /// of what was read, when no checkpoint came: the state stays the last one known).
+    func recordUnrecorded(reaching state: Value?) throws(InspectionError) {
+        guard let last = unrecorded.last else { return }
+        do throws(HistoryError) {
+            for line in unrecorded.dropLast() { try history.record(line, changes: [], after: self.state, unrecorded: true) }
+            let changes = state.map { self.state.changes(to: $0) } ?? []
+            if let state { reset(to: state) }
+            try history.record(last, changes: changes, after: self.state, unrecorded: true)
+        } catch {
+            throw InspectionError(message: error.description)
+        }
+        unrecorded = []
     }
 
     /// Puts the store at `state`, whose digest is computed again.

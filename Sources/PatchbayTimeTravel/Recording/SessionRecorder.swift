@@ -150,7 +150,7 @@ public final class SessionRecorder {
     /// Actions between checkpoints: about the number of leaves of the state, so that a
     /// checkpoint costs about as much as the changes between two of them.
     static func checkpointInterval(for state: Value) -> Int {
-        Swift.max(32, Swift.min(state.leafCount(limit: 100_000), 100_000))
+        Checkpoint.interval(after: state)
     }
 }
 
@@ -159,22 +159,5 @@ extension SessionAction {
     public init(_ step: StoreStep, hash: StateDigest) {
         self.init(store: step.store, index: step.index, action: step.action, patch: JSONPatch.operations(step.changes), hash: hash,
                   failure: step.failure, cause: step.cause, delayedReducer: step.reducer)
-    }
-}
-
-extension Value {
-    /// How many scalars, empty objects and empty arrays the value holds, counting no further
-    /// than `limit`.
-    func leafCount(limit: Int) -> Int {
-        var count = 0
-        var pending: [Value] = [self]
-        while let value = pending.popLast(), count < limit {
-            switch value {
-            case .object(let members) where !members.isEmpty: pending.append(contentsOf: members.values)
-            case .array(let elements) where !elements.isEmpty: pending.append(contentsOf: elements)
-            default: count += 1
-            }
-        }
-        return count
     }
 }

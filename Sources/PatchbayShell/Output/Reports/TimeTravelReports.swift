@@ -61,6 +61,7 @@ struct HistoryListing: CommandReport {
                            "current": .bool(entry.index == current)]
         if let failure = entry.failure { json = json.adding("failure", .string(failure)) }
         if let cause = entry.cause { json = json.adding("cause", .int(cause)) }
+        if entry.unrecorded { json = json.adding("unrecorded", .bool(true)) }
         return json
     }
 
@@ -68,9 +69,11 @@ struct HistoryListing: CommandReport {
     private static func effect(of entry: HistoryEntry) -> String {
         if entry.skipped { return "(skipped)" }
         if let failure = entry.failure { return "failed: \(failure)" }
+        if entry.unrecorded && entry.changes.isEmpty { return "(change not recorded)" }
         guard !entry.changes.isEmpty else { return "(no changes)" }
         let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
-        return entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
+        let shown = entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
+        return entry.unrecorded ? shown + " (since the last recorded state)" : shown
     }
 }
 

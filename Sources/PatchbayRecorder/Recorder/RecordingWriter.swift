@@ -1,0 +1,263 @@
+import Dispatch
+import PatchbayCore
+import Synchronization
+
+/// How much of each step a `Recorder` writes.
+public enum RecordingDetail: Sendable, Equatable {
+    /// Every action, and the whole state now and then (the default). The app's thread pays for
+    /// the action's encoding and a constant; the state is encoded on the recorder's own thread,
+    /// at checkpoints spaced so that encoding them costs about `Recorder.checkpointBudget` per
+    /// action: every step for a small state (whose action lines then carry their patch, as with
+    /// `everyChange`), one step in thousands for a state of 100,000 items. Between checkpoints
+    /// the file holds the actions without their changes; `inspect` shows those steps as not
+    /// recorded, and `RecordedSession.verify` and `replay --verify` check the states at the
+    /// checkpoints.
+    case checkpoints
+    /// Every action with exactly what it changed, found on the app's thread after each action:
+    /// the state is encoded again where it changed (an `Equatable` state is compared part by
+    /// part, so the cost grows with the state's size, a comparison per part), and its storage is
+    /// kept, so the next action copies each collection it changes.
+    case everyChange
+}
+
+/// The recorder's own thread: it takes the lines a `Recorder` queues on the app's thread,
+/// encodes the states of checkpoints, works out patches between consecutive states, and writes
+/// the lines to the file in batches. The app's thread only appends to the queue (and waits
+/// when `capacity` entries are waiting, until the writer has written them).
+final class RecordingWriter: Sendable {
+    /// One recorded action, as the app's thread queues it.
+    struct Entry: Sendable {
+        var index: Int
+        var action: Value
+        var cause: Int?
+        /// The state after the action, when the recorder took it: an encoded one, or one the
+        /// writer encodes.
+        var state: Snapshot?
+    }
+
+    /// A state the writer gets: already a value, or the app's typed state still to encode.
+    enum Snapshot: Sendable {
+        case value(Value)
+        case typed(@Sendable () throws(ValueCodingError) -> Value)
+    }
+
+    /// The most entries waiting before the app's thread waits for the writer.
+    static let capacity = 1 << 16
+
+    private struct Queue: ~Copyable {
+        var entries: [Entry] = []
+        var isScheduled = false
+        /// Whether a queued or written entry holds a typed state not encoded yet.
+        var isEncoding = false
+        /// How many actions apart the recorder takes a state (1: every action).
+        var interval = 1
+        var error: RecorderError?
+    }
+
+    /// What only the writer's thread touches (and `stop`/`flush`, which wait for it).
+    private struct Output: ~Copyable {
+        var writer: SessionWriter?
+        /// The state after the last action written, when the writer knows it.
+        var state: Value?
+        var digest: StateDigest
+        var actionsSinceCheckpoint = 0
+        var checkpointInterval: Int
+        /// The index of the last action written (0 before the first).
+        var lastIndex = 0
+    }
+
+    let storeName: String
+    /// The time per action that encoding checkpoints may take on the writer's thread.
+    let budgetNanoseconds: UInt64
+    /// A fixed number of actions between full checkpoints, when the caller gave one.
+    private let fixedCheckpointInterval: Int?
+    /// A fixed number of actions between the states taken, when the caller gave one.
+    private let fixedStateInterval: Int?
+    private let queue = Mutex(Queue())
+    private let output: Mutex<Output>
+    private let dispatchQueue = DispatchQueue(label: "patchbay.recorder")
+
+    init(writer: sending SessionWriter, storeName: String, initialState: Value, budgetNanoseconds: UInt64,
+         checkpointInterval: Int?, detail: RecordingDetail) {
+        self.storeName = storeName
+        self.budgetNanoseconds = budgetNanoseconds
+        fixedCheckpointInterval = checkpointInterval
+        // A fixed interval with `.checkpoints`: a state is taken, and written, every so many actions.
+        fixedStateInterval = detail == .checkpoints ? checkpointInterval : nil
+        if let checkpointInterval, detail == .checkpoints { queue.withLock { $0.interval = checkpointInterval } }
+        output = Mutex(Output(writer: writer, state: initialState, digest: StateDigest(initialState),
+                              checkpointInterval: checkpointInterval ?? Self.checkpointInterval(for: initialState)))
+    }
+
+    /// The error that stopped the writer, if one did.
+    var error: RecorderError? { queue.withLock { $0.error } }
+
+    /// Whether the next action's state should be taken: its interval has passed and the
+    /// writer is not still encoding the last one taken.
+    func wantsState(actionsSinceState: Int) -> Bool {
+        if let fixedStateInterval { return actionsSinceState >= fixedStateInterval }
+        return queue.withLock { !$0.isEncoding && actionsSinceState >= $0.interval }
+    }
+
+    /// Queues `entry`; waits first when `capacity` entries are waiting. Returns `false` once
+    /// the writer has stopped on an error.
+    func append(_ entry: sending Entry) -> Bool {
+        var entry = Optional(entry)
+        while true {
+            let (accepted, failed, schedule) = queue.withLock { queue -> (Bool, Bool, Bool) in
+                if queue.error != nil { return (false, true, false) }
+                guard queue.entries.count < Self.capacity, let taken = entry.take() else { return (false, false, false) }
+                if case .typed? = taken.state { queue.isEncoding = true }
+                queue.entries.append(taken)
+                let schedule = !queue.isScheduled
+                queue.isScheduled = true
+                return (true, false, schedule)
+            }
+            if failed { return false }
+            if accepted {
+                if schedule { dispatchQueue.async { self.drain() } }
+                return true
+            }
+            // Full: wait for the writer to write what is waiting.
+            dispatchQueue.sync {}
+        }
+    }
+
+    /// Writes everything queued, then forces the file to disk.
+    func flush() {
+        dispatchQueue.sync {
+            drain()
+            output.withLock { output in
+                guard let writer = output.writer else { return }
+                do throws(SessionError) { try writer.sync() } catch { fail(.session(error), output: &output) }
+            }
+        }
+    }
+
+    /// Writes everything queued, a last checkpoint of `finalState` when given, and closes the
+    /// file.
+    func stop(finalState: Snapshot?) {
+        dispatchQueue.sync {
+            drain()
+            output.withLock { output in
+                guard let writer = output.writer else { return }
+                if let finalState, output.lastIndex > 0 {
+                    let index = output.lastIndex
+                    do throws(RecorderError) {
+                        let state = try encode(finalState, what: "the state after action \(index)")
+                        // Not when the patches already tell the state.
+                        if output.state != state {
+                            output.digest = StateDigest(state)
+                            output.state = state
+                            try write([.checkpoint(store: storeName, index: index, state: state)], to: writer)
+                        }
+                    } catch {
+                        fail(error, output: &output)
+                    }
+                }
+                output.writer?.close()
+                output.writer = nil
+            }
+        }
+    }
+
+    /// On the writer's thread: writes the queued entries, a batch at a time.
+    private func drain() {
+        while true {
+            let entries = queue.withLock { queue -> [Entry] in
+                let taken = queue.entries
+                queue.entries = []
+                if taken.isEmpty { queue.isScheduled = false }
+                return taken
+            }
+            guard !entries.isEmpty else { return }
+            output.withLock { output in write(entries, output: &output) }
+        }
+    }
+
+    private func write(_ entries: [Entry], output: inout Output) {
+        guard let writer = output.writer else { return }
+        var events: [SessionEvent] = []
+        events.reserveCapacity(entries.count + 1)
+        do throws(RecorderError) {
+            for entry in entries {
+                var patch: [JSONPatch.Operation]?
+                var hash: StateDigest?
+                var checkpoint: Value?
+                if let snapshot = entry.state {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let state = try encode(snapshot, what: "the state after action \(entry.index)")
+                    if case .typed = snapshot { adapt(encodingTook: DispatchTime.now().uptimeNanoseconds - start) }
+                    if let before = output.state {
+                        let changes = before.changes(to: state)
+                        output.digest.apply(changes, after: state)
+                        patch = JSONPatch.operations(changes)
+                        hash = output.digest
+                        output.actionsSinceCheckpoint += 1
+                        if output.actionsSinceCheckpoint >= output.checkpointInterval { checkpoint = state }
+                    } else {
+                        output.digest = StateDigest(state)
+                        checkpoint = state
+                    }
+                    output.state = state
+                } else {
+                    output.state = nil
+                }
+                events.append(.action(SessionAction(store: storeName, index: entry.index, action: entry.action, patch: patch,
+                                                     hash: hash, cause: entry.cause)))
+                if let checkpoint {
+                    events.append(.checkpoint(store: storeName, index: entry.index, state: checkpoint))
+                    output.actionsSinceCheckpoint = 0
+                    output.checkpointInterval = fixedCheckpointInterval ?? Self.checkpointInterval(for: checkpoint)
+                }
+                output.lastIndex = entry.index
+            }
+            try write(events, to: writer)
+        } catch {
+            // What was made before the error is written, so that the file holds every action
+            // recorded up to it.
+            if !events.isEmpty { try? writer.write(events) }
+            fail(error, output: &output)
+        }
+    }
+
+    private func write(_ events: [SessionEvent], to writer: SessionWriter) throws(RecorderError) {
+        do throws(SessionError) { try writer.write(events) } catch { throw .session(error) }
+    }
+
+    private func encode(_ snapshot: Snapshot, what: String) throws(RecorderError) -> Value {
+        switch snapshot {
+        case .value(let value): return value
+        case .typed(let encode):
+            do throws(ValueCodingError) { return try encode() } catch {
+                throw .encoding(what: what, message: error.description)
+            }
+        }
+    }
+
+    /// After encoding a taken state: the next is taken as many actions later as keep encoding
+    /// within the budget per action, and the app's thread may take one again.
+    private func adapt(encodingTook nanoseconds: UInt64) {
+        let interval = fixedStateInterval ?? Int(min(nanoseconds / max(1, budgetNanoseconds), UInt64(Int.max))) + 1
+        queue.withLock { queue in
+            queue.interval = interval
+            queue.isEncoding = false
+        }
+    }
+
+    private func fail(_ error: RecorderError, output: inout Output) {
+        queue.withLock { queue in
+            if queue.error == nil { queue.error = error }
+            queue.entries = []
+            queue.isEncoding = false
+        }
+        output.writer?.close()
+        output.writer = nil
+    }
+
+    /// Actions between full checkpoints when the writer knows every state: the history's
+    /// policy (`Checkpoint.interval(after:)`).
+    static func checkpointInterval(for state: Value) -> Int {
+        Checkpoint.interval(after: state)
+    }
+}
