@@ -33,7 +33,7 @@ let store = Store(initialState: Counter(), reducer: Reducer<Counter, CounterActi
     }
 })
 do {
-    let recorder = try Recorder(store: store, path: arguments[1])
+    let recorder = try Recorder(store: store, path: arguments[1], detail: .everyChange)
     Thread.sleep(forTimeInterval: Double(startDelay) / 1000)
     for index in 0..<max(0, count) {
         store.dispatch(.increment(by: index + 1))

@@ -212,9 +212,9 @@ struct InspectShellTests {
 
     @Test func aNewerVersionIsRefused() {
         let directory = TemporaryDirectory()
-        let path = directory.write("future.jsonl", #"{"patchbay":"session","version":2,"created":"2030-01-01T00:00:00Z"}"# + "\n")
+        let path = directory.write("future.jsonl", #"{"patchbay":"session","version":3,"created":"2030-01-01T00:00:00Z"}"# + "\n")
         let message = DataflowSession().error("inspect \(path)")
-        #expect(message.contains("line 1") && message.contains("version 2"))
+        #expect(message.contains("line 1") && message.contains("version 3"))
     }
 
     @Test func aFileThatIsNotASessionEndsAtOnceWithOneLine() {

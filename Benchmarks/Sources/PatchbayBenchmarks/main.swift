@@ -15,6 +15,7 @@ let groups: [any BenchmarkGroup] = [
     SessionBenchmarks(),
     CodableBenchmarks(),
     HostingBenchmarks(),
+    ScaleBenchmarks(),
     OutputBenchmarks(),
     TimeTravelOutputBenchmarks(),
 ]

@@ -16,6 +16,9 @@ public struct StoreStep: Sendable, Equatable {
     public var delayedFrom: Int?
     /// For an `after MS` reducer's step: the reducer's id.
     public var reducer: String?
+    /// Whether the step was read from a recording that does not hold its changes (an app's
+    /// recording that keeps actions and checkpoints only): `changes` are not its own.
+    package var unrecorded = false
 
     public init(store: String, index: Int, action: Value, changes: [ValueChange], failure: String? = nil, cause: Int? = nil,
                 delayedFrom: Int? = nil, reducer: String? = nil) {

@@ -73,7 +73,8 @@ extension Shell {
             }
         }
         if applied {
-            do throws(InspectionError) { try following.inspection.finish() } catch {
+            // Actions whose states come with a later checkpoint wait for it while following.
+            do throws(InspectionError) { try following.inspection.finish(keepingUnrecorded: true) } catch {
                 stopped = stopped ?? ShellError(.session(path: following.path, detail: "\(error.message); following stopped"), at: 0..<0)
             }
         }
@@ -83,6 +84,7 @@ extension Shell {
             following.warningsShown = warnings.count
         }
         if let stopped {
+            try? following.inspection.finish()
             self.following = nil
             return lines + renderer.failure(stopped, command: "", origin: .interactive)
         }
@@ -105,6 +107,8 @@ extension Shell {
     private func stopFollowing(idleSeconds: Double?) -> [OutputLine] {
         guard let following else { return [] }
         self.following = nil
+        // The actions still waiting for a checkpoint join the history, as not recorded.
+        try? following.inspection.finish()
         return renderer.success(CommandResult(StoppedFollowing(path: following.path, idleSeconds: idleSeconds, actions: following.actions)),
                                 command: "")
     }
@@ -113,8 +117,10 @@ extension Shell {
     /// with their old values), for printing as `dispatch` prints it.
     private func followedStep(_ action: SessionAction) -> StoreStep {
         let entry = try? histories.history(of: action.store).history.entry(action.index)
-        return StoreStep(store: action.store, index: action.index, action: action.action, changes: entry?.changes ?? [],
-                         failure: action.failure, cause: action.cause, reducer: action.delayedReducer)
+        var step = StoreStep(store: action.store, index: action.index, action: action.action, changes: entry?.changes ?? [],
+                             failure: action.failure, cause: action.cause, reducer: action.delayedReducer)
+        step.unrecorded = action.patch == nil
+        return step
     }
 
     /// The most events one `readFollowed()` reads.

@@ -163,11 +163,13 @@ public struct Inspection {
     /// not published again, so that nothing wired to it runs twice.
     ///
     /// More events may be applied afterwards (`inspect --follow`): call `resume()` first.
-    public func finish() throws(InspectionError) {
+    /// `keepingUnrecorded`: actions after the last checkpoint whose states the recording does
+    /// not hold wait for a later checkpoint (`inspect --follow`) instead of joining the history
+    /// as not recorded.
+    public func finish(keepingUnrecorded: Bool = false) throws(InspectionError) {
         for name in order {
             guard let store = stores[name] else { continue }
-            // Actions after the last checkpoint: their states are not in the recording.
-            try store.recordUnrecorded(reaching: nil)
+            if !keepingUnrecorded { try store.recordUnrecorded(reaching: nil) }
             store.finished = (store.history.branch, store.history.current)
             var failure: GraphError?
             // Derived nodes follow the state; what is wired to a dispatch does not run: the

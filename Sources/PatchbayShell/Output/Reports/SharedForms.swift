@@ -18,14 +18,16 @@ extension StoreStep {
             head += " (from #\(cause))"
         }
         if let failure { return head + "  failed: \(failure)" }
+        if unrecorded { return head + "  (change not recorded)" }
         return head + "  " + style.changes(changes)
     }
 
     /// `{store, index, action, changes}`, and `cause` for a follow-up (the action that
     /// dispatched it).
     var json: Value {
-        let json: Value = ["store": .string(store), "index": .int(index), "action": action, "changes": changes.json]
-        return cause.map { json.adding("cause", .int($0)) } ?? json
+        var json: Value = ["store": .string(store), "index": .int(index), "action": action, "changes": changes.json]
+        if let cause { json = json.adding("cause", .int(cause)) }
+        return unrecorded ? json.adding("unrecorded", .bool(true)) : json
     }
 }
 

@@ -1,0 +1,139 @@
+import Foundation
+import PatchbayCore
+import PatchbayRecorder
+
+/// What each action of an app's typed store costs as its state grows: a state of N items
+/// (`struct Item: Codable, Equatable { name; a; b }`, `State { items: [Item]; counter }`) and two
+/// actions, "update one item" (`state.items[i].a = v`) and "append" (one item more), for N = 10,
+/// 1,000, 10,000 and 100,000. The per-step rows are set against the reducer alone; beside them,
+/// the copy floor (one copy of the state, timed in the same run).
+///
+/// - SD-N: `Store.dispatch` of "update one item", against the reducer called directly. Target:
+///   at most 2x.
+/// - SA-N: the same for "append".
+/// - SR-N: `Store.dispatch` with the default `Recorder` observing the store, against dispatch
+///   without it. Target: the recorder adds at most 5 µs per action on the app's thread.
+/// - SV-N: `RecordedSession.verify` of such a recording (actions and checkpoints). Target at
+///   N = 100,000: at least 100,000 actions per second; reported at the other sizes.
+/// - SC-N: one copy of the state (the copy floor), reported.
+///
+/// Quick mode runs N = 10 and 1,000 with few actions, and checks results only.
+struct ScaleBenchmarks: BenchmarkGroup {
+    let name = "Scale: an app's typed store of N items"
+
+    struct Item: Codable, Equatable, Sendable { var name: String; var a: Int; var b: Int }
+    struct State: Codable, Equatable, Sendable {
+        var items: [Item]
+        var counter = 0
+        init(size: Int) { items = (0..<size).map { Item(name: "item \($0)", a: $0, b: 0) } }
+    }
+    enum Action: Codable, Sendable { case update(index: Int, value: Int), append(name: String) }
+
+    static let reducer = Reducer<State, Action> { state, action in
+        switch action {
+        case .update(let index, let value): state.items[index].a = value
+        case .append(let name): state.items.append(Item(name: name, a: 0, b: 0))
+        }
+        state.counter += 1
+    }
+
+    func rows(for mode: Mode) -> [BenchmarkRow] {
+        let sizes = mode == .quick ? [10, 1_000] : [10, 1_000, 10_000, 100_000]
+        let actions = mode == .quick ? 500 : 20_000
+        return sizes.flatMap { size -> [BenchmarkRow] in
+            let path = NSTemporaryDirectory() + "patchbay-bench-scale-\(getpid())-\(size).jsonl"
+            return [
+                BenchmarkRow(
+                    id: "SD-\(size)", title: "Store.dispatch, update one item, N = \(size)",
+                    ours: Self.dispatch(size: size, actions: actions, append: false),
+                    reference: Reference(kind: .floor, name: "the reducer alone", workload: Self.reduce(size: size, actions: actions, append: false)),
+                    target: .ratioAtMost(2)),
+                BenchmarkRow(
+                    id: "SA-\(size)", title: "Store.dispatch, append, N = \(size)",
+                    ours: Self.dispatch(size: size, actions: actions, append: true),
+                    reference: Reference(kind: .floor, name: "the reducer alone", workload: Self.reduce(size: size, actions: actions, append: true)),
+                    target: .ratioAtMost(2)),
+                BenchmarkRow(
+                    id: "SR-\(size)", title: "Store.dispatch with the default Recorder, update one item, N = \(size)",
+                    ours: Self.recorded(size: size, actions: actions, path: path),
+                    reference: Reference(kind: .baseline, name: "dispatch, not recorded",
+                                         workload: Self.dispatch(size: size, actions: actions, append: false)),
+                    target: .overheadAtMost(5_000),
+                    cleanUp: { try? FileManager.default.removeItem(atPath: path) }),
+                BenchmarkRow(
+                    id: "SV-\(size)", title: "RecordedSession.verify of the default recording, N = \(size), per action",
+                    ours: Self.verify(size: size, actions: actions, path: path + ".verify"),
+                    target: size >= 100_000 ? .perSecondAtLeast(100_000) : .reported,
+                    notes: { ours, _, _ in ["verify at N = \(size): \(formatted(1e9 / ours, digits: 0)) actions/s"] },
+                    cleanUp: { try? FileManager.default.removeItem(atPath: path + ".verify") }),
+                BenchmarkRow(
+                    id: "SC-\(size)", title: "the copy floor: one copy of the state, N = \(size)",
+                    ours: Self.copy(size: size), target: .reported),
+            ]
+        }
+    }
+
+    static func actionList(size: Int, count: Int, append: Bool) -> [Action] {
+        (0..<count).map { append ? .append(name: "new \($0)") : .update(index: ($0 &* 7919) % size, value: $0) }
+    }
+
+    static func reduce(size: Int, actions count: Int, append: Bool) -> Workload {
+        Workload(operations: count) {
+            var state = State(size: size)
+            let actions = actionList(size: size, count: count, append: append)
+            return Trial(expectedChecksum: count) {
+                for action in actions { reducer(&state, action) }
+                return state.counter
+            }
+        }
+    }
+
+    static func dispatch(size: Int, actions count: Int, append: Bool) -> Workload {
+        Workload(operations: count) {
+            let store = Store(initialState: State(size: size), reducer: reducer)
+            let actions = actionList(size: size, count: count, append: append)
+            return Trial(expectedChecksum: count) {
+                for action in actions { store.dispatch(action) }
+                return store.state.counter
+            }
+        }
+    }
+
+    static func recorded(size: Int, actions count: Int, path: String) -> Workload {
+        Workload(operations: count) {
+            try? FileManager.default.removeItem(atPath: path)
+            let store = Store(initialState: State(size: size), reducer: reducer)
+            let recorder = try Recorder(store: store, path: path)
+            let actions = actionList(size: size, count: count, append: false)
+            return Trial(expectedChecksum: count) {
+                for action in actions { store.dispatch(action) }
+                if let error = recorder.error { throw CorrectnessFailure(description: "recording failed: \(error)") }
+                return withExtendedLifetime(recorder) { store.state.counter }
+            }
+        }
+    }
+
+    static func verify(size: Int, actions count: Int, path: String) -> Workload {
+        Workload(operations: count) {
+            if !FileManager.default.fileExists(atPath: path) {
+                let store = Store(initialState: State(size: size), reducer: reducer)
+                let recorder = try Recorder(store: store, path: path)
+                for action in actionList(size: size, count: count, append: false) { store.dispatch(action) }
+                recorder.stop()
+                if let error = recorder.error { throw CorrectnessFailure(description: "recording failed: \(error)") }
+            }
+            return Trial(expectedChecksum: count) { try RecordedSession(path: path).verify(reducer) }
+        }
+    }
+
+    static func copy(size: Int) -> Workload {
+        Workload(operations: 1) {
+            let state = State(size: size)
+            return Trial(expectedChecksum: size) {
+                var copy = state
+                copy.items.reserveCapacity(copy.items.count + 1)
+                return copy.items.count
+            }
+        }
+    }
+}
