@@ -120,6 +120,14 @@ final class ValueEncoding: Encoder {
             reuse = place
             return previous.value
         }
+        // An array of Equatable elements: compared element by element with the last one, only
+        // the elements that differ encoded again.
+        if let previous, let array = value as? any ElementwiseEncodable,
+           let result = try array.encodeElementwise(changedFrom: previous, with: self) {
+            place.made.append(TypedEncodedPart(typed: value, equality: equality, value: result, children: []))
+            reuse = place
+            return result
+        }
         reuse = (previous?.children ?? [], 0, [])
         let result: Value
         do { result = try encoded(value) } catch {
@@ -492,6 +500,34 @@ class Equality<T> {
 
 private final class EquatableEquality<E: Equatable>: Equality<E> {
     override func equal(_ a: E, _ b: E) -> Bool { a == b }
+}
+
+/// An array whose elements a memory compares one by one (see `ValueEncoder.Memory`): the
+/// elements equal to those at the same places last time keep their encodings, so an action that
+/// changed one element of 100,000 encodes that element, and compares the others with `==`.
+protocol ElementwiseEncodable {
+    /// The array encoded, from `previous`, the part of the array encoded last time in the same
+    /// place; `nil` when `previous` is not one (the array is then encoded as usual).
+    func encodeElementwise(changedFrom previous: EncodedPart, with encoding: ValueEncoding) throws -> Value?
+}
+
+extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
+    func encodeElementwise(changedFrom previous: EncodedPart, with encoding: ValueEncoding) throws -> Value? {
+        guard let previous = previous as? TypedEncodedPart<[Element]>, case .array(var elements) = previous.value,
+              elements.count == previous.typed.count
+        else { return nil }
+        let path = encoding.codingPath
+        let kept = Swift.min(count, elements.count)
+        elements.removeLast(elements.count - kept)
+        for index in 0..<kept where self[index] != previous.typed[index] {
+            elements[index] = try encoding.value(of: self[index], at: IndexKey(index), in: path)
+        }
+        elements.reserveCapacity(count)
+        for index in kept..<count {
+            elements.append(try encoding.value(of: self[index], at: IndexKey(index), in: path))
+        }
+        return .array(elements)
+    }
 }
 
 /// A collection whose `encode(to:)` writes its contents in its hash order: `ValueEncoder` puts

@@ -214,9 +214,9 @@ final class RecordingWriter: Sendable {
             }
             try write(events, to: writer)
         } catch {
-            // What was made before the error is written, so that the file holds every action
-            // recorded up to it.
-            if !events.isEmpty { try? writer.write(events) }
+            // A state that did not encode: the lines made before it are written, so that the
+            // file holds every action recorded up to it. (A write that failed is not tried again.)
+            if case .encoding = error, !events.isEmpty { _ = try? writer.write(events) }
             fail(error, output: &output)
         }
     }
