@@ -78,6 +78,9 @@ enum Target: CustomStringConvertible {
     case factorBelow(Double)
     /// Every one of these targets.
     indirect case all([Target])
+    /// Our median time per operation is at most `times` the reference's plus `plus` nanoseconds
+    /// (a cost bound by a floor the reference measures, with a constant on top).
+    case floorTimesPlus(times: Double, plus: Double)
     /// No target: the row reports a figure that explains another row's (its notes say why).
     case reported
 
@@ -92,6 +95,7 @@ enum Target: CustomStringConvertible {
         case .perSecondAtLeast(let limit): 1e9 / nanoseconds >= limit
         case .factorBelow(let limit): nanoseconds < limit
         case .all(let targets): targets.allSatisfy { $0.isMet(nanoseconds: nanoseconds, ratio: ratio) }
+        case .floorTimesPlus(let times, let plus): ratio.map { nanoseconds <= times * nanoseconds / $0 + plus } ?? false
         case .reported: true
         }
     }
@@ -107,6 +111,7 @@ enum Target: CustomStringConvertible {
         case .perSecondAtLeast(let limit): ">= \(Self.shortest(limit)) op/s"
         case .factorBelow(let limit): "< \(Self.shortest(limit))x"
         case .all(let targets): targets.map(\.description).joined(separator: " and ")
+        case .floorTimesPlus(let times, let plus): "<= \(Self.shortest(times))x + \(Self.shortest(plus / 1_000)) µs"
         case .reported: "(reported)"
         }
     }

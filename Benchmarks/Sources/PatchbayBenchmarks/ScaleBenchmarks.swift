@@ -1,6 +1,7 @@
 import Foundation
 import PatchbayCore
 import PatchbayRecorder
+import PatchbayShell
 
 /// What each action of an app's typed store costs as its state grows: a state of N items
 /// (`struct Item: Codable, Equatable { name; a; b }`, `State { items: [Item]; counter }`) and two
@@ -29,12 +30,14 @@ struct ScaleBenchmarks: BenchmarkGroup {
     }
     enum Action: Codable, Sendable { case update(index: Int, value: Int), append(name: String) }
 
-    static let reducer = Reducer<State, Action> { state, action in
-        switch action {
-        case .update(let index, let value): state.items[index].a = value
-        case .append(let name): state.items.append(Item(name: name, a: 0, b: 0))
+    static var reducer: Reducer<State, Action> {
+        Reducer { state, action in
+            switch action {
+            case .update(let index, let value): state.items[index].a = value
+            case .append(let name): state.items.append(Item(name: name, a: 0, b: 0))
+            }
+            state.counter += 1
         }
-        state.counter += 1
     }
 
     func rows(for mode: Mode) -> [BenchmarkRow] {
@@ -67,9 +70,34 @@ struct ScaleBenchmarks: BenchmarkGroup {
                     notes: { ours, _, _ in ["verify at N = \(size): \(formatted(1e9 / ours, digits: 0)) actions/s"] },
                     cleanUp: { try? FileManager.default.removeItem(atPath: path + ".verify") }),
                 BenchmarkRow(
+                    id: "SH-\(size)", title: "shell: dispatch to a hosted store, update one item, N = \(size)",
+                    ours: Self.hostedDispatch(size: size, actions: Self.hostedActions(size, mode)),
+                    reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
+                    target: .floorTimesPlus(times: 2, plus: 100_000)),
+                BenchmarkRow(
                     id: "SC-\(size)", title: "the copy floor: one copy of the state, N = \(size)",
                     ours: Self.copy(size: size), target: .reported),
             ]
+        }
+    }
+
+    /// Hosted dispatches per trial: fewer for a larger state, so that a trial takes about as
+    /// long at every size.
+    static func hostedActions(_ size: Int, _ mode: Mode) -> Int {
+        mode == .quick ? 20 : Swift.max(20, Swift.min(5_000, 2_000_000 / size))
+    }
+
+    static func hostedDispatch(size: Int, actions count: Int) -> Workload {
+        Workload(operations: count) {
+            let shell = Shell()
+            try shell.host([HostedStore("app", initialState: State(size: size), reducer: reducer)])
+            let commands = (0..<count).map { "dispatch app update {index: \(($0 &* 7919) % size), value: \($0)}" }
+            return Trial(expectedChecksum: count) {
+                for command in commands where shell.execute(command).status != .success {
+                    throw CorrectnessFailure(description: "'\(command)' failed")
+                }
+                return Int(try SessionFixture.output("state app .counter", in: shell)) ?? -1
+            }
         }
     }
 
