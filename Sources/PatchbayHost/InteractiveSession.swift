@@ -72,10 +72,19 @@ struct InteractiveSession {
 
     /// Runs `command` and prints its output, through the pager when it is long and paging is
     /// on. The terminal's size is read again for each command: the window may have changed.
+    /// Lines wider than the terminal are broken at blanks (`OutputLine.wrapped(toWidth:)`), on
+    /// the streams that are the terminal, unless the output is JSON.
     private func run(_ command: String) {
         shell.options.height = pager == nil ? nil : Terminal.height
-        shell.options.width = Terminal.width
-        let outcome = shell.execute(command)
+        let width = Terminal.width
+        shell.options.width = width
+        var outcome = shell.execute(command)
+        if !shell.options.json {
+            let wraps = (output: isatty(STDOUT_FILENO) != 0, error: isatty(STDERR_FILENO) != 0)
+            outcome.lines = outcome.lines.flatMap { line in
+                (line.stream == .output ? wraps.output : wraps.error) ? line.wrapped(toWidth: width) : [line]
+            }
+        }
         // `set pager` is read after the command: `set pager off` may be the command.
         if let pager, shell.options.settings.pager, outcome.isLong {
             pager.show(outcome.lines, through: output)
