@@ -2,7 +2,8 @@ import Foundation
 import PatchbayShell
 
 /// The interactive shell on a terminal: prompts, line editing and history (libedit, or plain
-/// lines on a `dumb` terminal), multi-line commands, and the output of each command.
+/// lines on a `dumb` terminal), multi-line commands, and the output of each command. It starts
+/// with one line of hints (`hint`), unless the output is JSON.
 ///
 /// Prompts are the program's name (`patchbay> `, or the app's own inspector's name when it hosts
 /// stores: `todo-inspector> `), followed by what the session is at when there is something to
@@ -29,6 +30,10 @@ struct InteractiveSession {
             reader = editor
         } else {
             reader = PlainLineReader(history: history, interrupts: interrupts)
+        }
+
+        if !shell.options.json {
+            output.write(OutputLine(Self.hint))
         }
 
         var assembler = InputAssembler()
@@ -69,6 +74,9 @@ struct InteractiveSession {
         }
         output.flush()
     }
+
+    /// The line an interactive start prints before the first prompt.
+    static let hint = "Type 'help' or '?' for the commands, 'COMMAND?' for one of them; Tab completes; Ctrl-D quits."
 
     /// Runs `command` and prints its output, through the pager when it is long and paging is
     /// on. The terminal's size is read again for each command: the window may have changed.
