@@ -45,3 +45,41 @@ enum Terminal {
         return 24
     }
 }
+
+/// The controlling terminal while the shell's process group is its foreground group: what is
+/// needed to lend it to a job and take it back. `nil` when there is no controlling terminal or
+/// the shell is not in the foreground (then the terminal is not the shell's to lend).
+final class ForegroundTerminal {
+    let descriptor: Int32
+    private let group: pid_t
+    private var modes = termios()
+    private var lent = false
+
+    init?() {
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard tcgetpgrp(descriptor) == getpgrp(), tcgetattr(descriptor, &modes) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        group = getpgrp()
+    }
+
+    deinit { close(descriptor) }
+
+    /// Makes `job`'s group the foreground group.
+    func give(to job: pid_t) {
+        lent = true
+        tcsetpgrp(descriptor, job)
+    }
+
+    /// Makes the shell's group the foreground group again and restores the terminal's modes
+    /// (SIGTTOU must be ignored: the shell is in the background until this).
+    func takeBack() {
+        guard lent else { return }
+        tcsetpgrp(descriptor, group)
+        tcsetattr(descriptor, TCSADRAIN, &modes)
+        lent = false
+    }
+}
