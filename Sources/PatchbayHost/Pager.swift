@@ -145,9 +145,12 @@ enum PagerProcess {
             end = stopSignal.map(PagerEnd.stopped) ?? PagerEnd(waitStatus: status)
             break
         }
-        // What is left of the pager's group (a command the pager ran) is not waited for, but
-        // it no longer reads the pipe: the writer ends with EPIPE.
-        written.wait()
+        // Once the pager is gone nothing reads the pipe and the writer ends with EPIPE, unless
+        // what the pager left of its group still holds the pipe: that is ended.
+        if written.wait(timeout: .now() + .seconds(1)) == .timedOut {
+            kill(-pid, SIGKILL)
+            written.wait()
+        }
         return end
     }
 

@@ -53,7 +53,6 @@ final class ForegroundTerminal {
     let descriptor: Int32
     private let group: pid_t
     private var modes = termios()
-    private var lent = false
 
     init?() {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -70,16 +69,14 @@ final class ForegroundTerminal {
 
     /// Makes `job`'s group the foreground group.
     func give(to job: pid_t) {
-        lent = true
         tcsetpgrp(descriptor, job)
     }
 
-    /// Makes the shell's group the foreground group again and restores the terminal's modes
+    /// Makes the shell's group the foreground group again, if it is not (a job may have taken
+    /// the terminal itself), and restores the terminal's modes as they were when this was made
     /// (SIGTTOU must be ignored: the shell is in the background until this).
     func takeBack() {
-        guard lent else { return }
-        tcsetpgrp(descriptor, group)
+        if tcgetpgrp(descriptor) != group { tcsetpgrp(descriptor, group) }
         tcsetattr(descriptor, TCSADRAIN, &modes)
-        lent = false
     }
 }
