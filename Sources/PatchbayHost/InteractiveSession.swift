@@ -47,7 +47,7 @@ struct InteractiveSession {
 
         while !shell.hasQuit {
             // What a followed recording got since the last prompt comes first.
-            shell.readFollowed().forEach(output.write)
+            fitted(shell.readFollowed()).forEach(output.write)
             output.flush()
             switch reader.read(prompt: assembler.isPending ? continuation : primary, whileIdle: followingWork()) {
             case .endOfInput:
@@ -80,19 +80,12 @@ struct InteractiveSession {
 
     /// Runs `command` and prints its output, through the pager when it is long and paging is
     /// on. The terminal's size is read again for each command: the window may have changed.
-    /// Lines wider than the terminal are broken at blanks (`OutputLine.wrapped(toWidth:)`), on
-    /// the streams that are the terminal, unless the output is JSON.
+    /// Lines wider than the terminal are broken at blanks (see `fitted`).
     private func run(_ command: String) {
         shell.options.height = pager == nil ? nil : Terminal.height
-        let width = Terminal.width
-        shell.options.width = width
+        shell.options.width = Terminal.width
         var outcome = shell.execute(command)
-        if !shell.options.json {
-            let wraps = (output: isatty(STDOUT_FILENO) != 0, error: isatty(STDERR_FILENO) != 0)
-            outcome.lines = outcome.lines.flatMap { line in
-                (line.stream == .output ? wraps.output : wraps.error) ? line.wrapped(toWidth: width) : [line]
-            }
-        }
+        outcome.lines = fitted(outcome.lines)
         // `set pager` is read after the command: `set pager off` may be the command.
         if let pager, shell.options.settings.pager, outcome.isLong {
             pager.show(outcome.lines, through: output)
@@ -102,12 +95,24 @@ struct InteractiveSession {
         }
     }
 
+    /// `lines` with those wider than the terminal broken at blanks (`OutputLine.wrapped`), on
+    /// the streams that are the terminal (the window's width of the moment), unless the output
+    /// is JSON.
+    private func fitted(_ lines: [OutputLine]) -> [OutputLine] {
+        guard !shell.options.json, !lines.isEmpty else { return lines }
+        let width = Terminal.width
+        let wraps = (output: isatty(STDOUT_FILENO) != 0, error: isatty(STDERR_FILENO) != 0)
+        return lines.flatMap { line in
+            (line.stream == .output ? wraps.output : wraps.error) ? line.wrapped(toWidth: width) : [line]
+        }
+    }
+
     /// While a recording is followed (`inspect --follow`): reads what arrives while the user is
     /// idle at the prompt, a few times a second.
     private func followingWork() -> IdleWork? {
         guard shell.isFollowing else { return nil }
-        return IdleWork(interval: .milliseconds(100)) { [shell] in
-            shell.isFollowing ? shell.readFollowed() : nil
+        return IdleWork(interval: .milliseconds(100)) { [shell, self] in
+            shell.isFollowing ? fitted(shell.readFollowed()) : nil
         }
     }
 

@@ -24,8 +24,8 @@ enum Terminal {
         ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
-    /// The width in columns that `help` wraps to: the terminal's (standard output's), else
-    /// `COLUMNS`, else 80.
+    /// The width in columns that `help` and long lines wrap to: the terminal's (standard
+    /// output's), else `COLUMNS`, else 80.
     static var width: Int {
         var size = winsize()
         if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
