@@ -29,8 +29,9 @@ struct Pager {
         let end = PagerProcess.run(command, input: Array(text.utf8))
         if let failure = end.failure {
             shown.forEach(output.write)
-            output.write(OutputLine("error: the pager '\(command)' \(failure), so the output is printed in full: "
-                                    + "set PAGER to one that works, or turn paging off with 'set pager off'", to: .error))
+            let error = OutputLine("error: the pager '\(command)' \(failure), so the output is printed in full: "
+                                   + "set PAGER to one that works, or turn paging off with 'set pager off'", to: .error)
+            (isatty(STDERR_FILENO) != 0 ? error.wrapped(toWidth: Terminal.width) : [error]).forEach(output.write)
         }
         lines.filter { $0.stream == .error }.forEach(output.write)
         output.flush()
@@ -58,9 +59,17 @@ enum PagerEnd: Equatable {
         case .notStarted: "did not run (it could not start)"
         case .exited(let status) where status == 126 || status == 127: "did not run (exit status \(status))"
         case .exited(let status): "failed (exit status \(status))"
-        case .killed(let signal): "was ended by signal \(signal)"
-        case .stopped(let signal): "was stopped (signal \(signal)) and ended"
+        case .killed(let signal): "was ended by \(Self.name(of: signal))"
+        case .stopped(let signal): "was stopped (\(Self.name(of: signal))) and ended"
         }
+    }
+
+    /// `SIGTSTP` for the signals a pager is likely to meet, else `signal N`.
+    static func name(of signal: Int32) -> String {
+        let names = [SIGTSTP: "SIGTSTP", SIGSTOP: "SIGSTOP", SIGTTIN: "SIGTTIN", SIGTTOU: "SIGTTOU", SIGKILL: "SIGKILL",
+                     SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT", SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV",
+                     SIGBUS: "SIGBUS", SIGPIPE: "SIGPIPE"]
+        return names[signal] ?? "signal \(signal)"
     }
 
     /// The end a wait status (from `waitpid`) tells of an ended process.

@@ -47,7 +47,7 @@ struct PagerTerminalTests {
         #expect(await shell.expect(Self.prompt))
         shell.send("help\r")
         #expect(await shell.expect(Self.lastOfHelp), "the output was lost: \(shell.transcript)")
-        #expect(await shell.expect("error: the pager 'head -n 2; exit 1' failed (exit status 1), so the output is printed in full"),
+        #expect(await shell.expect("error: the pager 'head -n 2; exit 1' failed (exit status 1), so the output is"),
                 "no error: \(shell.transcript)")
         #expect(await shell.expect(Self.prompt))
         shell.send(TerminalTests.ctrlD)
@@ -62,7 +62,7 @@ struct PagerTerminalTests {
         #expect(await shell.expect(Self.prompt))
         shell.send("help\r")
         #expect(await shell.expect(Self.lastOfHelp), "the output was lost: \(shell.transcript)")
-        #expect(await shell.expect("error: the pager 'kill -STOP $$' was stopped (signal \(SIGSTOP)) and ended"),
+        #expect(await shell.expect("error: the pager 'kill -STOP $$' was stopped (SIGSTOP) and ended"),
                 "no error: \(shell.transcript)")
         #expect(await shell.expect(Self.prompt))
         shell.send("= 6 * 7\r")
