@@ -2,7 +2,8 @@ import Foundation
 import PatchbayShell
 
 /// The interactive shell on a terminal: prompts, line editing and history (libedit, or plain
-/// lines on a `dumb` terminal), multi-line commands, and the output of each command.
+/// lines on a `dumb` terminal), multi-line commands, and the output of each command. It starts
+/// with one line of hints (`hint`), unless the output is JSON.
 ///
 /// Prompts are the program's name (`patchbay> `, or the app's own inspector's name when it hosts
 /// stores: `todo-inspector> `), followed by what the session is at when there is something to
@@ -31,6 +32,10 @@ struct InteractiveSession {
             reader = PlainLineReader(history: history, interrupts: interrupts)
         }
 
+        if !shell.options.json {
+            output.write(OutputLine(Self.hint))
+        }
+
         var assembler = InputAssembler()
         var pendingLines: [String] = []
         let color = shell.options.color
@@ -42,7 +47,7 @@ struct InteractiveSession {
 
         while !shell.hasQuit {
             // What a followed recording got since the last prompt comes first.
-            shell.readFollowed().forEach(output.write)
+            fitted(shell.readFollowed()).forEach(output.write)
             output.flush()
             switch reader.read(prompt: assembler.isPending ? continuation : primary, whileIdle: followingWork()) {
             case .endOfInput:
@@ -70,12 +75,17 @@ struct InteractiveSession {
         output.flush()
     }
 
+    /// The line an interactive start prints before the first prompt.
+    static let hint = "Type 'help' or '?' for the commands, 'COMMAND?' for one of them; Tab completes; Ctrl-D quits."
+
     /// Runs `command` and prints its output, through the pager when it is long and paging is
     /// on. The terminal's size is read again for each command: the window may have changed.
+    /// Lines wider than the terminal are broken at blanks (see `fitted`).
     private func run(_ command: String) {
         shell.options.height = pager == nil ? nil : Terminal.height
         shell.options.width = Terminal.width
-        let outcome = shell.execute(command)
+        var outcome = shell.execute(command)
+        outcome.lines = fitted(outcome.lines)
         // `set pager` is read after the command: `set pager off` may be the command.
         if let pager, shell.options.settings.pager, outcome.isLong {
             pager.show(outcome.lines, through: output)
@@ -85,12 +95,24 @@ struct InteractiveSession {
         }
     }
 
+    /// `lines` with those wider than the terminal broken at blanks (`OutputLine.wrapped`), on
+    /// the streams that are the terminal (the window's width of the moment), unless the output
+    /// is JSON.
+    private func fitted(_ lines: [OutputLine]) -> [OutputLine] {
+        guard !shell.options.json, !lines.isEmpty else { return lines }
+        let width = Terminal.width
+        let wraps = (output: isatty(STDOUT_FILENO) != 0, error: isatty(STDERR_FILENO) != 0)
+        return lines.flatMap { line in
+            (line.stream == .output ? wraps.output : wraps.error) ? line.wrapped(toWidth: width) : [line]
+        }
+    }
+
     /// While a recording is followed (`inspect --follow`): reads what arrives while the user is
     /// idle at the prompt, a few times a second.
     private func followingWork() -> IdleWork? {
         guard shell.isFollowing else { return nil }
-        return IdleWork(interval: .milliseconds(100)) { [shell] in
-            shell.isFollowing ? shell.readFollowed() : nil
+        return IdleWork(interval: .milliseconds(100)) { [shell, self] in
+            shell.isFollowing ? fitted(shell.readFollowed()) : nil
         }
     }
 

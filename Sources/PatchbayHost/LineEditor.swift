@@ -152,7 +152,10 @@ final class CommandHistory {
 /// - Up/Down recall the entries that start with the text before the cursor (`HistorySearch`);
 ///   on an empty line that is every entry. libedit's `ed-search-prev-history` is not used: it
 ///   matches anywhere in an entry (`strstr`, then a regular expression), not at its start.
-///   Ctrl-R is libedit's incremental search (`em-inc-search-prev`).
+/// - Ctrl-R searches the history backwards as you type, with a prompt that says so
+///   (`(reverse-i-search)'TEXT': MATCH`, as readline's) instead of libedit's `bck:`
+///   (see `reverseSearch`).
+/// - A resized window gets the prompt and the line drawn again (see `readCharacter`).
 ///
 /// The C callbacks capture nothing; they reach the editor through libedit's client data pointer
 /// (`EL_CLIENTDATA`), which holds an unretained reference to `self` for as long as the
@@ -170,6 +173,12 @@ final class LineEditor: LineReader {
     private var search: HistorySearch?
     /// The idle work of the prompt being read, if it has any (see `readCharacter`).
     private var idle: IdleWork?
+    /// The window's size when it was last looked at (see `redrawIfResized`).
+    private var windowSize: (columns: UInt16, rows: UInt16)?
+    /// When the idle work runs next.
+    private var nextIdleWork = ContinuousClock.now
+    /// The line and cursor at the last Tab, and whether that Tab listed the candidates.
+    private var lastTab: (line: String, cursor: Int, listed: Bool)?
 
     /// The escape character that brackets non-printing prompt text (`EL_PROMPT_ESC`).
     private static let promptEscape = "\u{1}"
@@ -193,13 +202,16 @@ final class LineEditor: LineReader {
         setPrompt(prompt)
         interrupted = false
         search = nil
+        lastTab = nil
         self.idle = idle
-        // With idle work, characters are read by `readCharacter`, which waits for them with
-        // poll(2) and does the work while none comes; without, libedit reads them itself.
-        shim_el_set_getcfn(editLine, idle == nil ? nil : { editLine, character in
+        // Characters are read by `readCharacter`, which waits for them with poll(2), does the
+        // idle work while none comes and redraws the line when the window changes size.
+        windowSize = Self.currentWindowSize()
+        nextIdleWork = ContinuousClock.now + (idle?.interval ?? .zero)
+        shim_el_set_getcfn(editLine) { editLine, character in
             guard let editLine, let character, let editor = LineEditor.from(editLine) else { return -1 }
             return editor.readCharacter(into: character)
-        })
+        }
         var count: Int32 = 0
         let raw = el_gets(editLine, &count)
         let readError = errno
@@ -237,6 +249,9 @@ final class LineEditor: LineReader {
         shim_el_addfn(editLine, "patchbay-interrupt", "Abandon the line") { editLine, _ in
             LineEditor.from(editLine)?.interrupt() ?? UInt8(CC_ERROR)
         }
+        shim_el_addfn(editLine, "patchbay-search", "Search the history backwards as you type") { editLine, _ in
+            LineEditor.from(editLine)?.reverseSearch() ?? UInt8(CC_ERROR)
+        }
         shim_el_addfn(editLine, "patchbay-history-prev", "Recall an older entry starting with the text before the cursor") { editLine, _ in
             LineEditor.from(editLine)?.recall(older: true) ?? UInt8(CC_ERROR)
         }
@@ -251,7 +266,7 @@ final class LineEditor: LineReader {
     }
 
     private func bindKeys() {
-        let keys = [("^I", "patchbay-complete"), ("^C", "patchbay-interrupt"), ("^R", "em-inc-search-prev")]
+        let keys = [("^I", "patchbay-complete"), ("^C", "patchbay-interrupt"), ("^R", "patchbay-search")]
         let arrows = [
             ("\\e[A", "patchbay-history-prev"), ("\\eOA", "patchbay-history-prev"),
             ("\\e[B", "patchbay-history-next"), ("\\eOB", "patchbay-history-next"),
@@ -272,31 +287,40 @@ final class LineEditor: LineReader {
     }
 
     private func setPrompt(_ prompt: Prompt) {
-        let text = prompt.rendered(escape: Self.promptEscape)
+        setPromptText(prompt.rendered(escape: Self.promptEscape))
+    }
+
+    /// Sets the prompt libedit draws next, as rendered.
+    private func setPromptText(_ text: String) {
         guard text != currentPrompt else { return }
         currentPrompt = text
         free(promptBuffer)
         promptBuffer = strdup(text)
     }
 
-    /// libedit's read-character function while there is idle work: waits for standard input,
-    /// doing the work every interval and showing its lines above the prompt, then reads one
-    /// UTF-8 character. Returns 1, 0 at the end of the input, or -1 on an error (`errno`
-    /// EINTR for a SIGINT, which ends the line as libedit's own reader does).
+    /// libedit's read-character function: waits for standard input, doing the idle work (if
+    /// any) every interval and showing its lines above the prompt, and drawing the prompt and
+    /// the line again when the window has changed size (looked at on every wake-up: a resize's
+    /// SIGWINCH interrupts the wait while libedit's handler is in place, and a wait never
+    /// lasts longer than `resizeCheck`); then reads one UTF-8 character. Returns 1, 0 at the
+    /// end of the input, or -1 on an error (`errno` EINTR for a SIGINT, which ends the line as
+    /// libedit's own reader does).
     private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
-        while let work = idle {
+        while true {
             var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&input, 1, work.milliseconds)
+            let ready = poll(&input, 1, idle.map { min($0.milliseconds, Self.resizeCheck) } ?? Self.resizeCheck)
             if ready > 0 { break }
             if ready < 0 {
                 guard errno == EINTR else { return -1 }
-                // A resize is libedit's to handle; a SIGINT ends the line.
+                // A SIGINT ends the line.
                 if interrupts?.wasReceived == true { return -1 }
-                continue
             }
+            redrawIfResized()
+            guard ready == 0, let work = idle, ContinuousClock.now >= nextIdleWork else { continue }
+            nextIdleWork = ContinuousClock.now + work.interval
             guard let lines = work.run() else {
                 idle = nil
-                break
+                continue
             }
             if !lines.isEmpty { showAbovePrompt(lines) }
         }
@@ -318,6 +342,33 @@ final class LineEditor: LineReader {
         let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
         character.pointee = wchar_t(bitPattern: scalar.value)
         return 1
+    }
+
+    /// How often, in milliseconds, a wait for a key looks whether the window changed size.
+    private static let resizeCheck: Int32 = 200
+
+    private static func currentWindowSize() -> (columns: UInt16, rows: UInt16)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
+        return (size.ws_col, size.ws_row)
+    }
+
+    /// After a resize: libedit learns the new width and draws the prompt and the whole line
+    /// again, from the start of the row the cursor is on.
+    private func redrawIfResized() {
+        let size = Self.currentWindowSize()
+        guard let size, size.columns != windowSize?.columns || size.rows != windowSize?.rows else { return }
+        windowSize = size
+        el_resize(editLine)
+        redraw()
+    }
+
+    /// Draws the prompt and the whole line again, from the start of the row the cursor is on.
+    private func redraw() {
+        let stdout = shim_stdout()
+        fputs("\r\u{1B}[K", stdout)
+        fflush(stdout)
+        shim_el_refresh(editLine)
     }
 
     /// Reads one byte of standard input: the count read (0 at the end), or `nil` on an error.
@@ -362,6 +413,74 @@ final class LineEditor: LineReader {
         return UInt8(CC_REFRESH)
     }
 
+    /// Ctrl-R: an incremental search of the history, newest first, for entries that hold what
+    /// is typed. The prompt shows the text, the line shows the match: typing adds to the text,
+    /// Backspace takes from it, Ctrl-R again finds an older match. Enter runs the match; Ctrl-G
+    /// gives the line back as it was; any other key ends the search with the match on the line
+    /// and then does what it does (an arrow or Ctrl-A to edit it, Ctrl-C to abandon it).
+    private func reverseSearch() -> UInt8 {
+        let original = currentLine().text
+        let entries = history.entries
+        let restoredPrompt = currentPrompt
+        var text = ""
+        var found: Int?
+        var failed = false
+        func show() {
+            let match = found.map { entries[$0] } ?? original
+            setPromptText((failed ? "(failed reverse-i-search)'" : "(reverse-i-search)'") + text + "': ")
+            setLine(match)
+            redraw()
+        }
+        func search(from start: Int) {
+            guard !text.isEmpty else {
+                failed = false
+                return
+            }
+            if let index = entries.indices.dropFirst(start).first(where: { entries[$0].contains(text) }) {
+                found = index
+                failed = false
+            } else {
+                failed = true
+            }
+        }
+        func end(line: String) {
+            setPromptText(restoredPrompt)
+            setLine(line)
+            redraw()
+        }
+        show()
+        while true {
+            var key: wchar_t = 0
+            guard el_wgetc(editLine, &key) > 0 else {
+                end(line: original)
+                return UInt8(CC_REFRESH)
+            }
+            switch key {
+            case 0x12:  // Ctrl-R
+                search(from: (found ?? -1) + 1)
+            case 0x7F, 0x08:  // Backspace
+                if !text.isEmpty { text.removeLast() }
+                found = nil
+                search(from: 0)
+            case 0x07:  // Ctrl-G
+                end(line: original)
+                return UInt8(CC_REFRESH)
+            case 0x0D, 0x0A:  // Enter
+                end(line: found.map { entries[$0] } ?? original)
+                el_push(editLine, "\n")
+                return UInt8(CC_REFRESH)
+            case 0x20..<0x7F, 0xA0...:
+                if let scalar = Unicode.Scalar(UInt32(key)) { text.unicodeScalars.append(scalar) }
+                search(from: found ?? 0)
+            default:
+                end(line: found.map { entries[$0] } ?? original)
+                if let scalar = Unicode.Scalar(UInt32(key)) { el_push(editLine, String(Character(scalar))) }
+                return UInt8(CC_REFRESH)
+            }
+            show()
+        }
+    }
+
     /// Up (`older`) or Down: the next entry in that direction that starts with the search prefix.
     private func recall(older: Bool) -> UInt8 {
         let (line, cursor) = currentLine()
@@ -399,9 +518,13 @@ final class LineEditor: LineReader {
     }
 
     /// Tab: one candidate is inserted in full (plus a space unless it ends in `/`); several
-    /// insert what they share, and when that adds nothing they are listed in columns.
+    /// insert what they share. When that adds nothing, the Tab rings the bell, and a second Tab
+    /// with the line unchanged lists the candidates in columns, once: a further Tab on the same
+    /// line lists nothing again.
     private func completeWord() -> UInt8 {
         let (line, cursor) = currentLine()
+        let listed = lastTab?.line == line && lastTab?.cursor == cursor ? lastTab?.listed : nil
+        lastTab = (line, cursor, listed ?? false)
         let bytes = Array(line.utf8)
         let completion = complete(line, cursor)
         let range = completion.range.clamped(to: 0..<cursor)
@@ -420,7 +543,14 @@ final class LineEditor: LineReader {
             let prefix = completion.commonPrefix
             if prefix.unicodeScalars.count > typed.unicodeScalars.count, prefix.unicodeScalars.starts(with: typed.unicodeScalars) {
                 replace(typed, with: prefix)
+                let (completed, at) = currentLine()
+                lastTab = (completed, at, false)
                 return UInt8(CC_REFRESH)
+            }
+            switch listed {
+            case nil: return UInt8(CC_ERROR)
+            case true?: return UInt8(CC_NORM)
+            case false?: lastTab?.listed = true
             }
             let columns = Int(shim_el_columns(editLine))
             let listing = CandidateColumns(displayNames(completion.candidates, typed: typed), width: columns > 0 ? columns : 80)

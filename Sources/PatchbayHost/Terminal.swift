@@ -24,8 +24,8 @@ enum Terminal {
         ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
-    /// The width in columns that `help` wraps to: the terminal's (standard output's), else
-    /// `COLUMNS`, else 80.
+    /// The width in columns that `help` and long lines wrap to: the terminal's (standard
+    /// output's), else `COLUMNS`, else 80.
     static var width: Int {
         var size = winsize()
         if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
@@ -43,5 +43,40 @@ enum Terminal {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
         if let lines = ProcessInfo.processInfo.environment["LINES"].flatMap({ Int($0) }), lines > 0 { return lines }
         return 24
+    }
+}
+
+/// The controlling terminal while the shell's process group is its foreground group: what is
+/// needed to lend it to a job and take it back. `nil` when there is no controlling terminal or
+/// the shell is not in the foreground (then the terminal is not the shell's to lend).
+final class ForegroundTerminal {
+    let descriptor: Int32
+    private let group: pid_t
+    private var modes = termios()
+
+    init?() {
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard tcgetpgrp(descriptor) == getpgrp(), tcgetattr(descriptor, &modes) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        group = getpgrp()
+    }
+
+    deinit { close(descriptor) }
+
+    /// Makes `job`'s group the foreground group.
+    func give(to job: pid_t) {
+        tcsetpgrp(descriptor, job)
+    }
+
+    /// Makes the shell's group the foreground group again, if it is not (a job may have taken
+    /// the terminal itself), and restores the terminal's modes as they were when this was made
+    /// (SIGTTOU must be ignored: the shell is in the background until this).
+    func takeBack() {
+        if tcgetpgrp(descriptor) != group { tcsetpgrp(descriptor, group) }
+        tcsetattr(descriptor, TCSADRAIN, &modes)
     }
 }

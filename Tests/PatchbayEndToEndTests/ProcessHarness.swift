@@ -14,15 +14,27 @@ final class ChildProcess: @unchecked Sendable {
     private let errors = Collected()
     private let ended = DispatchSemaphore(value: 0)
 
-    /// Starts `executable arguments...`; `NO_COLOR` is set, then `environment` is added.
-    /// Standard error goes to `errors` unless `mergingErrors`, which sends it to `output`.
+    /// The temporary directory the child runs in when the test names none, removed with this.
+    private let scratch: String?
+
+    /// Starts `executable arguments...` in `directory`, else in a temporary directory of its
+    /// own (so that a relative path it writes never lands in the package the tests run in);
+    /// `NO_COLOR` is set, then `environment` is added. Standard error goes to `errors` unless
+    /// `mergingErrors`, which sends it to `output`.
     init(_ executable: URL = PatchbayProcess.binary, _ arguments: [String] = [], environment: [String: String] = [:],
          directory: String? = nil, mergingErrors: Bool = false) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { _, new in new }
             .merging(environment) { _, new in new }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if directory == nil {
+            let path = NSTemporaryDirectory() + "patchbay-process-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            scratch = path
+        } else {
+            scratch = nil
+        }
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? scratch!)
         let stdout = Pipe(), stderr = Pipe()
         process.standardInput = input
         process.standardOutput = stdout
@@ -40,6 +52,7 @@ final class ChildProcess: @unchecked Sendable {
     /// A child a failed test left running is killed: it must not go on using a core.
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
     }
 
     /// What the child printed on standard output so far.

@@ -96,6 +96,22 @@ final class TerminalHarness {
         try? input.fileHandleForWriting.write(contentsOf: Data(keys.utf8))
     }
 
+    /// Changes the terminal's window size, as a person resizing the window does: the new size
+    /// is set on the shell's terminal, and the kernel sends SIGWINCH to its foreground group.
+    /// `false` when the terminal could not be found or set.
+    func resize(columns: Int, rows: Int) -> Bool {
+        let pid = process.processIdentifier
+        let children = currentText(ofFile: "/proc/\(pid)/task/\(pid)/children")
+        guard let child = children.split(separator: " ").first.flatMap({ Int32($0) }),
+              let terminal = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/fd/0"),
+              terminal.hasPrefix("/dev/pts/") else { return false }
+        let descriptor = open(terminal, O_RDWR | O_NOCTTY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        return ioctl(descriptor, UInt(TIOCSWINSZ), &size) == 0
+    }
+
     /// Waits for the shell to end; its exit status, or `nil` after the timeout. (Generous: on
     /// a loaded machine, with every terminal test running at once, an exit has taken seconds.)
     func exitStatus(timeout: Duration = .seconds(20)) async -> Int32? {

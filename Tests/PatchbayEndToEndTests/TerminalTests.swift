@@ -251,6 +251,37 @@ struct TerminalTests {
         #expect(await shell.exitStatus() == 0)
     }
 
+    /// A result or an error wider than the terminal breaks at blanks: no row is wider than the
+    /// terminal and every word is whole on one row (the terminal itself would cut them).
+    @Test func linesWiderThanTheTerminalBreakAtBlanksAt80Columns() async throws {
+        let scratch = try Scratch()
+        let shell = try scratch.start(["--no-pager"], columns: 80)
+        let words = (1...30).map { "word\($0)name" }
+        #expect(await shell.expect(Self.prompt))
+        shell.send("set truncate off\r")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("= '\(words.joined(separator: " "))'\r")
+        #expect(await shell.expect("word30name\""), "no result: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        shell.send("no-such-command \(words.joined(separator: " "))\r")
+        #expect(await shell.expect("error: "), "no error: \(shell.transcript)")
+        #expect(await shell.expect(Self.prompt))
+        let transcript = shell.transcript
+        let result = try #require(transcript.range(of: "\r\n\"word1name"))
+        let end = try #require(transcript.range(of: Self.prompt, range: result.upperBound..<transcript.endIndex))
+        let rows = transcript[result.lowerBound..<end.lowerBound].split(separator: "\r\n").map(String.init)
+        #expect(rows.count > 1, "not wrapped: \(rows)")
+        #expect(rows.allSatisfy { $0.count <= 80 }, "a row wider than the terminal: \(rows)")
+        let shown = rows.flatMap { $0.split(separator: " ") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        #expect(shown == words, "a word was cut: \(rows)")
+        let error = try #require(transcript.range(of: "error: ", range: end.upperBound..<transcript.endIndex))
+        let errorEnd = try #require(transcript.range(of: Self.prompt, range: error.upperBound..<transcript.endIndex))
+        let errorRows = transcript[error.lowerBound..<errorEnd.lowerBound].split(separator: "\r\n")
+        #expect(errorRows.allSatisfy { $0.count <= 80 }, "an error row wider than the terminal: \(errorRows)")
+        shell.send(Self.ctrlD)
+        #expect(await shell.exitStatus() == 0)
+    }
+
     @Test func noPagerAndSetPagerOffPrintLongOutputAsItIs() async throws {
         let scratch = try Scratch()
         let flagged = try scratch.start(["--no-pager"], environment: Self.markingPager)

@@ -367,8 +367,8 @@ import Testing
         #expect(try fitting.next()?.seq == 3)
     }
 
-    @Test func aFileThatNeverEndsALineIsRefusedWithoutReadingItAll() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/zero") else { return }
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/zero"), "needs /dev/zero"))
+    func aFileThatNeverEndsALineIsRefusedWithoutReadingItAll() throws {
         let error = SessionError(path: "/dev/zero", line: 1, .lineTooLong(limit: SessionFileReader.maximumLineBytes))
         #expect(throws: error) { try SessionFileReader(path: "/dev/zero") }
         #expect(
@@ -376,8 +376,8 @@ import Testing
                 == "/dev/zero: line 1: the line is longer than 64 MiB, the longest a session line may be: this is not a session file, or it is damaged")
     }
 
-    @Test func randomBytesAreNotASession() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/urandom") else { return }
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/urandom"), "needs /dev/urandom"))
+    func randomBytesAreNotASession() throws {
         do {
             _ = try SessionFileReader(path: "/dev/urandom")
             Issue.record("random bytes read as a session")

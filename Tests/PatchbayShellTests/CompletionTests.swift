@@ -6,13 +6,13 @@ import Testing
 @Suite("Tab completion")
 struct CompletionTests {
     @Test func theFirstWordCompletesToCommands() {
-        let completion = Shell().complete("he", cursor: 2)
+        let completion = Shell.scratch().complete("he", cursor: 2)
         #expect(completion.candidates == ["help"])
         #expect(completion.range == 0..<2)
     }
 
     @Test func anEmptyLineOffersEveryCommand() {
-        let candidates = Shell().complete("", cursor: 0).candidates
+        let candidates = Shell.scratch().complete("", cursor: 0).candidates
         #expect(candidates.contains("load"))
         #expect(candidates.contains("quit"))
         #expect(candidates.contains("exit"))
@@ -25,8 +25,8 @@ struct CompletionTests {
     }
 
     @Test func helpCompletesCommandsAndTopics() {
-        #expect(Shell().complete("help f", cursor: 6).candidates == ["feature", "find", "functions"])
-        #expect(Shell().complete("help lo", cursor: 7).candidates == ["load"])
+        #expect(Shell.scratch().complete("help f", cursor: 6).candidates == ["feature", "find", "functions"])
+        #expect(Shell.scratch().complete("help lo", cursor: 7).candidates == ["load"])
     }
 
     @Test func loadCompletesFileNames() {
@@ -34,27 +34,27 @@ struct CompletionTests {
         _ = directory.write("demo.pb", "")
         _ = directory.write("data.json", "")
         _ = directory.write(".hidden", "")
-        let shell = Shell(fileNames: FileNameLister(baseDirectory: directory.path))
+        let shell = Shell.scratch(fileNames: FileNameLister(baseDirectory: directory.path))
         #expect(shell.complete("load d", cursor: 6).candidates == ["data.json", "demo.pb"])
         #expect(shell.complete("load de", cursor: 7).candidates == ["demo.pb"])
         #expect(shell.complete("load ", cursor: 5).candidates == ["data.json", "demo.pb"])
     }
 
     @Test func theCursorDecidesTheWord() {
-        let completion = Shell().complete("lo more", cursor: 2)
+        let completion = Shell.scratch().complete("lo more", cursor: 2)
         #expect(completion.candidates == ["load"])
         #expect(completion.range == 0..<2)
     }
 
     @Test func expressionsCompleteFunctionsAndNodes() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         _ = shell.execute("var left = 1")
         #expect(shell.complete("= le", cursor: 4).candidates == ["left", "len"])
         #expect(shell.complete("= max(le", cursor: 8).candidates == ["left", "len"])
     }
 
     @Test func nodeCommandsCompleteNodeNames() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         _ = shell.execute("var apple = 1")
         _ = shell.execute("signal apricot")
         #expect(shell.complete("send ap", cursor: 7).candidates == ["apple", "apricot"])
@@ -62,7 +62,7 @@ struct CompletionTests {
     }
 
     @Test func portsCompleteAfterTheDot() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         _ = shell.execute("var a = 1")
         _ = shell.execute("patch double map fn=\"$ * 2\"")
         #expect(shell.complete("wire a.v", cursor: 8).candidates == ["a.value"])
@@ -71,7 +71,7 @@ struct CompletionTests {
     }
 
     @Test func unwireCompletesTheInputOrTheSourceThenTheArrow() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         _ = shell.execute("store app = {}")
         _ = shell.execute("signal apricot")
         #expect(shell.complete("unwire ap", cursor: 9).candidates == ["app", "apricot"])
@@ -82,7 +82,7 @@ struct CompletionTests {
     }
 
     @Test func patchCompletesItsTypes() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         #expect(shell.complete("patch p co", cursor: 10).candidates == ["combine", "counter"])
         #expect(shell.complete("patch t", cursor: 7).candidates == ["types"])
     }
@@ -91,7 +91,7 @@ struct CompletionTests {
 @Suite("Tab completion: time travel and sessions")
 struct TimeTravelCompletionTests {
     private func shell() -> Shell {
-        let shell = Shell()
+        let shell = Shell.scratch()
         for command in ["store app = {n: 0}", "store cart = {items: []}", "reducer app on Inc : state.n += 1",
                         "dispatch app Inc", "jump app 0", "dispatch app Inc"] {
             _ = shell.execute(command)
@@ -147,7 +147,7 @@ struct ContextCompletionTests {
     private func shell(_ commands: [String] = ["store app = {count: 0, user: {name: 'Max', nick: 'M'}, items: [{title: 'a'}, {title: 'b'}]}"])
         -> Shell
     {
-        let shell = Shell()
+        let shell = Shell.scratch()
         for command in commands { #expect(shell.execute(command).status == .success, "\(command)") }
         return shell
     }
@@ -193,7 +193,7 @@ struct ContextCompletionTests {
         try? FileManager.default.createDirectory(atPath: directory.path + "/sessions", withIntermediateDirectories: true)
         _ = directory.write("sessions/todos.jsonl", "")
         _ = directory.write("sessions/todos.pb", "")
-        let shell = Shell(fileNames: FileNameLister(baseDirectory: directory.path))
+        let shell = Shell.scratch(fileNames: FileNameLister(baseDirectory: directory.path))
         #expect(candidates(shell, "load sessions/todos.j") == ["sessions/todos.jsonl"])
         #expect(candidates(shell, "load sessions/todos.") == ["sessions/todos.jsonl", "sessions/todos.pb"])
         #expect(candidates(shell, "replay sessions/todos.j") == ["sessions/todos.jsonl"])

@@ -9,7 +9,7 @@ final class DataflowSession {
     let shell: Shell
 
     init(json: Bool = false) {
-        shell = Shell(options: ShellOptions(json: json))
+        shell = Shell.scratch(ShellOptions(json: json))
     }
 
     /// Runs each line as a command and returns everything printed, in order (an error is one
@@ -233,7 +233,7 @@ struct DataflowShellTransactionTests {
     }
 
     @Test func aScriptEndingInsideATransactionLeavesTheShellOutsideIt() {
-        let shell = Shell(options: ShellOptions())
+        let shell = Shell.scratch(ShellOptions())
         var runner = ScriptRunner(shell: shell, name: "open.pb", keepGoing: false) { _ in }
         runner.run(Array("var a = 1\nbegin\nset a = 2\n".utf8))
         #expect(runner.failures == 1)

@@ -18,9 +18,9 @@ struct FileReadingShellTests {
         #expect(session.error("= b").contains("unknown name 'b'"))
     }
 
-    @Test func aLoadReadsAFileThatSaysItIsEmpty() throws {
-        // /proc files say they hold nothing and are read as a stream: they are not skipped silently.
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else { return }
+    /// /proc files say they hold nothing and are read as a stream: they are not skipped silently.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc (Linux)"))
+    func aLoadReadsAFileThatSaysItIsEmpty() throws {
         let outcome = DataflowSession().outcome("load /proc/self/status")
         #expect(outcome.status == .failure)
         #expect(outcome.lines.contains { $0.text.hasPrefix("/proc/self/status:1:1: error: unknown command") })
@@ -67,8 +67,8 @@ struct FileWritingShellTests {
         #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
     }
 
-    @Test func aDirectoryThatTakesNoNewFileSaysSo() {
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else { return }
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc (Linux)"))
+    func aDirectoryThatTakesNoNewFileSaysSo() {
         #expect(DataflowSession().error("save /proc/self/status --force")
             == "error: cannot write '/proc/self/status': its directory takes no new file (FILE is written beside itself, then renamed over); choose another place")
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// What `command` prints in a shell whose terminal is `width` columns wide.
 private func output(_ command: String, width: Int = 80) -> [String] {
-    Shell(options: ShellOptions(width: width)).execute(command).lines.map(\.text)
+    Shell.scratch(ShellOptions(width: width)).execute(command).lines.map(\.text)
 }
 
 @Suite("Help: layout")
@@ -72,10 +72,10 @@ struct HelpSubcommandTests {
     }
 
     @Test func anUnknownSubcommandIsAnErrorWithASuggestion() {
-        let outcome = Shell().execute("help history comit")
+        let outcome = Shell.scratch().execute("help history comit")
         #expect(outcome.status == .failure)
         #expect(outcome.lines.first?.text.hasPrefix("error: no help for 'history comit'; did you mean 'history commit'?") == true)
-        #expect(Shell().execute("help nope x").lines.first?.text.hasPrefix("error: no help for 'nope x'") == true)
+        #expect(Shell.scratch().execute("help nope x").lines.first?.text.hasPrefix("error: no help for 'nope x'") == true)
     }
 
     @Test func aproposFindsCommandsAndFunctionsByAnyWordIgnoringCase() {
@@ -88,17 +88,17 @@ struct HelpSubcommandTests {
         let functions = output("apropos Cased")
         #expect(functions.contains { $0.hasPrefix("upper(string)") } && functions.contains { $0.hasPrefix("lower(string)") }, "\(functions)")
         #expect(output("apropos zzzz") == ["nothing about 'zzzz' (try another word, or 'help')"])
-        #expect(Shell().execute("apropos").lines.first?.text.hasPrefix("error: missing the word to look for; usage: apropos WORD") == true)
+        #expect(Shell.scratch().execute("apropos").lines.first?.text.hasPrefix("error: missing the word to look for; usage: apropos WORD") == true)
     }
 
     @Test func aproposAndHelpSubcommandsComplete() {
-        #expect(Shell().complete("apro", cursor: 4).candidates == ["apropos"])
-        #expect(Shell().complete("help history c", cursor: 14).candidates == ["commit"])
-        #expect(Shell().complete("help record s", cursor: 13).candidates == ["stop"])
+        #expect(Shell.scratch().complete("apro", cursor: 4).candidates == ["apropos"])
+        #expect(Shell.scratch().complete("help history c", cursor: 14).candidates == ["commit"])
+        #expect(Shell.scratch().complete("help record s", cursor: 13).candidates == ["stop"])
     }
 
     @Test func reducerCompletesTheIDsOfReducersToReplace() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         _ = shell.execute("store app = {n: 0}")
         _ = shell.execute("reducer app on Add : state.n += 1")
         #expect(shell.complete("reducer r", cursor: 9).candidates == ["r1", "rm"])
@@ -109,7 +109,7 @@ struct HelpSubcommandTests {
         // `break` with no condition is an error, as its help says; it pauses any replay.
         let help = output("help break").joined(separator: " ")
         #expect(help.contains("'break' without a condition is an error"))
-        #expect(Shell().execute("break").status == .failure)
+        #expect(Shell.scratch().execute("break").status == .failure)
         #expect(!help.contains("stepped replay"))
     }
 }

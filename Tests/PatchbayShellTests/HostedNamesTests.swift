@@ -144,7 +144,7 @@ struct HostedStoreNamesTests {
     /// a second store of a name was refused with "rm it first", which no user can at startup.
     @Test func aHostedStoreNeedsANameCommandsTypeAndItsOwn() throws {
         let spaced = HostedStore("my store", initialState: Tally(), reducer: HostedFixtures.tallyReducer())
-        let shell = Shell()
+        let shell = Shell.scratch()
         #expect(throws: ShellError.self) { try shell.host([spaced]) }
         do { try shell.host([spaced]) } catch {
             #expect(error.message == #"cannot host "my store": a store's name is a letter or _ followed by letters, digits or _, "#
@@ -152,7 +152,7 @@ struct HostedStoreNamesTests {
         }
         #expect(shell.execute("nodes").lines.map(\.text).first?.hasPrefix("no nodes yet") == true)
 
-        let twice = Shell()
+        let twice = Shell.scratch()
         do {
             try twice.host([HostedFixtures.tally(), HostedFixtures.tally()])
             Issue.record("a second store named tally was hosted")

@@ -35,7 +35,7 @@ struct InputAssemblerTests {
         var assembler = InputAssembler()
         _ = assembler.add("= 1 + \\")
         let command = assembler.add("2")!
-        #expect(Shell().execute(command).lines == [OutputLine("3")])
+        #expect(Shell.scratch().execute(command).lines == [OutputLine("3")])
     }
 
     @Test func aBracketInsideAStringDoesNotCount() {

@@ -213,13 +213,10 @@ struct InspectFollowShellTests {
 
     @Test func aScriptFollowsInPlaceBeforeItsNextLine() throws {
         let recording = AppRecording(actions: 1)
-        // The app appends while the script follows.
-        let writer = Thread {
-            Thread.sleep(forTimeInterval: 0.1)
-            recording.append(2)
+        // The app appends once the script follows (it says so, then follows).
+        let run = ShellRun("inspect \(recording.path) --follow --idle 0.5\nstate\njump 2\n") { line in
+            if line.text.hasPrefix("following ") { recording.append(2) }
         }
-        writer.start()
-        let run = ShellRun("inspect \(recording.path) --follow --idle 0.5\nstate\njump 2\n")
         #expect(run.errors == [])
         #expect(run.output == [
             "inspected \(recording.path): app (1 action)",
@@ -233,14 +230,12 @@ struct InspectFollowShellTests {
     @Test func ctrlCInAScriptStopsTheFollowingAndTheScriptGoesOn() throws {
         let recording = AppRecording(actions: 1)
         let interruption = Interruption()
-        let stopper = Thread {
-            Thread.sleep(forTimeInterval: 0.2)
-            interruption.request()
-        }
         var run = ShellRun("")
+        // Ctrl-C comes once the script follows (it says so, then follows).
         interruption.during {
-            stopper.start()
-            run = ShellRun("inspect \(recording.path) --follow\nstate\n")
+            run = ShellRun("inspect \(recording.path) --follow\nstate\n") { line in
+                if line.text.hasPrefix("following ") { interruption.request() }
+            }
         }
         #expect(run.errors == [])
         #expect(run.output.suffix(2) == ["stopped following \(recording.path) (0 new actions read)", "{count: 10}"])

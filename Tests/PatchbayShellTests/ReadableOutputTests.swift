@@ -9,7 +9,7 @@ import Testing
 struct ReadableOutputTests {
     /// Runs `commands` in one shell with `options`; the output of the last one.
     private func last(_ commands: [String], options: ShellOptions = ShellOptions()) -> CommandOutcome {
-        let shell = Shell(options: options)
+        let shell = Shell.scratch(options)
         var outcome = CommandOutcome(status: .empty, lines: [])
         for command in commands { outcome = shell.execute(command) }
         return outcome
@@ -146,7 +146,7 @@ struct ReadableOutputTests {
     }
 
     @Test func aBadSettingIsAOneLineErrorAndChangesNothing() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         for (command, message) in [("set truncate 5", "truncate takes a number of characters from 10 up, or off (never cut), not '5'"),
                                    ("set width wide", "width takes a number of columns from 20 to 1000, or auto (the terminal's), not 'wide'"),
                                    ("set pager maybe", "pager takes on or off, not 'maybe'"),
@@ -173,7 +173,7 @@ struct ReadableOutputTests {
     @Test func settingsAreNotRecorded() throws {
         let directory = TemporaryDirectory()
         let file = directory.path + "/session.jsonl"
-        let shell = Shell()
+        let shell = Shell.scratch()
         for command in ["record \(file)", "set width 100", "= 1", "set truncate off", "record stop"] {
             #expect(shell.execute(command).status == .success)
         }
@@ -206,7 +206,7 @@ struct ReadableOutputTests {
 @Suite("history --chart")
 struct HistoryChartTests {
     private func run(_ commands: [String], options: ShellOptions = ShellOptions()) -> CommandOutcome {
-        let shell = Shell(options: options)
+        let shell = Shell.scratch(options)
         var outcome = CommandOutcome(status: .empty, lines: [])
         for command in commands { outcome = shell.execute(command) }
         return outcome

@@ -36,7 +36,7 @@ struct ReadmeTranscriptTests {
     @Test(arguments: Self.transcripts.indices)
     func aTranscriptPrintsWhatTheReadmeShows(index: Int) {
         let transcript = Self.transcripts[index]
-        let shell = Shell()
+        let shell = Shell.scratch()
         var printed: [String] = []
         for command in transcript.commands {
             // The prompt as the terminal shows it: it says where the session is.

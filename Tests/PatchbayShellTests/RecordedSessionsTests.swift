@@ -21,7 +21,7 @@ struct RecordedSessionsTests {
     @Test(arguments: Self.recordings)
     func aRecordingReplaysAndVerifies(name: String) {
         let path = Self.directory.appendingPathComponent(name).path
-        let shell = Shell()
+        let shell = Shell.scratch()
         let outcome = shell.execute("replay \"\(path)\" --verify")
         #expect(outcome.status == .success, "\(outcome.lines.map(\.text).joined(separator: "\n"))")
         #expect(outcome.lines.last?.text.hasPrefix("verified ") == true)
@@ -30,11 +30,11 @@ struct RecordedSessionsTests {
     @Test(arguments: Self.recordings)
     func inspectingARecordingGivesTheStatesReplayingGives(name: String) throws {
         let path = Self.directory.appendingPathComponent(name).path
-        let inspected = Shell()
+        let inspected = Shell.scratch()
         let outcome = inspected.execute("inspect \"\(path)\"")
         #expect(outcome.status == .success)
         #expect(!outcome.lines.contains { $0.text.hasPrefix("warning:") }, "\(outcome.lines.map(\.text))")
-        let replayed = Shell()
+        let replayed = Shell.scratch()
         _ = replayed.execute("replay \"\(path)\"")
         let summary = try #require(outcome.lines.first?.text)
         let stores = summary.split(separator: ": ", maxSplits: 1).last.map { list in

@@ -442,7 +442,7 @@ struct RouteSeedRouteSessionTests {
             route /message/Di
             record stop
             """)
-        let replayed = Shell().execute("replay \"\(path)\" --verify")
+        let replayed = Shell.scratch().execute("replay \"\(path)\" --verify")
         #expect(replayed.status == .success, "\(replayed.lines.map(\.text))")
         #expect(replayed.lines.last?.text.hasPrefix("verified ") == true)
     }
@@ -546,7 +546,7 @@ struct FeatureShellTests {
         let path = directory.path + "/open.jsonl"
         let session = RouteSession()
         session.run("feature Chat begin\nvar a = 1\nrecord \(path)\nvar b = 2\nfeature end\nrecord stop")
-        let replay = Shell()
+        let replay = Shell.scratch()
         let replayed = replay.execute("replay \"\(path)\" --verify")
         #expect(replayed.status == .success, "\(replayed.lines.map(\.text))")
         #expect(replay.execute("feature show Chat").lines.map(\.text) == ["feature Chat", "  var a", "  var b"])
@@ -557,7 +557,7 @@ struct FeatureShellTests {
         let path = directory.path + "/features.jsonl"
         let session = RouteSession()
         session.run("record \(path)\n" + Self.chat + "\nroute /chat/Ada\nfeature rm Chat\nrecord stop")
-        let replayed = Shell().execute("replay \"\(path)\" --verify")
+        let replayed = Shell.scratch().execute("replay \"\(path)\" --verify")
         #expect(replayed.status == .success, "\(replayed.lines.map(\.text))")
         #expect(replayed.lines.last?.text.hasPrefix("verified ") == true)
     }

@@ -14,7 +14,7 @@ final class RouteSession {
 
     init(json: Bool = false) {
         self.json = json
-        shell = Shell(options: ShellOptions(json: json))
+        shell = Shell.scratch(ShellOptions(json: json))
     }
 
     /// Runs each line as a command and returns everything printed, in order; every command must

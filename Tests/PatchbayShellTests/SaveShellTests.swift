@@ -358,7 +358,7 @@ struct SaveShellTests {
         let directory = TemporaryDirectory()
         _ = directory.write("demo.pb", "")
         _ = directory.write("data.json", "")
-        let shell = Shell(fileNames: FileNameLister(baseDirectory: directory.path))
+        let shell = Shell.scratch(fileNames: FileNameLister(baseDirectory: directory.path))
         #expect(shell.complete("save d", cursor: 6).candidates == ["data.json", "demo.pb"])
         #expect(shell.complete("sa", cursor: 2).candidates == ["save"])
         let help = shell.execute("help save").lines.map(\.text)

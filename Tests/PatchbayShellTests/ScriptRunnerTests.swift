@@ -32,7 +32,7 @@ struct ScriptRunnerTests {
 
     @Test func anInterruptBetweenCommandsNamesTheLineTheScriptStoppedAt() {
         // SIGINT that lands once `var a = 1` has ended, before line 2 runs.
-        let shell = Shell()
+        let shell = Shell.scratch()
         var errors: [String] = []
         var runner = ScriptRunner(shell: shell, name: "long.pb", keepGoing: false) { if $0.stream == .error { errors.append($0.text) } }
         runner.feed(line("var a = 1"))
@@ -44,7 +44,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func anInterruptedCommandIsTheOnlyOneToSaySo() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         var errors: [String] = []
         var runner = ScriptRunner(shell: shell, name: "long.pb", keepGoing: false) { if $0.stream == .error { errors.append($0.text) } }
         let interruption = Interruption()
@@ -59,7 +59,7 @@ struct ScriptRunnerTests {
 
     @Test func anInterruptAfterTheLastLineSaysNothing() {
         var errors: [String] = []
-        var runner = ScriptRunner(shell: Shell(), name: "long.pb", keepGoing: false) { if $0.stream == .error { errors.append($0.text) } }
+        var runner = ScriptRunner(shell: Shell.scratch(), name: "long.pb", keepGoing: false) { if $0.stream == .error { errors.append($0.text) } }
         runner.feed(line("= 1"))
         runner.stopInterrupted(beforeLine: false)
         #expect(errors.isEmpty)
@@ -85,7 +85,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func invalidUTF8IsAnErrorAtItsColumn() {
-        let shell = Shell()
+        let shell = Shell.scratch()
         var errors: [String] = []
         var runner = ScriptRunner(shell: shell, name: "bin", keepGoing: true) { if $0.stream == .error { errors.append($0.text) } }
         runner.run(Array("= \"ab".utf8) + [0xFF, 0xFE] + Array("\"\n".utf8))

@@ -117,7 +117,7 @@ struct UseShellTests {
     }
 
     @Test func anEchoedTranscriptShowsThePromptAsTheTerminalDoes() {
-        let shell = Shell(options: ShellOptions(echo: true))
+        let shell = Shell.scratch(ShellOptions(echo: true))
         var printed: [String] = []
         var runner = ScriptRunner(shell: shell, name: "t.pb", keepGoing: false) { printed.append($0.text) }
         runner.run(Array("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch Inc\ndispatch Inc\njump 1\nuse app\n".utf8))

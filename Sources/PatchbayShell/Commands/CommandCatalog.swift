@@ -30,8 +30,9 @@ enum CommandCatalog {
                       "help COMMAND             the syntax, details and an example",
                       "help COMMAND SUBCOMMAND  the lines about one form first (help history commit), then the rest",
                       "help functions           the functions expressions can call",
-                      "help values              values, operators and statements"],
-            examples: ["help load", "help route add", "help functions"]
+                      "help values              values, operators and statements",
+                      "?, COMMAND?              the same as help and help COMMAND (as in IPython)"],
+            examples: ["help load", "help route add", "help functions", "history?"]
         ),
         CommandInfo(
             name: "apropos",

@@ -4,6 +4,38 @@ import PatchbayGraph
 /// Turns the text of one command into a `Command`.
 enum CommandParser {
     /// Parses `text`; `nil` when it holds no command (blank, or only a comment).
+    /// `?` is `help`, and `COMMAND?` or `COMMAND SUBCOMMAND?` is `help COMMAND [SUBCOMMAND]`, as
+    /// in IPython: one or two words, then `?` and nothing else but blanks.
+    static func helpShortcut(_ bytes: [UInt8]) -> Command? {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        guard end > 0, bytes[end - 1] == UInt8(ascii: "?") else { return nil }
+        var words: [(text: String, range: Range<Int>)] = []
+        var index = 0
+        while index < end - 1 {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < end - 1, isWordByte(bytes[index]) { index += 1 }
+            guard index > start else { return nil }
+            words.append((String(decoding: bytes[start..<index], as: UTF8.self), start..<index))
+        }
+        switch words.count {
+        case 0: return .help(topic: nil, subcommand: nil, range: (end - 1)..<end)
+        case 1: return .help(topic: words[0].text, subcommand: nil, range: words[0].range)
+        case 2: return .help(topic: words[0].text, subcommand: Name(text: words[1].text, range: words[1].range), range: words[0].range)
+        default: return nil
+        }
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
     static func parse(_ text: String, context: ParserContext = ParserContext()) throws(ShellError) -> Command? {
         var scanner = CommandScanner(text)
         scanner.skipBlanks()
@@ -11,6 +43,7 @@ enum CommandParser {
         if scanner.bytes[scanner.offset] == UInt8(ascii: "=") {
             return .evaluate(try expression(in: scanner, from: scanner.offset + 1))
         }
+        if let help = helpShortcut(scanner.bytes) { return help }
         guard let (word, wordRange) = scanner.name() else {
             let (word, range) = scanner.word() ?? ("", scanner.restRange)
             throw unknownCommand(word, at: range)

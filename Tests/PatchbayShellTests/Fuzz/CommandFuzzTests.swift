@@ -28,7 +28,7 @@ struct CommandFuzzTests {
         let json = slice % 2 == 1
         var fuzzer = CommandFuzzer(seed: SplitMix64.seed(Self.seed, run: slice), directory: directory.path)
         let trace = NSTemporaryDirectory() + "patchbay-fuzz-input-\(slice).txt"
-        var shell = Self.freshShell(json: json)
+        var shell = Self.freshShell(json: json, directory: directory.path)
         var fingerprint = Fingerprint(of: shell)
         // Each distinct finding, with the first input that showed it.
         var findings: [String: String] = [:]
@@ -39,7 +39,7 @@ struct CommandFuzzTests {
             // Start over now and then: a long session collects nodes that make every step slow.
             if index % 200 == 0, index > 0 {
                 shell.finish()
-                shell = Self.freshShell(json: json)
+                shell = Self.freshShell(json: json, directory: directory.path)
                 fingerprint = Fingerprint(of: shell)
             }
             let input = fuzzer.next()
@@ -79,8 +79,10 @@ struct CommandFuzzTests {
         }
     }
 
-    private static func freshShell(json: Bool) -> Shell {
-        let shell = Shell(options: ShellOptions(json: json))
+    /// A shell with the fixture, in `directory`: what an input names by a relative path (a
+    /// mutated `record` may name one) is made there, not in the package the tests run in.
+    private static func freshShell(json: Bool, directory: String? = nil) -> Shell {
+        let shell = Shell.scratch(ShellOptions(json: json, directory: directory))
         for command in CommandFuzzer.fixture {
             let outcome = shell.execute(command)
             // The one failing command: a failed action in the history.

@@ -43,7 +43,7 @@ struct SessionFileFuzzTests {
                 _ = shell.execute(command.replacingOccurrences(of: StoreSessionGenerator.directory, with: directory.path))
             }
             shell.finish()
-            guard Shell().execute("inspect \(path)").status == .success,
+            guard Shell.scratch().execute("inspect \(path)").status == .success,
                   Shell(options: ShellOptions(directory: directory.path)).execute("replay \(path) --verify").status == .success,
                   let data = FileManager.default.contents(atPath: path) else { continue }
             recordings.append(("random\(index).jsonl", Array(data)))
@@ -66,7 +66,7 @@ struct SessionFileFuzzTests {
             // Cut right after its header, a file is a session with nothing in it: no line to name.
             let empty = mutation.bytes.isEmpty || (try? SessionReader.read(mutation.bytes)).map { $0.events.isEmpty && $0.damage == nil } == true
             for command in ["inspect \(path)", "replay \(path) --verify"] {
-                let outcome = Shell().execute(command)
+                let outcome = Shell.scratch().execute(command)
                 let problems = Self.problems(with: outcome, damagedLine: damagedLine, singleChange: mutation.singleChange, empty: empty)
                 for problem in problems where findings[problem] == nil {
                     findings[problem] = "\(command.split(separator: " ")[0]) of \(original.name) \(mutation.description) (damaged file \(index)): "

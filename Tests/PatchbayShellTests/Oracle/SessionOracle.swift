@@ -87,7 +87,7 @@ struct SessionOracle {
         tamper?(file)
         let liveView = View(of: live)
 
-        let inspector = Shell(options: ShellOptions(json: true))
+        let inspector = Shell.scratch(ShellOptions(json: true))
         let inspected = inspector.execute("inspect \(file)")
         if inspected.status != .success {
             return failure("inspect failed: " + Self.kind(of: Self.errorMessage(inspected)), Self.text(inspected))
@@ -98,7 +98,7 @@ struct SessionOracle {
 
         // A recording with no command yet has nothing to replay.
         guard commandsInFile > 0 else { return nil }
-        let replayer = Shell(options: ShellOptions(json: true))
+        let replayer = Shell.scratch(ShellOptions(json: true))
         let replayed = replayer.execute("replay \(file) --verify --allow-files")
         guard replayed.status == .success, Self.result(replayed)?["verified"] == .bool(true) else {
             return failure("replay --verify failed: " + Self.kind(of: Self.errorMessage(replayed)), Self.text(replayed))

@@ -24,7 +24,7 @@ struct HelpOverview: CommandReport {
             }
         }
         lines.append("")
-        lines += Help.wrap("Type 'help COMMAND' for its syntax and an example, 'help COMMAND SUBCOMMAND' for one form "
+        lines += Help.wrap("Type 'help COMMAND' (or 'COMMAND?') for its syntax and an example, 'help COMMAND SUBCOMMAND' for one form "
                            + "(help history commit), 'apropos WORD' to find commands and functions by a word; "
                            + "'help functions' and 'help values' for expressions.", width: width, first: "", rest: "")
         return lines
