@@ -17,6 +17,10 @@ public import PatchbayCore
 /// recorder.stop()
 /// ```
 ///
+/// The file names the store `app` unless `storeName:` gives the name the app's inspector hosts
+/// it under (`HostedStore("todos", ...)`: `storeName: "todos"`), which a replay there needs. A
+/// file that exists is not written over unless `replacing: true` says so.
+///
 /// The file has the header, a `store` line with the state when recording started, then one
 /// `action` line per action the store reduces (actions a middleware drops are left out), and a
 /// `checkpoint` line with the full state every so many actions (as many as the state has leaves,
@@ -66,11 +70,11 @@ public final class Recorder<State, Action>: StoreObserver {
     /// The observed store's indexes of the actions a middleware dropped, in order.
     private var droppedStoreIndexes: [Int] = []
 
-    /// Starts recording into a new session file at `path` (an existing file is replaced); the
-    /// store's actions follow with `record(_:state:)`. Every way to start a recording comes
-    /// here.
+    /// Starts recording into a new session file at `path` (an existing file is replaced only
+    /// when `replacing`); the store's actions follow with `record(_:state:)`. Every way to
+    /// start a recording comes here.
     private init(path: String, storeName: String, initialState: State, reflecting: Bool, created: Date,
-                 checkpointInterval: Int?, encodeState: @escaping (State) throws(ValueCodingError) -> Value,
+                 checkpointInterval: Int?, replacing: Bool, encodeState: @escaping (State) throws(ValueCodingError) -> Value,
                  actions: ActionMapping<Action>) throws(RecorderError) {
         self.storeName = storeName
         self.path = path
@@ -87,7 +91,7 @@ public final class Recorder<State, Action>: StoreObserver {
         self.checkpointInterval = 32
         self.checkpointInterval = nextCheckpointInterval()
         do {
-            let writer = try SessionWriter(path: path, created: created, replacing: true, recordedThroughReflection: reflecting)
+            let writer = try SessionWriter(path: path, created: created, replacing: replacing, recordedThroughReflection: reflecting)
             try writer.write(.store(name: storeName, state: state))
             self.writer = writer
         } catch {
@@ -96,34 +100,38 @@ public final class Recorder<State, Action>: StoreObserver {
     }
 
     /// Starts recording a store whose state is `initialState` into a new session file at
-    /// `path` (an existing file is replaced); call `record(_:state:)` for each action the
-    /// store reduces.
+    /// `path`; call `record(_:state:)` for each action the store reduces.
     ///
     /// - Parameters:
     ///   - path: the session file to write.
-    ///   - storeName: the store's name in the file (`app` by default).
+    ///   - storeName: the store's name in the file, `app` by default: give the name the app's
+    ///     inspector hosts the store under (`HostedStore("todos", ...)`), so that it replays there.
     ///   - initialState: the store's state before its first recorded action (state 0).
     ///   - actions: how actions become action objects.
     ///   - created: the time written in the header (now by default).
     ///   - checkpointInterval: actions between checkpoints; by default the state's size in
     ///     leaves when the last checkpoint was written, at least 32.
-    /// - Throws: when the file cannot be created or the state cannot be encoded.
+    ///   - replacing: whether an existing file at `path` is written over; by default it is
+    ///     not, and the recorder refuses to start (as `record` does without `--force`).
+    /// - Throws: when the file exists (unless `replacing`) or cannot be created, or the state
+    ///   cannot be encoded.
     public convenience init(path: String, storeName: String = "app", initialState: State, actions: ActionMapping<Action>,
-                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable {
+                            created: Date = Date(), checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError)
+        where State: Encodable {
         // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`).
         let memory = ValueEncoder.Memory(for: State.self)
         try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: false, created: created,
-                      checkpointInterval: checkpointInterval, encodeState: { state throws(ValueCodingError) in
+                      checkpointInterval: checkpointInterval, replacing: replacing, encodeState: { state throws(ValueCodingError) in
                           try ValueEncoder().encode(state, memory: memory)
                       }, actions: actions)
     }
 
     /// Starts recording a store of `Codable` actions (mapped with `ActionMapping.codable()`);
-    /// see `init(path:storeName:initialState:actions:created:checkpointInterval:)`.
+    /// see `init(path:storeName:initialState:actions:created:checkpointInterval:replacing:)`.
     public convenience init(path: String, storeName: String = "app", initialState: State, created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable, Action: Codable {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable, Action: Codable {
         try self.init(path: path, storeName: storeName, initialState: initialState, actions: .codable(), created: created,
-                      checkpointInterval: checkpointInterval)
+                      checkpointInterval: checkpointInterval, replacing: replacing)
     }
 
     /// Starts recording a store whose state is not `Codable`, through reflection
@@ -131,36 +139,37 @@ public final class Recorder<State, Action>: StoreObserver {
     /// too. The header says so: the file can be inspected but not replayed.
     public convenience init(path: String, storeName: String = "app", reflecting initialState: State,
                             actions: ActionMapping<Action> = .reflecting(), created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) {
         try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: true, created: created,
-                      checkpointInterval: checkpointInterval, encodeState: { state in Value(reflecting: state) }, actions: actions)
+                      checkpointInterval: checkpointInterval, replacing: replacing, encodeState: { state in Value(reflecting: state) },
+                      actions: actions)
     }
 
     /// Starts recording `store`: every action it reduces from now on, with causes between
-    /// them (see `init(path:storeName:initialState:actions:created:checkpointInterval:)`).
+    /// them (see `init(path:storeName:initialState:actions:created:checkpointInterval:replacing:)`).
     public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
                             actions: ActionMapping<Action>, created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable {
         try self.init(path: path, storeName: storeName, initialState: store.state, actions: actions, created: created,
-                      checkpointInterval: checkpointInterval)
+                      checkpointInterval: checkpointInterval, replacing: replacing)
         observe(store)
     }
 
     /// Starts recording `store`, whose actions are `Codable` (mapped with
     /// `ActionMapping.codable()`).
     public convenience init(store: Store<State, Action>, path: String, storeName: String = "app", created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable, Action: Codable {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable, Action: Codable {
         try self.init(store: store, path: path, storeName: storeName, actions: .codable(), created: created,
-                      checkpointInterval: checkpointInterval)
+                      checkpointInterval: checkpointInterval, replacing: replacing)
     }
 
     /// Starts recording `store`, whose state is not `Codable`, through reflection (see
-    /// `init(path:storeName:reflecting:actions:created:checkpointInterval:)`).
+    /// `init(path:storeName:reflecting:actions:created:checkpointInterval:replacing:)`).
     public convenience init(reflecting store: Store<State, Action>, path: String, storeName: String = "app",
                             actions: ActionMapping<Action> = .reflecting(), created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) {
         try self.init(path: path, storeName: storeName, reflecting: store.state, actions: actions, created: created,
-                      checkpointInterval: checkpointInterval)
+                      checkpointInterval: checkpointInterval, replacing: replacing)
         observe(store)
     }
 
