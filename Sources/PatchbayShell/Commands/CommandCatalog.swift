@@ -30,7 +30,8 @@ enum CommandCatalog {
                       "help COMMAND             the syntax, details and an example",
                       "help COMMAND SUBCOMMAND  the lines about one form first (help history commit), then the rest",
                       "help functions           the functions expressions can call",
-                      "help values              values, operators and statements"],
+                      "help values              values, operators and statements",
+                      "help patch TYPE          one patch type's ports and parameters ('help patch types': that form)"],
             examples: ["help load", "help route add", "help functions"]
         ),
         CommandInfo(
