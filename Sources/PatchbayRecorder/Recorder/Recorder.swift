@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 public import PatchbayCore
 
@@ -104,6 +105,7 @@ public final class Recorder<State, Action>: StoreObserver {
         self.encodeState = encodeState
         self.actions = actions
         let state: Value
+        let start = DispatchTime.now().uptimeNanoseconds
         do {
             state = try encodeState(initialState)
         } catch {
@@ -116,7 +118,8 @@ public final class Recorder<State, Action>: StoreObserver {
             try file.write(.store(name: storeName, state: state))
             let budget = UInt64(Self.checkpointBudget.components.attoseconds / 1_000_000_000)
             writer = RecordingWriter(writer: file, storeName: storeName, initialState: state, budgetNanoseconds: budget,
-                                     checkpointInterval: checkpointInterval.map { Swift.max(1, $0) }, detail: detail)
+                                     checkpointInterval: checkpointInterval.map { Swift.max(1, $0) }, detail: detail,
+                                     initialEncoding: DispatchTime.now().uptimeNanoseconds - start)
         } catch {
             throw .session(error)
         }
