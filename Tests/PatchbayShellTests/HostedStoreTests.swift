@@ -275,6 +275,37 @@ struct HostedStoreRecordingTests {
         #expect(lines.joined(separator: "\n").contains("replay diverged at step 3 (line 5: dispatch tally double)"))
     }
 
+    @Test func anAppsRecordingOfActionsAndCheckpointsVerifiesAtItsCheckpoints() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/app.jsonl"
+        let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", checkpointInterval: 2)
+        for action in [TallyAction.add(amount: 2), .note("x"), .double, .add(amount: 1), .double] { store.dispatch(action) }
+        recorder.stop()
+
+        let session = try HostedFixtures.session()
+        #expect(session.run("replay \(path) --verify").last == "verified 5 steps of \(path): every effect matches the recording")
+        #expect(session.run("state tally") == [#"{total: 10, log: ["x"]}"#])
+        #expect(try RecordedSession(path: path).verify(HostedFixtures.tallyReducer(), store: "tally") == 5)
+
+        // A reducer whose double adds one: the states match at checkpoint #2, and differ at #4,
+        // whose actions since #2 (#3 double, #4 add) both change the total.
+        let changed = try HostedFixtures.session([HostedFixtures.tally(doublingAdds: 1)])
+        let lines = changed.run("replay \(path) --verify").joined(separator: "\n")
+        #expect(lines.contains("  total: 5 → 4"), "\(lines)")
+        #expect(lines.contains("replay diverged at step 4"), "\(lines)")
+        let error = try #require(throws: RecordedSessionError.self) {
+            try RecordedSession(path: path).verify(HostedFixtures.tallyReducer(doublingAdds: 1), store: "tally")
+        }
+        guard case .diverged(let divergence) = error else {
+            Issue.record("expected a divergence, got \(error)")
+            return
+        }
+        #expect(divergence.index == 4)
+        #expect(divergence.lastMatched == 2)
+        #expect(divergence.touchingSteps == [3, 4])
+    }
+
     @Test func aCheckpointThatDiffersFromTheReplayedStateShowsTheDiffOrTheDivergenceInJSON() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/app.jsonl"
