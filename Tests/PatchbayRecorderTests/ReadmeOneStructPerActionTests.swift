@@ -45,7 +45,7 @@ struct ReadmeOneStructPerActionTests {
         try "old\n".write(toFile: path, atomically: true, encoding: .utf8)
         let recorder = try Recorder<ReadmeState, any ReadmeAction>(path: path, initialState: ReadmeState(), actions: appActions, replacing: true)
         recorder.record(ReadmeAddTodo(title: "tea"), state: ReadmeState(todos: ["tea"]))
-        recorder.stop()
+        recorder.stop(state: ReadmeState(todos: ["tea"]))
         #expect(try RecordedSession(path: path).verify(Reducer(appReducer), actions: appActions) == 1)
     }
 }

@@ -44,7 +44,10 @@ struct ScaleBenchmarks: BenchmarkGroup {
     func rows(for mode: Mode) -> [BenchmarkRow] {
         let sizes = mode == .quick ? [10, 1_000] : [10, 1_000, 10_000, 100_000]
         let actions = mode == .quick ? 500 : 20_000
-        return sizes.flatMap { size -> [BenchmarkRow] in
+        let encodeAction = BenchmarkRow(
+            id: "SE", title: "encode one action (.update(index:value:)) with ActionMapping.codable(), on the app's thread",
+            ours: Self.encodeAction(actions), target: .reported)
+        return [encodeAction] + sizes.flatMap { size -> [BenchmarkRow] in
             let path = NSTemporaryDirectory() + "patchbay-bench-scale-\(getpid())-\(size).jsonl"
             return [
                 BenchmarkRow(
@@ -152,6 +155,18 @@ struct ScaleBenchmarks: BenchmarkGroup {
                 if let error = recorder.error { throw CorrectnessFailure(description: "recording failed: \(error)") }
             }
             return Trial(expectedChecksum: count) { try RecordedSession(path: path).verify(reducer) }
+        }
+    }
+
+    static func encodeAction(_ count: Int) -> Workload {
+        Workload(operations: count) {
+            let mapping = ActionMapping<Action>.codable()
+            let actions = actionList(size: 1_000, count: count, append: false)
+            return Trial(expectedChecksum: count) {
+                var encoded = 0
+                for action in actions where try mapping.object(for: action)["type"] == "update" { encoded += 1 }
+                return encoded
+            }
         }
     }
 

@@ -76,6 +76,9 @@ public final class Recorder<State, Action>: StoreObserver {
     /// one that did not change taken over from the last (see `ValueEncoder.Memory`).
     private let encodeState: (State) throws(ValueCodingError) -> Value
     private let actions: ActionMapping<Action>
+    /// How an action reaches the writer: encoded now, or (with `.checkpoints`, for actions that
+    /// can cross threads) as the typed action, encoded on the writer's thread.
+    private let queuedAction: (Action) throws(ValueCodingError) -> RecordingWriter.Snapshot
     private var writer: RecordingWriter?
     private var startError: RecorderError?
     /// Actions since the writer was last given a state.
@@ -96,7 +99,8 @@ public final class Recorder<State, Action>: StoreObserver {
     private init(path: String, storeName: String, initialState: State, reflecting: Bool, created: Date, detail: RecordingDetail,
                  checkpointInterval: Int?, replacing: Bool, snapshot: @escaping (State) throws(ValueCodingError) -> RecordingWriter.Snapshot,
                  encodeState: @escaping (State) throws(ValueCodingError) -> Value,
-                 actions: ActionMapping<Action>) throws(RecorderError) {
+                 actions: ActionMapping<Action>,
+                 queuedAction: ((Action) -> RecordingWriter.Snapshot)? = nil) throws(RecorderError) {
         self.storeName = storeName
         self.path = path
         isReflecting = reflecting
@@ -104,6 +108,11 @@ public final class Recorder<State, Action>: StoreObserver {
         self.snapshot = snapshot
         self.encodeState = encodeState
         self.actions = actions
+        if detail == .checkpoints, let queuedAction {
+            self.queuedAction = queuedAction
+        } else {
+            self.queuedAction = { action throws(ValueCodingError) in .value(try actions.object(for: action)) }
+        }
         let state: Value
         let start = DispatchTime.now().uptimeNanoseconds
         do {
@@ -148,6 +157,28 @@ public final class Recorder<State, Action>: StoreObserver {
     public convenience init(path: String, storeName: String = "app", initialState: State, actions: ActionMapping<Action>,
                             detail: RecordingDetail = .checkpoints, created: Date = Date(),
                             checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable & Sendable {
+        try self.init(encoding: initialState, path: path, storeName: storeName, actions: actions, detail: detail, created: created,
+                      checkpointInterval: checkpointInterval, replacing: replacing, queuedAction: nil)
+    }
+
+    /// As `init(path:storeName:initialState:actions:detail:created:checkpointInterval:replacing:)`,
+    /// for actions that can cross threads: with `.checkpoints`, each is encoded on the
+    /// recorder's thread, and the app's thread only queues it.
+    public convenience init(path: String, storeName: String = "app", initialState: State, actions: ActionMapping<Action>,
+                            detail: RecordingDetail = .checkpoints, created: Date = Date(),
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError)
+    where State: Encodable & Sendable, Action: Sendable {
+        try self.init(encoding: initialState, path: path, storeName: storeName, actions: actions, detail: detail, created: created,
+                      checkpointInterval: checkpointInterval, replacing: replacing, queuedAction: { action in
+                          .typed { () throws(ValueCodingError) in try actions.object(for: action) }
+                      })
+    }
+
+    /// A recording of a `Codable` state, its actions queued as `queuedAction` says.
+    private convenience init(encoding initialState: State, path: String, storeName: String, actions: ActionMapping<Action>,
+                             detail: RecordingDetail, created: Date, checkpointInterval: Int?, replacing: Bool,
+                             queuedAction: ((Action) -> RecordingWriter.Snapshot)?) throws(RecorderError)
+    where State: Encodable & Sendable {
         // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`).
         let memory = ValueEncoder.Memory(for: State.self)
         let encode = { (state: State) throws(ValueCodingError) in try ValueEncoder().encode(state, memory: memory) }
@@ -157,7 +188,7 @@ public final class Recorder<State, Action>: StoreObserver {
                           case .checkpoints: .typed { () throws(ValueCodingError) in try ValueEncoder().encode(state) }
                           case .everyChange: .value(try encode(state))
                           }
-                      }, encodeState: encode, actions: actions)
+                      }, encodeState: encode, actions: actions, queuedAction: queuedAction)
     }
 
     /// Starts recording a store of `Codable` actions (mapped with `ActionMapping.codable()`);
@@ -165,6 +196,16 @@ public final class Recorder<State, Action>: StoreObserver {
     public convenience init(path: String, storeName: String = "app", initialState: State, detail: RecordingDetail = .checkpoints,
                             created: Date = Date(), checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError)
     where State: Encodable & Sendable, Action: Codable {
+        try self.init(path: path, storeName: storeName, initialState: initialState, actions: .codable(), detail: detail,
+                      created: created, checkpointInterval: checkpointInterval, replacing: replacing)
+    }
+
+    /// As `init(path:storeName:initialState:detail:created:checkpointInterval:replacing:)`, for
+    /// actions that can cross threads: with `.checkpoints`, each is encoded on the recorder's
+    /// thread.
+    public convenience init(path: String, storeName: String = "app", initialState: State, detail: RecordingDetail = .checkpoints,
+                            created: Date = Date(), checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError)
+    where State: Encodable & Sendable, Action: Codable & Sendable {
         try self.init(path: path, storeName: storeName, initialState: initialState, actions: .codable(), detail: detail,
                       created: created, checkpointInterval: checkpointInterval, replacing: replacing)
     }
@@ -191,11 +232,32 @@ public final class Recorder<State, Action>: StoreObserver {
         observe(store)
     }
 
+    /// As `init(store:path:storeName:actions:detail:created:checkpointInterval:replacing:)`, for
+    /// actions that can cross threads: with `.checkpoints`, each is encoded on the recorder's
+    /// thread, and the app's thread only queues it.
+    public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
+                            actions: ActionMapping<Action>, detail: RecordingDetail = .checkpoints, created: Date = Date(),
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError)
+    where State: Encodable & Sendable, Action: Sendable {
+        try self.init(path: path, storeName: storeName, initialState: store.state, actions: actions, detail: detail, created: created,
+                      checkpointInterval: checkpointInterval, replacing: replacing)
+        observe(store)
+    }
+
     /// Starts recording `store`, whose actions are `Codable` (mapped with
     /// `ActionMapping.codable()`).
     public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
                             detail: RecordingDetail = .checkpoints, created: Date = Date(),
                             checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable & Sendable, Action: Codable {
+        try self.init(store: store, path: path, storeName: storeName, actions: .codable(), detail: detail, created: created,
+                      checkpointInterval: checkpointInterval, replacing: replacing)
+    }
+
+    /// As `init(store:path:storeName:detail:created:checkpointInterval:replacing:)`, for actions
+    /// that can cross threads: with `.checkpoints`, each is encoded on the recorder's thread.
+    public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
+                            detail: RecordingDetail = .checkpoints, created: Date = Date(), checkpointInterval: Int? = nil,
+                            replacing: Bool = false) throws(RecorderError) where State: Encodable & Sendable, Action: Codable & Sendable {
         try self.init(store: store, path: path, storeName: storeName, actions: .codable(), detail: detail, created: created,
                       checkpointInterval: checkpointInterval, replacing: replacing)
     }
@@ -231,9 +293,9 @@ public final class Recorder<State, Action>: StoreObserver {
         guard let writer else { return }
         let index = index + 1
         do throws(RecorderError) {
-            let object: Value
+            let object: RecordingWriter.Snapshot
             do {
-                object = try actions.object(for: action)
+                object = try queuedAction(action)
             } catch {
                 throw .encoding(what: "action \(index)", message: error.description)
             }

@@ -28,14 +28,15 @@ final class RecordingWriter: Sendable {
     /// One recorded action, as the app's thread queues it.
     struct Entry: Sendable {
         var index: Int
-        var action: Value
+        var action: Snapshot
         var cause: Int?
         /// The state after the action, when the recorder took it: an encoded one, or one the
         /// writer encodes.
         var state: Snapshot?
     }
 
-    /// A state the writer gets: already a value, or the app's typed state still to encode.
+    /// A state or an action the writer gets: already a value, or the app's typed value still to
+    /// encode.
     enum Snapshot: Sendable {
         case value(Value)
         case typed(@Sendable () throws(ValueCodingError) -> Value)
@@ -210,7 +211,8 @@ final class RecordingWriter: Sendable {
                 } else {
                     output.state = nil
                 }
-                events.append(.action(SessionAction(store: storeName, index: entry.index, action: entry.action, patch: patch,
+                let action = try encode(entry.action, what: "action \(entry.index)")
+                events.append(.action(SessionAction(store: storeName, index: entry.index, action: action, patch: patch,
                                                      hash: hash, cause: entry.cause)))
                 if let checkpoint {
                     events.append(.checkpoint(store: storeName, index: entry.index, state: checkpoint))
