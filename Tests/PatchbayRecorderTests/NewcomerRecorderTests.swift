@@ -56,3 +56,34 @@ struct NewcomerRecorderTests {
         #expect(try RecordedSession(path: path).verify(countReducer, store: "cart") == 1)
     }
 }
+
+@Suite("blame stops when asked")
+struct InterruptibleBlameTests {
+    /// A history of `count` actions, each adding 1 to `n`.
+    private func counting(_ count: Int) throws -> History {
+        let history = History(initial: ["n": 0])
+        for index in 1...count {
+            let after: Value = ["n": .int(index)]
+            _ = try history.record(HistoryEntry(index: index, action: ["type": "Inc"], changes: Value.object(["n": .int(index - 1)]).changes(to: after)),
+                                   after: after)
+        }
+        return history
+    }
+
+    private struct Stop: Error {}
+
+    @Test func aCheckThatThrowsStopsTheBlameEarly() throws {
+        let history = try counting(5_000)
+        var checks = 0
+        #expect(throws: Stop.self) {
+            _ = try history.blame([.key("n")], checking: { () throws(Stop) in
+                checks += 1
+                if checks == 2 { throw Stop() }
+            })
+        }
+        // Called every 1024 actions: stopped at the second call, long before the 5000th action.
+        #expect(checks == 2)
+        #expect(try history.blame([.key("n")], checking: { () throws(Stop) in }).count == 5_000)
+        #expect(history.blame([.key("n")]).count == 5_000)
+    }
+}

@@ -109,7 +109,9 @@ struct HistoryFilterShellTests {
     @Test func typeAndPathSayHowManyMatchedToo() {
         let session = store()
         #expect(session.run("history --type Rename") == ["2 of 6 actions match", two, six])
-        #expect(session.run("history --path user") == ["0 of 6 actions match"])
+        // A path no state has is an error naming what is there.
+        #expect(session.error("history --path user") == "error: no path 'user' in app's states (keys: count, log, name)")
+        #expect(session.run("history --path count --type Rename") == ["0 of 6 actions match"])
     }
 
     @Test func badStepsAreOneLineErrorsAtTheirColumn() {

@@ -44,6 +44,8 @@ struct BoundedFindBlameTests {
         #expect(session.run("find --first 2 state.n > 0") == ["#1 Inc", "#2 Inc", "(248 later matches not shown)"])
         #expect(session.run("find app --first 300 state.n == 3") == ["#3 Inc"])
         #expect(session.run("find --last 0 state.n > 0") == ["(250 earlier matches not shown)"])
+        #expect(session.run("find --last 249 state.n > 0").first == "(1 earlier match not shown)")
+        #expect(session.run("blame --first 249 n").last == "(1 later change not shown)")
     }
 
     @Test func blameShowsTheLast200ChangesAndCountsTheRest() {

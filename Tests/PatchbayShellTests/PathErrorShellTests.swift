@@ -51,7 +51,7 @@ struct PathErrorShellTests {
         #expect(output.count == 1, "\(output.map(\.text))")
         let line = try #require(output.first?.text)
         #expect(line.hasPrefix(#"{"ok":false,"command":"replay "#))
-        #expect(line.contains(#""divergence":{"step":3,"line":5,"command":"dispatch Add {by: 2}","expected":{"kind":"action","store":"app","index":1,"#))
+        #expect(line.contains(#""divergence":{"step":3,"line":6,"command":"dispatch Add {by: 2}","expected":{"kind":"action","store":"app","index":1,"#))
         #expect(line.contains(#""diff":[{"path":"count","op":"replace","old":2,"new":4}]}}}"#), "\(line)")
         #expect(line.contains("(recorded → now, in divergence.diff)"))
         // People get the diff as lines, as before.

@@ -127,7 +127,7 @@ struct ReadableOutputTests {
         #expect(json.contains(#""result":[{"path":"user.name","op":"replace","old":"x","new":"y"}]"#), "\(json)")
         let outcome = last(setup + ["diff 0 1 user"])
         #expect(outcome.status == .failure)
-        #expect(outcome.lines.first { $0.stream == .error }?.text.contains("unexpected 'user' (after the steps: --path P)") == true)
+        #expect(outcome.lines.first { $0.stream == .error }?.text.contains("unexpected 'user' (after the steps or branches: --path P)") == true)
     }
 
     @Test func setListsShowsAndChangesTheSettings() {
@@ -222,10 +222,11 @@ struct HistoryChartTests {
         #expect(lines[1].hasPrefix("7┤"))
         #expect(lines[8].hasPrefix("0┤"))
         #expect(lines[2...7].allSatisfy { $0.hasPrefix(" │") })
-        // Five steps, drawn three columns wide each.
-        #expect(lines[9] == " └" + String(repeating: "─", count: 15))
-        #expect(lines[10] == "  #0" + String(repeating: " ", count: 11) + "#4")
-        #expect(lines.last == "min 0 at #0, max 7 at #4")
+        // Five steps, drawn three columns wide each: a tick every other step, numbered below,
+        // and the current step (#4) marked.
+        #expect(lines[9] == " └┬─────┬─────▲──")
+        #expect(lines[10] == "  #0    #2    #4")
+        #expect(lines.last == "min 0 at #0, max 7 at #4; ▲ #4 (current): 7")
         // The last step is full height, the first (the minimum) a sliver.
         let rows = lines[1...8].map { Array($0.dropFirst(2)) }
         #expect(rows.allSatisfy { $0.count == 15 })
@@ -243,7 +244,7 @@ struct HistoryChartTests {
 
     @Test func aNarrowTerminalGetsASparkline() {
         let lines = run(setup + ["history --chart count"], options: ShellOptions(width: 30)).lines.map(\.text)
-        #expect(lines == ["app.count from #0 to #4", "▁▁▃▁█", "min 0 at #0, max 7 at #4"])
+        #expect(lines == ["app.count from #0 to #4", "▁▁▃▁█", "    ▲", "min 0 at #0, max 7 at #4; ▲ #4 (current): 7"])
         #expect(run(setup + ["history --chart count --spark"]).lines.map(\.text) == lines)
     }
 
@@ -269,7 +270,7 @@ struct HistoryChartTests {
 
     @Test func jsonGivesThePoints() {
         let line = run(setup + ["history --chart count --from 3"], options: ShellOptions(json: true)).lines[0].text
-        #expect(line == #"{"ok":true,"command":"history --chart count --from 3","result":{"store":"app","path":"count","from":3,"to":4,"#
+        #expect(line == #"{"ok":true,"command":"history --chart count --from 3","result":{"store":"app","path":"count","from":3,"to":4,"current":4,"#
                 + #""points":[{"index":3,"value":0},{"index":4,"value":7}]}}"#)
     }
 }

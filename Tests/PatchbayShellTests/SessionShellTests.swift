@@ -114,7 +114,7 @@ struct ReplayShellTests {
         let outcome = session.shell.execute("replay \(path) --verify")
         #expect(outcome.status == .failure)
         let printed = outcome.lines.map(\.text)
-        #expect(printed.contains { $0.hasPrefix("error: ") && $0.contains("replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): the state after action #1 of app differs") })
+        #expect(printed.contains { $0.hasPrefix("error: ") && $0.contains("replay diverged at step 3 (line 6: dispatch app Increment {by: 2}): the state after action #1 of app differs") })
         #expect(printed.contains("  count: 2 → 4"))
     }
 
@@ -383,7 +383,7 @@ struct ReplayRecordedLinesTests {
         let printed = outcome.lines.map(\.text)
         #expect(printed.dropLast() == ["  count: 9 → 2"])
         #expect(Self.firstLine(printed.last)
-            == "error: \(path): replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): the state after action #1 of app differs from the recording (recorded → now, above)")
+            == "error: \(path): replay diverged at step 3 (line 6: dispatch app Increment {by: 2}): the state after action #1 of app differs from the recording (recorded → now, above)")
     }
 
     @Test func aDivergenceElidesALongValueAsEveryCommandDoes() throws {
@@ -413,7 +413,7 @@ struct ReplayRecordedLinesTests {
         let printed = DataflowSession().shell.execute("replay \(path) --verify").lines.map(\.text)
         #expect(printed.dropLast() == [#"  expected: {"seq":0,"kind":"jump","store":"app","index":1}"#, "  actual:   nothing"])
         #expect(Self.firstLine(printed.last)
-            == "error: \(path): replay diverged at step 4 (line 7: dispatch app Increment {by: 3}): expected a jump line, got nothing more")
+            == "error: \(path): replay diverged at step 4 (line 9: dispatch app Increment {by: 3}): expected a jump line, got nothing more")
     }
 
     @Test(arguments: [false, true])
@@ -499,7 +499,8 @@ struct ReplayLargeFileTests {
         let session = DataflowSession()
         let printed = session.shell.execute("replay \(path) --verify").lines.map(\.text)
         #expect(printed.first == "  n: 7 → 2900")
-        #expect(printed.last?.hasPrefix("error: \(path): replay diverged at step 2902 (line \(action): dispatch app Set {value: 2900,") == true)
+        // The line of the recorded action that differs (1-based: the line after its command).
+        #expect(printed.last?.hasPrefix("error: \(path): replay diverged at step 2902 (line \(action + 1): dispatch app Set {value: 2900,") == true)
         #expect(session.run("state") == ["{n: 2900}"])
     }
 
@@ -619,18 +620,21 @@ struct DevToolsFixtureShellTests {
         other.run(Self.todoApp)
         #expect(other.run("import devtools \(file) app") == ["imported 4 actions into app, 1 skipped, at #3"])
         #expect(other.run("history") == Self.liftedHistory)
-        // The default form keeps the actions, skipped ones too, and the state they start from.
+        // The default form cannot keep what is skipped, nor the current step: asked for, it
+        // writes the lifted state all the same, and says why.
         let plain = directory.path + "/plain.json"
-        session.run("export devtools app \(plain)")
+        #expect(session.run("export devtools app \(plain)") == [
+            "exported 4 actions of app (1 skipped) to \(plain) as a lifted state, which keeps what is skipped and the current step #3 (the default form cannot)",
+        ])
         #expect(try DevToolsFile(parsing: String(contentsOfFile: plain, encoding: .utf8))
-                == DevToolsFile(actions: try DevToolsFile(parsing: String(contentsOfFile: file, encoding: .utf8)).actions,
-                                preloadedState: ["todos": [], "filter": "all"]))
+                == DevToolsFile(parsing: String(contentsOfFile: file, encoding: .utf8)))
     }
 
     @Test func aStoreWithoutReducersCannotMarkTheSkippedActionsAndSaysSo() {
         let session = DataflowSession()
         #expect(session.run("import devtools \(Self.fixture("todos-lifted.json")) app") == [
             "imported 4 actions into app, at #3",
+            "warning: app has no reducers, so no action changed its state; add reducers, then 'history recompute app'",
             "warning: app has no reducers, so the file's skipped action #2 is not marked skipped; add its reducers, then 'skip app N'",
         ])
         #expect(session.run("history").filter { $0.contains("skipped") }.isEmpty)

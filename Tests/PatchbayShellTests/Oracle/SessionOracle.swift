@@ -64,10 +64,17 @@ struct SessionOracle {
                                detail: "recorded:   \(Self.text(outcome))\nunrecorded: \(Self.text(twin))")
             }
             // A DevTools export is recorded as a note, not a step of a replay; an import as the
-            // dispatches it ran (or as a note, when it failed before it ran any).
+            // commands it ran (or as a note, when it failed before it ran any): a dispatch per
+            // action, a skip per skipped action (marked or not) and a jump when the file is not
+            // at its last step (a lifted export, which keeps them).
             if file != nil, !command.hasPrefix("export devtools") {
                 if command.hasPrefix("import devtools") {
-                    if case .int(let actions)? = Self.result(outcome)?["actions"] { commandsInFile += actions }
+                    if let result = Self.result(outcome), case .int(let actions)? = result["actions"] {
+                        commandsInFile += actions
+                        if case .array(let skipped)? = result["skipped"] { commandsInFile += skipped.count }
+                        if case .array(let unmarked)? = result["unmarked"] { commandsInFile += unmarked.count }
+                        if case .int(let current)? = result["current"], current != actions { commandsInFile += 1 }
+                    }
                 } else {
                     commandsInFile += 1
                 }

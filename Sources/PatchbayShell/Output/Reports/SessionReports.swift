@@ -271,6 +271,7 @@ struct DevToolsImported: CommandReport {
     var json: Value {
         let json: Value = ["store": .string(store), "actions": .int(actions), "failed": .int(failed), "skipped": .array(skipped.map(Value.int)),
                            "current": .int(current ?? actions), "replaced": .int(replaced.actions), "replacedBranches": .int(replaced.branches)]
-        return noReducers.map { json.adding("warning", .string($0)) } ?? json
+        let withUnmarked = unmarked.isEmpty ? json : json.adding("unmarked", .array(unmarked.map(Value.int)))
+        return noReducers.map { withUnmarked.adding("warning", .string($0)) } ?? withUnmarked
     }
 }

@@ -226,13 +226,14 @@ struct SkipToggled: CommandReport {
 
 /// `lines` with a line before them counting the `before` left out (`(50 earlier matches not
 /// shown; use --first N or --last N)`, the hint only when no bound was given) and one after
-/// them counting the `after` left out.
-private func leftOut(_ lines: [String], before: Int, after: Int, boundGiven: Bool, noun: String) -> [String] {
+/// them counting the `after` left out; `nouns` is what is counted, singular and plural.
+private func leftOut(_ lines: [String], before: Int, after: Int, boundGiven: Bool, nouns: (String, String)) -> [String] {
     var shown = lines
     if before > 0 {
+        let noun = before == 1 ? nouns.0 : nouns.1
         shown.insert("(\(before) earlier \(noun) not shown\(boundGiven ? "" : "; use --first N or --last N"))", at: 0)
     }
-    if after > 0 { shown.append("(\(after) later \(noun) not shown)") }
+    if after > 0 { shown.append("(\(after) later \(after == 1 ? nouns.0 : nouns.1) not shown)") }
     return shown
 }
 
@@ -258,7 +259,7 @@ struct BlameListing: CommandReport {
         let lines = blames.map { blame in
             "#\(blame.index) \(style.action(blame.action))  \(style.transition(blame.old, blame.new))"
         }
-        return leftOut(lines, before: hiddenBefore, after: hiddenAfter, boundGiven: boundGiven, noun: "changes")
+        return leftOut(lines, before: hiddenBefore, after: hiddenAfter, boundGiven: boundGiven, nouns: ("change", "changes"))
     }
 
     var json: Value {
@@ -284,7 +285,7 @@ struct FoundStates: CommandReport {
         let lines = matches.map { index, action in
             action.map { "#\(index) \(style.action($0))" } ?? "#0 (initial state)"
         }
-        return leftOut(lines, before: hiddenBefore, after: hiddenAfter, boundGiven: boundGiven, noun: "matches")
+        return leftOut(lines, before: hiddenBefore, after: hiddenAfter, boundGiven: boundGiven, nouns: ("match", "matches"))
     }
     var json: Value { .array(matches.map { .int($0.index) }) }
 }
