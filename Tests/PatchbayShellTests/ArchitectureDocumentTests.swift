@@ -27,15 +27,25 @@ struct ArchitectureDocumentTests {
         return spans
     }
 
-    /// Every Swift source under `Sources/`, by its path from the repository's root.
-    static let sources: [String: String] = {
+    /// The names that the Swift sources under `Sources/` declare: types (after `class`, `struct`,
+    /// `enum`, `protocol`, `actor` or `typealias`) and members (after `func`, `var`, `let` or
+    /// `case`), found by splitting each file into words.
+    static let declared: (types: Set<String>, members: Set<String>) = {
         let directory = root.appendingPathComponent("Sources")
-        var files: [String: String] = [:]
+        var types: Set<String> = [], members: Set<String> = []
         let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
         for path in paths where path.hasSuffix(".swift") {
-            files["Sources/" + path] = try? String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)
+            guard let text = try? String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8) else { continue }
+            let words = text.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+            for (word, next) in zip(words, words.dropFirst()) {
+                switch word {
+                case "class", "struct", "enum", "protocol", "actor", "typealias": types.insert(String(next))
+                case "func", "var", "let", "case": members.insert(String(next))
+                default: break
+                }
+            }
         }
-        return files
+        return (types, members)
     }()
 
     /// Every file and directory under `Sources/` and `Tests/`, by its path from the root.
@@ -47,25 +57,20 @@ struct ArchitectureDocumentTests {
         FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
     }
 
-    static func declares(type name: String) -> Bool {
-        let pattern = try! Regex("(class|struct|enum|protocol|actor|typealias)\\s+\(name)\\b")
-        return sources.values.contains { $0.contains(pattern) }
-    }
-
-    static func declares(member name: String) -> Bool {
-        let pattern = try! Regex("(func|var|let|case)\\s+\(name)\\b")
-        return sources.values.contains { $0.contains(pattern) }
-    }
-
     /// Whether `span` names something in the repository: a type declared in `Sources/` (with a
     /// member, for `Type.member` and `Type.member(label:)`), a module, or a file or directory.
     /// `nil` for spans that are not names (commands, flags, values).
     static func check(_ span: String) -> String? {
         let modules = Set((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)) ?? [])
+        if span.wholeMatch(of: /[A-Za-z0-9_+-]+\.(swift|md|docc)/) != nil {
+            // A file (or a catalog) at the root, or anywhere under Sources/ or Tests/.
+            guard exists(span) || paths.contains(where: { $0.hasSuffix("/" + span) }) else { return "no file \(span)" }
+            return nil
+        }
         if let match = span.wholeMatch(of: /([A-Z][A-Za-z0-9]*)(?:<[^>]*>)?(?:\.([a-z][A-Za-z0-9]*)(?:\([^)]*\))?)?/) {
             let (type, member) = (String(match.output.1), match.output.2.map(String.init))
-            guard declares(type: type) || modules.contains(type) else { return "no type or module \(type) in Sources/" }
-            if let member, !declares(member: member) { return "no member \(member) of \(type) in Sources/" }
+            guard declared.types.contains(type) || modules.contains(type) else { return "no type or module \(type) in Sources/" }
+            if let member, !declared.members.contains(member) { return "no member \(member) of \(type) in Sources/" }
             return nil
         }
         if modules.contains(span) { return nil }
@@ -73,10 +78,6 @@ struct ArchitectureDocumentTests {
             // A path from the root, or the end of one under Sources/ or Tests/.
             let path = span.hasSuffix("/") ? String(span.dropLast()) : span
             guard exists(path) || paths.contains(where: { $0.hasSuffix("/" + path) }) else { return "no file or directory \(span)" }
-            return nil
-        }
-        if span.wholeMatch(of: /[A-Za-z0-9_+-]+\.(swift|md|docc)/) != nil {
-            guard exists(span) || paths.contains(where: { $0.hasSuffix("/" + span) }) else { return "no file \(span)" }
             return nil
         }
         return nil
@@ -95,6 +96,9 @@ struct ArchitectureDocumentTests {
         #expect(Self.check("StoreNode") == nil)
         #expect(Self.check("Graph.dispatch") == nil)
         #expect(Self.check("Shell+Stores.swift") == nil)
+        #expect(Self.check("Store.swift") == nil)
+        #expect(Self.check("PatchbayCore.docc") == nil)
+        #expect(Self.check("NoSuchCatalog.docc") != nil)
         #expect(Self.check("Output/Reports/StoreReports.swift") == nil)
         #expect(Self.check("NoSuchType") != nil)
         #expect(Self.check("Graph.noSuchMember") != nil)
