@@ -19,9 +19,13 @@ import PatchbayShell
 public enum Patchbay {
     /// Runs the command line `arguments` (the process's own by default) with `stores` hosted,
     /// and exits with the run's status.
-    /// - Parameter name: what the usage, the help and the messages call the program; by
-    ///   default the name it was started by (the last component of `argv[0]`), so that an app's
-    ///   executable (`todo-inspector`) says its own name.
+    /// - Parameters:
+    ///   - stores: the app's stores, which exist in the session from the start and again in
+    ///     every fresh one (`reset`, `replay`, `inspect`).
+    ///   - name: what the usage, the help and the messages call the program; by default the
+    ///     name it was started by (the last component of `argv[0]`), so that an app's
+    ///     executable (`todo-inspector`) says its own name.
+    ///   - arguments: the command line without the program's name; by default the process's.
     public static func main(hosting stores: [HostedStore] = [], name: String? = nil,
                             arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         ExecutableName.$current.withValue(name ?? ExecutableName.of(path: CommandLine.arguments.first)) {

@@ -2,7 +2,7 @@ public import Foundation
 
 /// How a shell renders its output, and where it finds files.
 public struct ShellOptions: Sendable {
-    /// One JSON object per line (`--json`, the README's "Running") instead of human-readable text.
+    /// One JSON object per line (`--json`, PatchbayHost.docc/CommandLanguageTour.md) instead of human-readable text.
     public var json: Bool
     /// ANSI colour in human output; only ever set for a terminal without `NO_COLOR`.
     public var color: Bool

@@ -3,7 +3,7 @@ import PatchbayGraph
 import Testing
 
 // The named-node `Graph` behind the shell's dataflow commands, rule by rule. The suites number
-// the rules that the README's "Dataflow" states in prose: 1 replay, 2 one source per input,
+// the rules that PatchbayHost.docc/Dataflow.md states in prose: 1 replay, 2 one source per input,
 // 3 equal values stop, 4 order, 5 glitch-free, 6 transactions, 7 reentrancy, 8 samples,
 // 9 cycles, 10 errors stay local, 11 lifetime. What
 // flows while a method runs (probe and log output, node failures) comes back from

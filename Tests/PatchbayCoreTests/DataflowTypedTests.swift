@@ -2,7 +2,7 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// The typed dataflow API (the README's "Using the library"): `Engine`, `Signal`, `EventSource`,
+// The typed dataflow API (PatchbayHost.docc/Dataflow.md): `Engine`, `Signal`, `EventSource`,
 // `Variable`, `Derived`, `StateNode`, `Connection`, `Connector`. Each suite documents one of the
 // dataflow rules, numbered as in DataflowGraphTests.swift.
 

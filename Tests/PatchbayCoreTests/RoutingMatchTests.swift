@@ -2,7 +2,7 @@
 @testable import PatchbayGraph
 import Testing
 
-// JLRoutes' matching behaviour (the README's "Routing"), one case at a time,
+// JLRoutes' matching behaviour (PatchbayHost.docc/Routing.md), one case at a time,
 // each also checked against the ordered scan (the oracle the trie must agree with).
 
 /// A router with `patterns` registered in order at priority 0; the payload is the pattern text.

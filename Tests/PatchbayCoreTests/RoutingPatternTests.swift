@@ -2,7 +2,7 @@
 @testable import PatchbayGraph
 import Testing
 
-// Route patterns (the README's "Routing"): syntax, optional-group expansion exactly as
+// Route patterns (PatchbayHost.docc/Routing.md): syntax, optional-group expansion exactly as
 // JLRoutes 2.1 does it, and malformed patterns reported with the UTF-8 column.
 
 @Suite struct RoutingPatternTests {

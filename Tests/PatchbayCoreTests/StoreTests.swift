@@ -2,7 +2,7 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// The typed `Store<State, Action>` (the README's "Using the library"), used from plain Swift code:
+// The typed `Store<State, Action>` (PatchbayHost.docc/Dataflow.md), used from plain Swift code:
 // reducers and how they compose, middleware, subscribers (select, skip-repeats), the observer hook
 // the recorder uses, and the reentrancy rule: a dispatch made while an action is handled is queued,
 // first in first out, never nested (unlike ReSwift, which nests it from subscribers and crashes

@@ -2,7 +2,7 @@ import PatchbayCore
 import PatchbayGraph
 import Testing
 
-// The wireframe (the README's "Routing"): the navigation stack on its own, then `Graph`
+// The wireframe (PatchbayHost.docc/Routing.md): the navigation stack on its own, then `Graph`
 // navigation, where a matched route runs the presenters of its view, updates the stack and sends
 // its result on the event port `router.route`. Pattern matching itself is covered by the
 // Routing*Tests.

@@ -2,7 +2,7 @@ import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
 
-/// Store history (the README's "Time travel"): a state of 10,000 keys `{k0: 0, ..., k9999: 0}` and
+/// Store history (PatchbayHost.docc/TimeTravel.md): a state of 10,000 keys `{k0: 0, ..., k9999: 0}` and
 /// 1,000,000 actions `{type: "Set", key: "kN", value: V}` (N from SplitMix64 seeded 0x5EED, V the
 /// action's index), each replacing one key.
 /// - H1: the history's heap bytes per step (mallinfo2 across the recording loop), the encoded

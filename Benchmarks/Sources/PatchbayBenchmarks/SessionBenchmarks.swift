@@ -9,7 +9,7 @@ import PatchbayRecorder
 import PatchbayTimeTravel
 import PatchbayShell
 
-/// Recording, inspecting and replaying sessions (the README's "Recording and replay"), on the
+/// Recording, inspecting and replaying sessions (PatchbayHost.docc/RecordingInTheShell.md), on the
 /// workload of the History group: a store `app` whose state has 10,000 keys
 /// `{k0: 0, ..., k9999: 0}` and 1,000,000 actions `{type: "Set", key: "kN", value: V}` (N from
 /// SplitMix64 seeded 0x5EED, V the action's index), each replacing one key, reduced by

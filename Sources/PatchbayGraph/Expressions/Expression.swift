@@ -1,6 +1,6 @@
 public import PatchbayCore
 
-/// A parsed expression of the Patchbay language (the README's "Values and expressions"), ready to
+/// A parsed expression of the Patchbay language (PatchbayHost.docc/CommandLanguageTour.md), ready to
 /// be evaluated many times.
 ///
 /// ```swift

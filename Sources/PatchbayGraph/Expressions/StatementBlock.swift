@@ -1,6 +1,6 @@
 public import PatchbayCore
 
-/// Parsed statements (the README's "Values and expressions"): the body of a reducer, a pipe or a
+/// Parsed statements (PatchbayHost.docc/CommandLanguageTour.md): the body of a reducer, a pipe or a
 /// patch type.
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import PatchbayCore
 import OrderedCollections
 
 /// A graph of named nodes with named ports, built and driven by name: the model behind the
-/// shell's dataflow commands (the README's "Dataflow"), usable on its own.
+/// shell's dataflow commands (PatchbayHost.docc/Dataflow.md), usable on its own.
 ///
 /// Every method is one transaction of the engine (or buffered while `begin` is open), and every
 /// method that throws changes nothing when it does. What flows while a method runs (probe and log

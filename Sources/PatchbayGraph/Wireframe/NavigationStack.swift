@@ -1,6 +1,6 @@
 public import PatchbayCore
 
-/// The wireframe's navigation stack (the README's "Routing"), in two layers as VISPER's routing
+/// The wireframe's navigation stack (PatchbayHost.docc/Routing.md), in two layers as VISPER's routing
 /// presenters keep them: the navigation stack of pushed views, and over it the modals, each
 /// presented over everything before it.
 ///

@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands `help` lists under Dataflow (the README's "Dataflow").
+    /// The commands `help` lists under Dataflow (PatchbayHost.docc/Dataflow.md).
     static let dataflow: [CommandInfo] = [
         CommandInfo(name: "var", synopsis: "var NAME = EXPR", summary: "a variable: output value, input set",
                     details: ["Setting an equal value does nothing; subscribers get the current value at once.",

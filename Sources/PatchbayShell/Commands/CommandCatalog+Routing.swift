@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands `help` lists under Routing (the README's "Routing").
+    /// The commands `help` lists under Routing (PatchbayHost.docc/Routing.md).
     static let routing: [CommandInfo] = [
         CommandInfo(
             name: "route",

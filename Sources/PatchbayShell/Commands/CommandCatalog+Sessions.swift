@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands `help` lists under Sessions (the README's "Recording and replay").
+    /// The commands `help` lists under Sessions (PatchbayHost.docc/RecordingInTheShell.md).
     static let sessions: [CommandInfo] = [
         CommandInfo(name: "record", synopsis: "record FILE [--force] [--sync] | record stop | record",
                     summary: "record everything the session does into FILE (JSON Lines), stop, or show the status",

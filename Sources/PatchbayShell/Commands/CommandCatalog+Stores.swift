@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands `help` lists under Stores (the README's "Stores").
+    /// The commands `help` lists under Stores (PatchbayHost.docc/StoresInTheShell.md).
     static let stores: [CommandInfo] = [
         CommandInfo(name: "store", synopsis: "store NAME = EXPR", summary: "a store with its initial state (VISPER-Redux, ReSwift)",
                     details: ["A store is a node: input dispatch (an action object), outputs state and action.",

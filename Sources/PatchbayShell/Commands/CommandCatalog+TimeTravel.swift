@@ -1,5 +1,5 @@
 extension CommandCatalog {
-    /// The commands `help` lists under Time travel (the README's "Time travel").
+    /// The commands `help` lists under Time travel (PatchbayHost.docc/TimeTravel.md).
     static let timeTravel: [CommandInfo] = [
         CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B] | history [STORE] --chart PATH [--from A] [--to B] [--spark] | history commit | revert | sweep [STORE] [--force] | history recompute [STORE] | history router",
                     summary: "list a store's actions: > current, ~ skipped, ! failed; or squash, drop, sweep or recompute them",

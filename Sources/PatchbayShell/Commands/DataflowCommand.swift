@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// A command of the README's "Dataflow": nodes, wires, probes, transactions, the clock.
+/// A command of PatchbayHost.docc/Dataflow.md: nodes, wires, probes, transactions, the clock.
 enum DataflowCommand: Sendable {
     case variable(Name, Expression)
     case derive(Name, Expression)

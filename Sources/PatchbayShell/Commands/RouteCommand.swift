@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// A command of the README's "Routing": routes, navigation, presenters and the stack.
+/// A command of PatchbayHost.docc/Routing.md: routes, navigation, presenters and the stack.
 enum RouteCommand: Sendable {
     case add(pattern: Name, view: Name?, option: RoutingOption?, priority: Int, condition: Expression?)
     case navigate(url: Name, extra: [(Name, Expression)], option: RoutingOption?)

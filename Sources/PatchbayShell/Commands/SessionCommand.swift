@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// A command of the README's "Recording and replay": recording, replaying and inspecting
+/// A command of PatchbayHost.docc/RecordingInTheShell.md: recording, replaying and inspecting
 /// sessions, and DevTools files.
 enum SessionCommand: Sendable {
     /// `record FILE [--force] [--sync]`

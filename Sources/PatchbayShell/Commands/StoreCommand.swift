@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// A command of the README's "Stores": stores, reducers, dispatch, state.
+/// A command of PatchbayHost.docc/StoresInTheShell.md: stores, reducers, dispatch, state.
 enum StoreCommand: Sendable {
     case store(Name, Expression)
     case addReducer(id: Name?, store: Name, type: Name, path: [ValueChange.PathComponent]?, condition: Expression?, delay: Int?, body: StatementBlock)

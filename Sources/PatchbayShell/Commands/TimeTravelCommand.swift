@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// A command of the README's "Time travel": moving a store through its history.
+/// A command of PatchbayHost.docc/TimeTravel.md: moving a store through its history.
 enum TimeTravelCommand: Sendable {
     /// `history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B]`
     case history(store: Name?, filter: HistoryFilter)

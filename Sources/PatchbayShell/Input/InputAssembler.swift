@@ -1,4 +1,4 @@
-/// Joins physical lines into commands (the README's "Input").
+/// Joins physical lines into commands (PatchbayHost.docc/CommandLanguageTour.md).
 ///
 /// A line that leaves a `(`, `[` or `{`, or a string, open continues on the next line, and so does
 /// a line that ends in `\` (the backslash and newline then read as white space). A `#` at the start of a word, outside strings, starts a comment that

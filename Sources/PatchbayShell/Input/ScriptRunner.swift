@@ -3,7 +3,7 @@ import PatchbayCore
 import PatchbayGraph
 
 /// Runs a script, line by line, through a shell: no prompt, and by default a stop at the first
-/// failing command (the README's "Running").
+/// failing command (PatchbayHost.docc/CommandLanguageTour.md).
 ///
 /// Lines can be fed as they arrive (a pipe) or all at once (a file).
 ///

@@ -3,7 +3,7 @@ import PatchbayCore
 /// What a command found or did, as data. A command returns one, and the renderer
 /// (`Renderer.success`) is the one place that turns it into what is shown: lines for people, laid
 /// out with the session's `OutputStyle` (width, truncation of long values, colour; the pager
-/// takes the lines after), or the `result` of the command's JSON line (the README's "Running").
+/// takes the lines after), or the `result` of the command's JSON line (PatchbayHost.docc/CommandLanguageTour.md).
 ///
 /// Each kind of result is a type of its own (in `Output/Reports/`) that gives both forms from
 /// the same fields. Neither is made before it is rendered: the shell shows one of them, and a

@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 
-/// Turns results and errors into output lines, for people or as JSON (the README's "Reading output").
+/// Turns results and errors into output lines, for people or as JSON (PatchbayHost.docc/ReadingOutput.md).
 struct Renderer {
     var options: ShellOptions
 

@@ -2,7 +2,7 @@ public import PatchbayCore
 public import PatchbayGraph
 public import PatchbayRecorder
 
-/// The histories of a graph's stores (the README's "Time travel").
+/// The histories of a graph's stores (PatchbayHost.docc/TimeTravel.md).
 ///
 /// It hears every action a store handles through the graph's store events, so the engine never
 /// depends on it, and it moves stores through their histories with `Graph.travel`, so that what

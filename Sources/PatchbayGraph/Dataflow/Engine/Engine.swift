@@ -1,7 +1,7 @@
 import PatchbayCore
 
 /// The scheduler that every node of one dataflow graph shares: transactions, waves and the queue
-/// of writes made from callbacks (the README's "Dataflow" states the rules they follow).
+/// of writes made from callbacks (PatchbayHost.docc/Dataflow.md states the rules they follow).
 ///
 /// ## Concurrency
 /// An engine and everything created in it form one isolation region: none of these types is
