@@ -1,0 +1,43 @@
+import Foundation
+import PatchbayShell
+import Testing
+
+// Issue 28, second reliability sweep: timers a failed command leaves behind (point 2), session
+// files that are not regular files (7), object keys that differ only in Unicode normalisation
+// (8), and messages (9). `DataflowSession` is in DataflowShellTests.swift.
+
+@Suite("A failed command takes back the timers it set")
+struct FailedCommandTimerTests {
+    @Test func aDispatchThatFailsLeavesNoTimerBehind() {
+        let session = DataflowSession()
+        session.run("store app = {n: 0}\nreducer app on L after 0 : state.n += 1\nmiddleware app on L : dispatch L {}")
+        #expect(session.outcome("dispatch app L").status == .failure)
+        #expect(session.run("clock") == ["clock 0 ms, no timers pending"])
+        session.run("tick 1")
+        #expect(session.run("= app.n") == ["0"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTickWhoseTimersNeverSettleFailsAsOneAndChangesNothing() {
+        let session = DataflowSession()
+        // The timer's step changes the state, which dispatches M through the wires; M changes
+        // the state again (a loop that never settles) and sets a timer each time.
+        session.run("""
+            store app = {n: 0, m: 0}
+            reducer app on L after 0 : state.n += 1
+            reducer app on M : state.m += 1
+            reducer app on M after 0 : state.n += 1
+            signal s
+            wire app.state -> s.send
+            wire s.out -> app.dispatch : {type: "M"}
+            dispatch app L
+            """)
+        #expect(session.run("clock") == ["clock 0 ms, 1 timer pending, next at 0 ms"])
+        let tick = session.outcome("tick 0")
+        #expect(tick.status == .failure)
+        let errors = tick.lines.map(\.text).filter { $0.contains("did not settle after 100 follow-up transactions") }
+        #expect(errors.count == 1, "\(tick.lines.map(\.text))")
+        #expect(session.run("clock") == ["clock 0 ms, 1 timer pending, next at 0 ms"])
+        #expect(session.run("= app") == ["{n: 0, m: 0}"])
+    }
+}
