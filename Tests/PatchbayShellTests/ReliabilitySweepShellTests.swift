@@ -41,3 +41,25 @@ struct FailedCommandTimerTests {
         #expect(session.run("= app") == ["{n: 0, m: 0}"])
     }
 }
+
+@Suite("Sessions that are not regular files")
+struct SessionFileKindTests {
+    /// The command, with `FILE` for the path.
+    static let commands = ["inspect FILE", "replay FILE", "replay FILE --verify"]
+
+    @Test(arguments: commands)
+    func aDeviceIsNotASessionToRead(command: String) {
+        #expect(DataflowSession().error(command.replacing("FILE", with: "/dev/null"))
+            == "error: cannot read '/dev/null': it is a device, not a regular file")
+    }
+
+    // Before, opening the pipe waited for a writer for ever.
+    @Test(.timeLimit(.minutes(1)), arguments: commands)
+    func aPipeIsNotASessionToRead(command: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(DataflowSession().error(command.replacing("FILE", with: path))
+            == "error: cannot read '\(path)': it is a pipe (FIFO), not a regular file")
+    }
+}
