@@ -63,3 +63,53 @@ struct SessionFileKindTests {
             == "error: cannot read '\(path)': it is a pipe (FIFO), not a regular file")
     }
 }
+
+@Suite("Messages: numbers, budgets and failed reducers")
+struct ReliabilityMessageTests {
+    @Test(arguments: ["0x10", "0b1", "0o7", ".5", "5.", "1_000", "+1", "inf", "nan", "0x1p4", "01"])
+    func numReadsOnlyWhatALiteralCanBe(text: String) {
+        let session = DataflowSession()
+        #expect(session.outcome("= \(text)").status == .failure)
+        #expect(session.error("= num(\"\(text)\")").contains("is not a number"))
+    }
+
+    @Test(arguments: [("10", "10"), ("-3", "-3"), ("1.5", "1.5"), ("1e3", "1000.0"), (" 7 ", "7"), ("-0.25", "-0.25")])
+    func numReadsWhatALiteralReads(text: String, expected: String) {
+        let session = DataflowSession()
+        #expect(session.run("= num(\"\(text)\")") == [expected])
+    }
+
+    @Test func aFailedReducerKeepsItsActionMarkedFailedAndTheState() {
+        let session = DataflowSession()
+        session.run("store app = {n: 0}\nreducer app on Bad : state.n = 1 / 0")
+        #expect(session.outcome("dispatch app Bad").status == .failure)
+        #expect(session.run("= app.n") == ["0"])
+        #expect(session.run("history app --failed").contains(">! #1 Bad  failed: r1: division by zero in '1 / 0'"))
+    }
+
+    @Test func theHelpSaysAReducerOverBudgetKeepsItsActionMarkedFailed() {
+        let help = DataflowSession().run("help values").joined(separator: " ")
+        #expect(help.contains("a reducer's action that stops so is kept in the history, marked failed"), "\(help)")
+    }
+}
+
+@Suite("--json inspect of a damaged file")
+struct DamagedInspectJSONTests {
+    @Test func aDamagedFileIsOneFailedCommandInJSON() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("cut.jsonl", """
+            {"patchbay":"session","version":1,"created":"2026-01-01T00:00:00Z"}
+            {"seq":1,"kind":"command","text":"store app = {n: 0}"}
+            {"seq":2,"kind":"store","store":"app","state":{"n":0}}
+            {"seq":3,"kind":"command","text":"dispatch app Inc"}
+            {"seq":4,"kind":"action"
+
+            """)
+        let outcome = DataflowSession(json: true).outcome("inspect \(path)")
+        #expect(outcome.status == .failure)
+        let lines = outcome.lines.map(\.text)
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.allSatisfy { !$0.contains("\"ok\":true") }, "\(lines)")
+        #expect(lines.last?.contains("everything before that line is loaded") == true, "\(lines)")
+    }
+}

@@ -104,7 +104,8 @@ extension Shell {
             }
             recordRestart(into: recorders)
             if let damage {
-                output += renderer.success(CommandResult(inspected), command: text)
+                // With --json, one command is one object: the error alone (it says what is loaded).
+                if !options.json { output += renderer.success(CommandResult(inspected), command: text) }
                 throw ShellError(.session(path: path, detail: "\(damage.detail); everything before that line is loaded"), at: range)
             }
             if inspectOptions.follow {
