@@ -64,6 +64,33 @@ struct SessionFileKindTests {
     }
 }
 
+@Suite("Object keys that differ only in Unicode normalisation")
+struct UnicodeKeyShellTests {
+    @Test func anObjectLiteralKeepsBothSpellings() {
+        let session = DataflowSession()
+        #expect(session.run("= len(keys({\"\u{E9}\": 1, \"e\u{301}\": 2}))") == ["2"])
+        #expect(session.run("= {\"\u{E9}\": 1, \"e\u{301}\": 2}[\"e\u{301}\"]") == ["2"])
+    }
+
+    @Test func aStoreStateKeepsBothSpellingsThroughReducersAndHistory() {
+        let session = DataflowSession()
+        session.run("store app = {\"\u{E9}\": 1}\nreducer app on Set : state[\"e\u{301}\"] = 2")
+        #expect(session.outcome("dispatch app Set").status == .success)
+        #expect(session.run("= len(keys(app))") == ["2"])
+        #expect(session.run("= app[\"\u{E9}\"]") == ["1"])
+        session.run("jump app 0")
+        #expect(session.run("= len(keys(app))") == ["1"])
+    }
+
+    @Test func completionOffersBothSpellings() {
+        let session = DataflowSession()
+        session.run("store app = {\"\u{E9}\": 1, \"e\u{301}\": 2}")
+        let line = "state app."
+        let completion = session.shell.complete(line, cursor: line.utf8.count)
+        #expect(completion.candidates.count == 2)
+    }
+}
+
 @Suite("Messages: numbers, budgets and failed reducers")
 struct ReliabilityMessageTests {
     @Test(arguments: ["0x10", "0b1", "0o7", ".5", "5.", "1_000", "+1", "inf", "nan", "0x1p4", "01"])

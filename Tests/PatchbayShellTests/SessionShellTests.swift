@@ -361,7 +361,7 @@ struct ReplayRecordedLinesTests {
     /// `line` as another tool might write it: its keys in reverse order, spaces, a field more.
     private func rewritten(_ line: String) throws -> String {
         guard case .object(let members) = try JSONReader.parse(line) else { return line }
-        let fields = members.reversed().map { "\(Value.string($0.key).jsonText) : \($0.value.jsonText)" }
+        let fields = members.reversed().map { "\(Value.string($0.key.string).jsonText) : \($0.value.jsonText)" }
         return "{ " + (fields + [#""note" : "by hand""#]).joined(separator: " , ") + " }"
     }
 

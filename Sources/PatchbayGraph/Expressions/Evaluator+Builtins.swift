@@ -74,7 +74,7 @@ extension Evaluator {
             default: throw fail("takes a string, an array or an object, not \(values[0].typeName)")
             }
         case .keys:
-            return .array(try object(0).keys.map { .string($0) })
+            return .array(try object(0).keys.map { .string($0.string) })
         case .values:
             return .array(Array(try object(0).values))
         case .contains:

@@ -135,7 +135,7 @@ extension Shell {
             }
             return value
         }
-        for (key, member) in members where key != "type" { action = action.adding(key, member) }
+        for (key, member) in members where key != "type" { action = action.adding(key.string, member) }
         return action
     }
 
