@@ -82,6 +82,20 @@ struct UnicodeKeyShellTests {
         #expect(session.run("= len(keys(app))") == ["1"])
     }
 
+    @Test func inspectKeepsBothSpellingsOfARecordedState() {
+        let directory = TemporaryDirectory()
+        let path = directory.write("keys.jsonl", """
+            {"patchbay":"session","version":1,"created":"2026-01-01T00:00:00Z"}
+            {"seq":1,"kind":"command","text":"store app = {}"}
+            {"seq":2,"kind":"store","store":"app","state":{"\u{E9}":1,"e\u{301}":2}}
+
+            """)
+        let session = DataflowSession()
+        #expect(session.outcome("inspect \(path)").status == .success)
+        #expect(session.run("= len(keys(app))") == ["2"])
+        #expect(session.run("= app[\"e\u{301}\"]") == ["2"])
+    }
+
     @Test func completionOffersBothSpellings() {
         let session = DataflowSession()
         session.run("store app = {\"\u{E9}\": 1, \"e\u{301}\": 2}")
