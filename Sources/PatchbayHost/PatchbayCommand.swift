@@ -217,7 +217,8 @@ struct SessionOptions: ParsableArguments {
     var noPager = false
 
     @Option(help: ArgumentHelp(
-        "The steps of work one evaluation may take (see 'help values').", valueName: "steps"))
+        "The steps of work one evaluation may take: one per operator, name, literal, call and element a function goes through (see 'help values').",
+        valueName: "steps"))
     var workBudget: Int = EvaluationBudget.standard.work
 
     @Option(help: ArgumentHelp(

@@ -3,7 +3,8 @@ import PatchbayShell
 
 /// Runs standard input as a script named `<stdin>`, line by line as it arrives.
 enum StandardInputScript {
-    /// Stops after the command during which SIGINT arrived, or at SIGINT while waiting for input.
+    /// Stops after the command during which SIGINT arrived, or at SIGINT while waiting for input;
+    /// a SIGINT outside a command is an error at the line that would have come next.
     /// - Returns: whether a command failed.
     static func run(shell: Shell, keepGoing: Bool, output: OutputWriter, interrupts: InterruptSignal) -> Bool {
         var runner = ScriptRunner(shell: shell, name: "<stdin>", keepGoing: keepGoing, write: output.write)
@@ -22,7 +23,13 @@ enum StandardInputScript {
                 if runner.isStopped || interrupts.wasReceived { break reading }
             }
         }
-        if interrupts.wasReceived { return runner.failures > 0 }
+        if interrupts.wasReceived {
+            // Between two lines (or while waiting for one) the script stops at the next line,
+            // and says so, as a script file does; an interrupted command said so itself.
+            runner.stopInterrupted(beforeLine: true)
+            output.flush()
+            return runner.failures > 0
+        }
         if !runner.isStopped, let last = splitter.finish() { runner.feed(last) }
         runner.finish()
         output.flush()

@@ -28,7 +28,7 @@ struct EvaluationErrorTests {
     }
 
     @Test func aLongListOfKeysIsShortened() {
-        let state: Value = .object(.init(uniqueKeysWithValues: (1...10).map { ("k\($0)", Value.int($0)) }))
+        let state: Value = .object(.init(uniqueKeysWithValues: (1...10).map { (ObjectKey("k\($0)"), Value.int($0)) }))
         #expect(problem(of: "state.k11", Bindings(state: state))
             == Problem("no key 'k11' (keys: k1, k2, k3, k4, k5, k6, k7, k8, ...) in 'state.k11'; did you mean 'k1'?", column: 1))
     }

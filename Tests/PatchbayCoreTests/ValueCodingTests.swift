@@ -43,7 +43,7 @@ private enum Shape: Codable, Equatable {
 
 private func keys(_ value: Value) -> [String] {
     guard case .object(let members) = value else { return [] }
-    return Array(members.keys)
+    return members.keys.map(\.string)
 }
 
 private func encode<T: Encodable>(_ value: T) throws -> Value { try ValueEncoder().encode(value) }

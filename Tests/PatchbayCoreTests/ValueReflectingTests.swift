@@ -32,7 +32,7 @@ private final class Opaque {}
 
 private func keys(_ value: Value) -> [String] {
     guard case .object(let members) = value else { return [] }
-    return Array(members.keys)
+    return members.keys.map(\.string)
 }
 
 @Suite struct ValueReflectingTests {

@@ -13,7 +13,7 @@ import Testing
 /// fresh history; returns it with every state.
 private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History, [Value]) {
     var random = SplitMix64(seed: seed)
-    var state = Value.object(Value.Members(uniqueKeysWithValues: (0..<keys).map { ("k\($0)", Value.int(0)) }))
+    var state = Value.object(Value.Members(uniqueKeysWithValues: (0..<keys).map { (ObjectKey("k\($0)"), Value.int(0)) }))
     let history = History(initial: state, store: "app")
     var states = [state]
     for index in 1...count {
@@ -127,7 +127,7 @@ private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History,
 
     @Test func nestedLeavesCountTowardTheCheckpointInterval() throws {
         // 10 + 10 elements, an empty array, 20 members, an empty object and a short string.
-        let inner = Value.object(Value.Members(uniqueKeysWithValues: (0..<20).map { ("m\($0)", Value.int($0)) }))
+        let inner = Value.object(Value.Members(uniqueKeysWithValues: (0..<20).map { (ObjectKey("m\($0)"), Value.int($0)) }))
         let state: Value = [
             "lists": [.array((0..<10).map { .int($0) }), .array((10..<20).map { .int($0) }), []],
             "objects": ["inner": inner, "empty": [:]],

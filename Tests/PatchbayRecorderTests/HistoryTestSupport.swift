@@ -22,8 +22,8 @@ struct StateMutator {
 
     /// A random object with about `size` members, some of them nested objects and arrays.
     mutating func state(size: Int) -> Value {
-        var members: [(String, Value)] = []
-        for _ in 0..<size { members.append((freshKey(), value(depth: 2))) }
+        var members: [(ObjectKey, Value)] = []
+        for _ in 0..<size { members.append((ObjectKey(freshKey()), value(depth: 2))) }
         return .object(Value.Members(members, uniquingKeysWith: { first, _ in first }))
     }
 
@@ -61,7 +61,7 @@ struct StateMutator {
             if roll < 30 || members.isEmpty {
                 return ValueChange(path: path + [.key(freshKey())], operation: .add, old: nil, new: value(depth: 1))
             }
-            let key = members.keys[Int.random(in: 0..<members.count, using: &random)]
+            let key = members.keys[Int.random(in: 0..<members.count, using: &random)].string
             if roll < 55 {
                 return ValueChange(path: path + [.key(key)], operation: .remove, old: members[key], new: nil)
             }
@@ -90,8 +90,8 @@ struct StateMutator {
         case 5, 6: return .string("s\(Int.random(in: 0..<50, using: &random))")
         case 7, 8:
             let count = Int.random(in: 0...3, using: &random)
-            var members: [(String, Value)] = []
-            for _ in 0..<count { members.append((freshKey(), value(depth: depth - 1))) }
+            var members: [(ObjectKey, Value)] = []
+            for _ in 0..<count { members.append((ObjectKey(freshKey()), value(depth: depth - 1))) }
             return .object(Value.Members(members, uniquingKeysWith: { first, _ in first }))
         default:
             return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in value(depth: depth - 1) })
@@ -107,7 +107,7 @@ struct StateMutator {
         switch value {
         case .object(let members):
             paths.append(path)
-            for (key, member) in members { collectContainers(member, path: path + [.key(key)], into: &paths) }
+            for (key, member) in members { collectContainers(member, path: path + [.key(key.string)], into: &paths) }
         case .array(let elements):
             paths.append(path)
             for (index, element) in elements.enumerated() { collectContainers(element, path: path + [.index(index)], into: &paths) }
@@ -120,7 +120,7 @@ struct StateMutator {
         if !path.isEmpty { paths.append(path) }
         switch value {
         case .object(let members):
-            for (key, member) in members { collectAll(member, path: path + [.key(key)], into: &paths) }
+            for (key, member) in members { collectAll(member, path: path + [.key(key.string)], into: &paths) }
         case .array(let elements):
             for (index, element) in elements.enumerated() { collectAll(element, path: path + [.index(index)], into: &paths) }
         default:
@@ -215,7 +215,7 @@ enum CounterReducer {
         case "Double":
             for (key, value) in counters {
                 guard case .int(let number) = value, number != 0 else { continue }
-                changes.append(ValueChange(path: [.key("counters"), .key(key)], operation: .replace, old: value, new: .int(number * 2)))
+                changes.append(ValueChange(path: [.key("counters"), .key(key.string)], operation: .replace, old: value, new: .int(number * 2)))
             }
         default:
             return Reduction(changes: [], failure: "unknown action")

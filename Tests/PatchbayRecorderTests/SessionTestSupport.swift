@@ -146,7 +146,7 @@ extension ValueGenerator {
                 current = elements[index]
             case .object(let members) where !members.isEmpty:
                 let index = int(0..<members.count)
-                path.append(.key(members.keys[index]))
+                path.append(.key(members.keys[index].string))
                 current = members.values[index]
             default:
                 return path
@@ -173,7 +173,7 @@ extension ValueGenerator {
             return ValueChange(path: path + [.key(key)], operation: .add, old: nil, new: self.value(depth: 2))
         case (1, .object(let members)) where !members.isEmpty:
             let index = int(0..<members.count)
-            return ValueChange(path: path + [.key(members.keys[index])], operation: .remove, old: members.values[index], new: nil)
+            return ValueChange(path: path + [.key(members.keys[index].string)], operation: .remove, old: members.values[index], new: nil)
         default:
             guard !path.isEmpty || int(0..<8) == 0 else { return nil }
             return ValueChange(path: path, operation: .replace, old: target, new: self.value(depth: 2))

@@ -109,7 +109,9 @@ public struct StoreSessionGenerator {
         let name = random.pick(Self.storeNames)
         if !stores.contains(name) { stores.append(name) }
         let count = random.int(0...3)
-        return "store \(name) = {count: \(count), items: [], n: 0, later: 0, echoes: 0}"
+        // Two keys that differ only in Unicode normalisation ("é" composed and decomposed): two
+        // members, in the live session, the recording, inspect and replay alike (issue 28).
+        return "store \(name) = {count: \(count), items: [], n: 0, later: 0, echoes: 0, \"\u{E9}\": 0, \"e\u{301}\": 0}"
     }
 
     private mutating func reducer(for store: String) -> String {
@@ -121,7 +123,7 @@ public struct StoreSessionGenerator {
         case 3: return "reducer \(store) on Later after \(random.int(1...4)) : state.later += 1"
         case 4: return "reducer \(store) on * when action.type != 'Inc' : state.n += 1"
         case 5: return "reducer \(store) on Set at sub : state.v = action.v"
-        case 6: return "reducer \(store) on Echo : state.echoes += 1"
+        case 6: return "reducer \(store) on Echo : state.echoes += 1; state[\"e\u{301}\"] += 1"
         // Middleware: one that changes or drops the action, one that dispatches more (queued),
         // one that fails for some payloads (the dispatch fails, nothing changes); now and then one goes.
         case 8: return "middleware \(store) on Inc : if action.by < 0 { drop }; action.by = action.by + state.count % 2"

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import PatchbayCore
 import PatchbayGraph
+import PatchbayShell
 
 /// Building a shell graph (issue #13): creating a node, a wire or a derived node must cost about
 /// the same however large the graph already is, so that building twice as much takes about twice
@@ -13,6 +14,10 @@ import PatchbayGraph
 /// - Patches and wires: `signal s`, then N `map` patches, each wired from a random earlier patch
 ///   (or `s`): N nodes and N wires.
 /// - Derives: `var v = 0`, then N derived nodes, each `max(A, B) + 1` over two random earlier ones.
+/// - Stores (issue 28): N `store sI = {n: I}` commands typed into a shell, which keeps a history
+///   for each store and marks where every history stands before each command.
+/// - Reducers (issue 28): `store app = {n: 0}`, then N `reducer app on TI : state.n += 1`
+///   commands into a shell, each given the lowest free id and printed as `reducer list` would.
 ///
 /// The sweep rows compare a size with half of it in the same trials; their ratio is the cost of
 /// one doubling (target <= 2.2: a cost per item that does not grow with the graph). Only the
@@ -47,16 +52,27 @@ struct GraphBuildingBenchmarks: BenchmarkGroup {
         for (index, size) in sizes.enumerated().dropFirst() {
             rows.append(Self.doubling(id: "B2x\(index)", what: "derives", size: size, build: Self.derives))
         }
+        for (id, what, build) in [("B3", "stores", Self.stores), ("B4", "reducers on one store", Self.reducers)] as [(String, String, (Int) -> Workload)] {
+            rows.append(BenchmarkRow(
+                id: id, title: "\(Self.count(largest)) \(what), typed into a shell",
+                ours: build(largest), reference: nil,
+                target: .secondsBelow(2, operations: 1),
+                notes: { ours, _, _ in ["\(Self.count(largest)) \(what) made in \(formatted(ours / 1e9, digits: 3)) s"] }
+            ))
+            for (index, size) in sizes.enumerated().dropFirst() {
+                rows.append(Self.doubling(id: "\(id)x\(index)", what: what, size: size, target: 2.3, build: build))
+            }
+        }
         return rows
     }
 
     /// A row building `size` against building half of it, in the same trials.
-    static func doubling(id: String, what: String, size: Int, build: (Int) -> Workload) -> BenchmarkRow {
+    static func doubling(id: String, what: String, size: Int, target: Double = 2.2, build: (Int) -> Workload) -> BenchmarkRow {
         BenchmarkRow(
             id: id, title: "\(what): \(count(size)) against \(count(size / 2))",
             ours: build(size),
             reference: Reference(kind: .baseline, name: "half the size", workload: build(size / 2)),
-            target: .bestRatioAtMost(2.2),
+            target: .bestRatioAtMost(target),
             notes: { ours, half, _ in
                 ["\(count(size)) \(what) in \(formatted(ours / 1e9, digits: 3)) s, \(count(size / 2)) in "
                     + "\(formatted((half ?? 0) / 1e9, digits: 3)) s (fastest trials): x\(formatted(ours / (half ?? ours), digits: 2)) per doubling"]
@@ -131,10 +147,45 @@ struct GraphBuildingBenchmarks: BenchmarkGroup {
     }
 }
 
+extension GraphBuildingBenchmarks {
+    /// `count` stores made by `store` commands in a shell.
+    static func stores(_ count: Int) -> Workload {
+        let commands = (0..<count).map { "store s\($0) = {n: \($0)}" }
+        return shellCommands(commands, expecting: count) { shell in shell.execute("state s\(count - 1).n").lines.first.flatMap { Int($0.text) }.map { $0 + 1 } ?? -1 }
+    }
+
+    /// `count` reducers made on one store by `reducer` commands in a shell.
+    static func reducers(_ count: Int) -> Workload {
+        let commands = ["store app = {n: 0}"] + (0..<count).map { "reducer app on T\($0) : state.n += 1" }
+        // The last reducer made got the id r<count>: every lower one was taken.
+        return shellCommands(commands, expecting: count) { shell in
+            shell.execute("reducer r\(count) : state.n += 1").status == .success ? count : -1
+        }
+    }
+
+    /// Runs `commands` in a fresh shell, timed by the thread's CPU clock; `count` reads what they made.
+    private static func shellCommands(_ commands: [String], expecting expected: Int, count: @escaping (Shell) -> Int) -> Workload {
+        Workload(operations: 1) {
+            let built = Built()
+            return Trial(expectedChecksum: expected, run: {
+                let start = threadCPUNanoseconds()
+                let shell = Shell()
+                built.shell = shell
+                for command in commands where shell.execute(command).status != .success {
+                    throw CorrectnessFailure(description: "'\(command)' failed")
+                }
+                built.cpuNanoseconds = threadCPUNanoseconds() - start
+                return count(shell)
+            }, measurement: { Double(built.cpuNanoseconds) })
+        }
+    }
+}
+
 /// Holds a trial's graph until the trial is released, after the clock stopped, and the CPU
 /// time its building took.
 private final class Built {
     var graph: Graph?
+    var shell: Shell?
     var cpuNanoseconds: UInt64 = 0
 }
 

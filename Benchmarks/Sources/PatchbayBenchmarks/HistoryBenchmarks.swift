@@ -52,7 +52,7 @@ struct HistoryBenchmarks: BenchmarkGroup {
         }
 
         var initial: Value {
-            .object(Value.Members(uniqueKeysWithValues: (0..<keys).map { ("k\($0)", Value.int(0)) }))
+            .object(Value.Members(uniqueKeysWithValues: (0..<keys).map { (ObjectKey("k\($0)"), Value.int(0)) }))
         }
 
         func key(ofAction index: Int) -> String { "k\(keyOfAction[index - 1])" }

@@ -100,7 +100,7 @@ extension ActionMapping where Action: Codable {
         }
         if members.count == 1, case .object(let payload) = members.values[0], payload["type"] == nil {
             var object = Value.Members(minimumCapacity: payload.count + 1)
-            object["type"] = .string(members.keys[0])
+            object["type"] = .string(members.keys[0].string)
             for (key, value) in payload { object[key] = value }
             return .object(object)
         }
@@ -126,7 +126,7 @@ extension ActionMapping where Action: Codable {
                 // A field the action never asked about fails this form as a field that does
                 // not decode would (the next form may have it).
                 if let unasked = decoding.fieldUse?.unaskedField() { throw unasked }
-                if decoding.actionForm == .wrapped, let extra = members.keys.first(where: { $0 != "type" && $0 != "value" }) {
+                if decoding.actionForm == .wrapped, let extra = members.keys.first(where: { $0 != "type" && $0 != "value" })?.string {
                     throw ActionDecodingError.invalid(type: type, ValueCodingError(path: [extra], message: ValueCodingError.unknownField(extra, fields: ["value"])))
                 }
                 return action
@@ -209,7 +209,7 @@ struct ActionView {
         case .enumCase:
             // `{type: T, fields...}` read as `{T: {fields...}}`: the payload is the object
             // itself, with its `type` hidden by the container (see `ValueDecoding`).
-            let object: Value.Members = [type: .object(members)]
+            let object: Value.Members = [ObjectKey(type): .object(members)]
             decoding.value = .object(object)
             decoding.actionRoot = decoding.value
             return object

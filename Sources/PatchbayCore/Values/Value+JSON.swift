@@ -15,7 +15,7 @@ extension Value {
             for (key, value) in members {
                 if !first { out += "," }
                 first = false
-                Value.writeQuoted(key, to: &out)
+                Value.writeQuoted(key.string, to: &out)
                 out += ":"
                 value.writeJSON(to: &out)
             }
@@ -60,7 +60,7 @@ extension Value {
             for (key, value) in members {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                Value.writeQuoted(key, to: &out)
+                Value.writeQuoted(key.string, to: &out)
                 out.append(UInt8(ascii: ":"))
                 value.writeJSON(to: &out)
             }

@@ -18,7 +18,7 @@ extension Value: CustomStringConvertible {
             for (key, value) in members {
                 if !first { out += ", " }
                 first = false
-                if Value.isBareKey(key) { out += key } else { Value.writeQuoted(key, to: &out) }
+                if Value.isBareKey(key.string) { out += key.string } else { Value.writeQuoted(key.string, to: &out) }
                 out += ": "
                 value.writeLiteral(to: &out)
             }

@@ -6,8 +6,9 @@ extension Value {
     /// Kinds first: `null` < bools < numbers < strings < arrays < objects. Then `false` < `true`;
     /// numbers by magnitude (an integer before a decimal of the same magnitude); strings as
     /// Swift's `<` orders them; arrays element by element, a shorter one first when it is the
-    /// start of the other; objects by their members in key order (as arrays of key and value),
-    /// so that two equal objects (`==`, whatever their key order) are in the same place.
+    /// start of the other; objects by their members in key order, keys by their Unicode scalars
+    /// (as arrays of key and value), so that two equal objects (`==`, whatever their key order)
+    /// are in the same place.
     static func canonicallyPrecedes(_ a: Value, _ b: Value) -> Bool {
         compare(a, b) < 0
     }
@@ -18,13 +19,14 @@ extension Value {
     }
 
     /// A dictionary as `Codable` writes it, in the canonical order: an object (`String` or `Int`
-    /// keys, `intKeys` for the latter) with its keys sorted, `Int`s by number; or the
+    /// keys, `intKeys` for the latter) with its keys sorted, `Int`s by number and strings by
+    /// their Unicode scalars; or the
     /// `[key, value, key, value...]` array of other keys with its pairs by key.
     static func canonicalDictionary(_ encoded: Value, intKeys: Bool) -> Value {
         switch encoded {
         case .object(var members):
             if intKeys {
-                members.sort { Int($0.key) ?? 0 < Int($1.key) ?? 0 }
+                members.sort { Int($0.key.string) ?? 0 < Int($1.key.string) ?? 0 }
             } else {
                 members.sort { $0.key < $1.key }
             }
@@ -86,8 +88,8 @@ extension Value {
         return a.count - b.count
     }
 
-    /// An object's members as an array of `[key, value]` pairs, in key order.
+    /// An object's members as an array of `[key, value]` pairs, in key order (by scalars).
     private static func sortedMembers(_ members: Members) -> [Value] {
-        members.sorted { $0.key < $1.key }.map { .array([.string($0.key), $0.value]) }
+        members.sorted { $0.key < $1.key }.map { .array([.string($0.key.string), $0.value]) }
     }
 }

@@ -53,7 +53,7 @@ extension Value {
         } else if case .key(let key) = first, case .null = target {
             var child = Value.null
             try set(newValue, at: path.dropFirst(), in: &child)
-            target = .object([key: child])
+            target = .object([ObjectKey(key): child])
         } else if case .index(let index) = first, case .array(var elements) = target {
             guard elements.indices.contains(index) else { throw PathError(path: Array(path), reason: "index \(index) is out of range (count \(elements.count))") }
             target = .null

@@ -2,9 +2,10 @@ public import OrderedCollections
 
 /// A Patchbay value: JSON, with integers kept apart from decimals.
 ///
-/// Objects keep their keys in insertion order. Two values are equal when they are structurally
-/// equal; numbers compare by magnitude, so `.int(1) == .decimal(1.0)`, and objects compare without
-/// regard to key order.
+/// Objects keep their keys in insertion order, and tell keys apart by their Unicode scalars, as
+/// JSON does (`ObjectKey`): `"é"` and `"e\u{301}"` are two keys. Two values are equal when they are
+/// structurally equal; numbers compare by magnitude, so `.int(1) == .decimal(1.0)`, and objects
+/// compare without regard to key order.
 public enum Value: Sendable {
     case null
     case bool(Bool)
@@ -14,12 +15,12 @@ public enum Value: Sendable {
     case decimal(Double)
     case string(String)
     case array([Value])
-    case object(OrderedDictionary<String, Value>)
+    case object(OrderedDictionary<ObjectKey, Value>)
 }
 
 extension Value {
-    /// The storage of an object's members: keys in insertion order.
-    public typealias Members = OrderedDictionary<String, Value>
+    /// The storage of an object's members: keys in insertion order, told apart by their scalars.
+    public typealias Members = OrderedDictionary<ObjectKey, Value>
 
     /// The name of the value's type as the `type` function reports it.
     public var typeName: String {
@@ -76,6 +77,6 @@ extension Value: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expressib
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: Value...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, Value)...) {
-        self = .object(OrderedDictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(OrderedDictionary(elements.lazy.map { (ObjectKey($0.0), $0.1) }, uniquingKeysWith: { _, last in last }))
     }
 }

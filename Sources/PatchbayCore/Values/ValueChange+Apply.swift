@@ -42,7 +42,7 @@ extension Value {
             if case .key(let key) = last, case .object(var members) = parent {
                 parent = .null
                 if let position, members[key] == nil, position <= members.count {
-                    members.updateValue(newValue, forKey: key, insertingAt: position)
+                    members.updateValue(newValue, forKey: ObjectKey(key), insertingAt: position)
                 } else {
                     members[key] = newValue
                 }

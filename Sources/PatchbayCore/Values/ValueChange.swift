@@ -9,6 +9,27 @@ public struct ValueChange: Sendable, Equatable {
     public enum PathComponent: Sendable, Hashable {
         case key(String)
         case index(Int)
+
+        /// Keys compare by their Unicode scalars, as an object's keys do (`ObjectKey`): `"é"`
+        /// and `"e\u{301}"` name two members.
+        public static func == (lhs: PathComponent, rhs: PathComponent) -> Bool {
+            switch (lhs, rhs) {
+            case (.key(let a), .key(let b)): ObjectKey.same(a, b)
+            case (.index(let a), .index(let b)): a == b
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .key(let key):
+                hasher.combine(0)
+                hasher.combine(ObjectKey(key))
+            case .index(let index):
+                hasher.combine(1)
+                hasher.combine(index)
+            }
+        }
     }
 
     public var path: [PathComponent]
@@ -91,13 +112,13 @@ extension Value {
         case (.object(let a), .object(let b)):
             for (key, value) in a {
                 if let newValue = b[key] {
-                    diff(value, newValue, path: path + [.key(key)], into: &changes)
+                    diff(value, newValue, path: path + [.key(key.string)], into: &changes)
                 } else {
-                    changes.append(ValueChange(path: path + [.key(key)], operation: .remove, old: value, new: nil))
+                    changes.append(ValueChange(path: path + [.key(key.string)], operation: .remove, old: value, new: nil))
                 }
             }
             for (key, value) in b where a[key] == nil {
-                changes.append(ValueChange(path: path + [.key(key)], operation: .add, old: nil, new: value))
+                changes.append(ValueChange(path: path + [.key(key.string)], operation: .add, old: nil, new: value))
             }
         case (.array(let a), .array(let b)):
             var prefix = 0

@@ -257,7 +257,7 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         }
         // Whoever lists the keys looks at all of them (an enum's case, a dictionary's entries).
         fields?.askAll()
-        return members.keys.compactMap { $0 == hiddenKey ? nil : Key(stringValue: $0) }
+        return members.keys.compactMap { key in hiddenKey.map { ObjectKey($0) == key } == true ? nil : Key(stringValue: key.string) }
     }
 
     func contains(_ key: Key) -> Bool {
@@ -552,7 +552,7 @@ final class FieldUse {
     /// the top object (the `type` an action's mapping reads itself).
     func unaskedField(ignoring ignored: String? = nil) -> ValueCodingError? {
         for entry in entries where !entry.askedAll {
-            for key in entry.members.keys where key != entry.hiddenKey && !entry.asked.contains(key) {
+            for key in entry.members.keys.lazy.map(\.string) where key != entry.hiddenKey && !entry.asked.contains(key) {
                 if entry.path.isEmpty && key == ignored { continue }
                 // Another container over the same object may have asked for it.
                 let names = ValueCodingError.names(entry.path)

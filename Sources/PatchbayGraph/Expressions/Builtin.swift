@@ -80,7 +80,7 @@ public enum Builtin: String, Sendable, CaseIterable {
         case .floor: "rounded down to an int"
         case .ceil: "rounded up to an int"
         case .str: "a string: strings as they are, other values as literals"
-        case .num: "a number parsed from a string, or the number itself"
+        case .num: "a number read from a string in the literals' syntax (12, -3, 1.5e3), or the number itself"
         case .int: "an int: decimals truncated toward zero, strings parsed"
         case .bool: "false for false, null, 0 and \"\"; true otherwise"
         case .upper: "upper-cased"

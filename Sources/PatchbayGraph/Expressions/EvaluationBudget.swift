@@ -1,4 +1,5 @@
 import PatchbayCore
+import Synchronization
 
 /// How much one evaluation may do before it is stopped: an expression, a reducer's statements
 /// for one action, a wire's transform.
@@ -26,6 +27,9 @@ public struct EvaluationBudget: Sendable, Equatable, CustomStringConvertible {
     public init(work: Int, memory: Int) {
         self.work = work
         self.memory = memory
+        if work < EvaluationMeter.settleEvery || memory < EvaluationMeter.settleEveryBytes {
+            EvaluationMeter.smallBudgetsExist.store(true, ordering: .relaxed)
+        }
     }
 
     /// 100 million steps (a few seconds) and 1 GiB.
@@ -53,14 +57,27 @@ public struct EvaluationBudget: Sendable, Equatable, CustomStringConvertible {
 /// Counting is cheap: the evaluator adds up steps and bytes in two integers and settles them
 /// here only every `settleEvery` steps or `settleEveryBytes` bytes, which is when it reads the
 /// budget and the interruption of its task, and checks both. An evaluation shorter than that
-/// never reads them.
+/// never reads them. Once a budget smaller than that was made (`--work-budget 1`), evaluations
+/// settle at their first step, and from then on as soon as what is pending could go over the
+/// budget: a budget is kept to the step and to the byte, however small.
 struct EvaluationMeter {
     static let settleEvery = 1 << 12
     static let settleEveryBytes = 1 << 20
+    /// Whether a budget smaller than a settling interval was ever made in this process.
+    static let smallBudgetsExist = Atomic<Bool>(false)
 
     /// Steps and bytes not settled yet.
     var pendingWork = 0
     var pendingMemory = 0
+    /// How many steps or bytes may be pending before they are settled.
+    private var settleAtWork: Int
+    private var settleAtBytes: Int
+
+    init() {
+        let small = Self.smallBudgetsExist.load(ordering: .relaxed)
+        settleAtWork = small ? 1 : Self.settleEvery
+        settleAtBytes = small ? 1 : Self.settleEveryBytes
+    }
     private var spentWork = 0
     private var spentMemory = 0
     private var limits: (budget: EvaluationBudget, interruption: Interruption?)?
@@ -71,7 +88,7 @@ struct EvaluationMeter {
     mutating func charge(steps: Int = 1, bytes: Int = 0) throws(EvaluationMeter.Stop) {
         pendingWork &+= steps
         pendingMemory &+= bytes
-        if pendingWork >= Self.settleEvery || pendingMemory >= Self.settleEveryBytes { try settle() }
+        if pendingWork >= settleAtWork || pendingMemory >= settleAtBytes { try settle() }
     }
 
     /// The bytes left of the memory budget, not counting what is pending.
@@ -96,6 +113,9 @@ struct EvaluationMeter {
         if interruption?.isRequested == true { throw .interrupted }
         if spentWork > budget.work { throw .work(limit: budget.work) }
         if spentMemory > budget.memory { throw .memory(limit: budget.memory) }
+        // Settle again no later than when the budget could be spent.
+        settleAtWork = Swift.min(Self.settleEvery, Swift.max(1, budget.work - spentWork + 1))
+        settleAtBytes = Swift.min(Self.settleEveryBytes, Swift.max(1, budget.memory - spentMemory + 1))
     }
 
     /// Why an evaluation stopped.
@@ -107,8 +127,8 @@ struct EvaluationMeter {
         var reason: ExpressionError.Reason {
             switch self {
             case .interrupted: .interrupted
-            case .work(let limit): .budgetSpent(what: "work", limit: limit, unit: "steps")
-            case .memory(let limit): .budgetSpent(what: "memory", limit: limit, unit: "bytes")
+            case .work(let limit): .budgetSpent(what: "work", limit: limit, unit: limit == 1 ? "step" : "steps")
+            case .memory(let limit): .budgetSpent(what: "memory", limit: limit, unit: limit == 1 ? "byte" : "bytes")
             }
         }
     }

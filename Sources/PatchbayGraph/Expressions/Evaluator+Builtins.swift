@@ -74,7 +74,7 @@ extension Evaluator {
             default: throw fail("takes a string, an array or an object, not \(values[0].typeName)")
             }
         case .keys:
-            return .array(try object(0).keys.map { .string($0) })
+            return .array(try object(0).keys.map { .string($0.string) })
         case .values:
             return .array(Array(try object(0).values))
         case .contains:
@@ -224,10 +224,12 @@ extension Evaluator {
                 }
                 return .int(i)
             case .string(let s):
-                let text = s.trimmingWhitespace()
-                if let i = Int(text) { return .int(i) }
-                if function == .num, let d = Double(text), d.isFinite { return .decimal(d) }
-                throw fail("\(Value.string(s)) is not \(function == .int ? "an integer" : "a number")")
+                // The syntax of number literals, and nothing else (`num("0x10")` is an error, as `0x10` is).
+                switch Lexer.numberLiteral(s.trimmingWhitespace()) {
+                case .int(let i)?: return .int(i)
+                case let number? where function == .num: return number
+                default: throw fail("\(Value.string(s)) is not \(function == .int ? "an integer" : "a number")")
+                }
             case .bool(let b) where function == .int:
                 return .int(b ? 1 : 0)
             default:

@@ -149,7 +149,7 @@ extension Evaluator {
         state = .null
         defer { state = .object(members) }
         guard let index = members.index(forKey: key) else {
-            guard op == .assign else { throw OperationError(.missingKey(key: key, available: Array(members.keys))) }
+            guard op == .assign else { throw OperationError(.missingKey(key: key, available: members.keys.map(\.string))) }
             try checkDepth(of: value, below: 1)
             members[key] = value
             log.append(ValueChange(path: path, operation: .add, old: nil, new: value))
@@ -231,7 +231,7 @@ extension Evaluator {
                 guard case .object(let members) = current else {
                     throw OperationError(.notIndexable(type: current.typeName, key: ".\(k)"))
                 }
-                guard let member = members[k] else { throw OperationError(.missingKey(key: k, available: Array(members.keys))) }
+                guard let member = members[k] else { throw OperationError(.missingKey(key: k, available: members.keys.map(\.string))) }
                 current = member
             case .index(let i):
                 current = try subscriptValue(current, .int(i), optional: false)
@@ -264,7 +264,7 @@ extension Evaluator {
         case (.key(let key), .null):
             var child = Value.null
             try write(value, at: keys.dropFirst(), in: &child)
-            target = .object([key: child])
+            target = .object([ObjectKey(key): child])
         case (.index(let index), .array(var elements)):
             guard elements.indices.contains(index) else {
                 throw OperationError(.failed(

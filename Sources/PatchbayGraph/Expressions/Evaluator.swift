@@ -187,7 +187,7 @@ struct Evaluator {
             }
             if let member = members[key] { return member }
             if optional { return .null }
-            throw ExpressionError(.missingKey(key: key, available: Array(members.keys)), at: range)
+            throw ExpressionError(.missingKey(key: key, available: members.keys.map(\.string)), at: range)
         case .index(let base, let indexNode, let optional, let range):
             guard let value = try evaluateChain(base) else { return nil }
             if optional, value == .null { return nil }
@@ -211,7 +211,7 @@ struct Evaluator {
         case (.object(let members), .string(let key)):
             if let member = members[key] { return member }
             if optional { return .null }
-            throw OperationError(.missingKey(key: key, available: Array(members.keys)))
+            throw OperationError(.missingKey(key: key, available: members.keys.map(\.string)))
         case (.string(let s), .int(let i)):
             guard i >= 0, let position = s.index(s.startIndex, offsetBy: i, limitedBy: s.endIndex), position < s.endIndex else {
                 if optional { return .null }

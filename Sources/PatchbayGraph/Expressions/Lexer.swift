@@ -349,3 +349,47 @@ extension UInt8 {
             || self == UInt8(ascii: "{") || self == UInt8(ascii: "}")
     }
 }
+
+extension Lexer {
+    /// The number `text` spells in the syntax of number literals, with a minus sign in front or
+    /// not: `12`, `-3`, `1.5`, `2e-3` (digits without a leading zero, then a fraction and an
+    /// exponent, each optional). `nil` for anything else (`0x10`, `.5`, `5.`, `+1`, `inf`, `1_000`)
+    /// and for an integer too large for 64 bits, which as a literal is an error too: what `num`
+    /// and `int` read of a string, so that a string and a literal never disagree.
+    static func numberLiteral(_ text: String) -> Value? {
+        var bytes = Array(text.utf8)[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        let start = bytes.startIndex, end = bytes.endIndex
+        var position = start
+        while position < end, bytes[position].isDigit { position += 1 }
+        guard position > start, position - start == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+        var isDecimal = false
+        if position + 1 < end, bytes[position] == UInt8(ascii: "."), bytes[position + 1].isDigit {
+            isDecimal = true
+            position += 1
+            while position < end, bytes[position].isDigit { position += 1 }
+        }
+        if position < end, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            var probe = position + 1
+            if probe < end, bytes[probe] == UInt8(ascii: "+") || bytes[probe] == UInt8(ascii: "-") { probe += 1 }
+            guard probe < end, bytes[probe].isDigit else { return nil }
+            isDecimal = true
+            position = probe
+            while position < end, bytes[position].isDigit { position += 1 }
+        }
+        guard position == end else { return nil }
+        let literal = String(decoding: bytes, as: UTF8.self)
+        if isDecimal {
+            guard let magnitude = Double(literal), magnitude.isFinite else { return nil }
+            return .decimal(negative ? -magnitude : magnitude)
+        }
+        guard let magnitude = UInt64(literal) else { return nil }
+        if negative {
+            guard magnitude <= UInt64(Int.max) + 1 else { return nil }
+            return .int(magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude))
+        }
+        guard magnitude <= UInt64(Int.max) else { return nil }
+        return .int(Int(magnitude))
+    }
+}

@@ -22,6 +22,9 @@ extension Graph {
         fileprivate let depth: Int
         /// The newest node's id when the mark was made: a node with a larger one was made since.
         fileprivate let lastNodeID: Int
+        /// The sequence number of the latest timer set when the mark was made: the timers the
+        /// command sets after it (a dispatch's `after` reducers) go when it is taken back.
+        fileprivate let timerSequence: Int
     }
 
     /// Marks where the graph stands now. Until the mark is released (`release(_:)`), every
@@ -31,7 +34,8 @@ extension Graph {
     public func mark() -> Mark {
         openMarks.append(savesBeforeTicks.count)
         return Mark(undo: engine.openUndoScope(), saves: savesBeforeTicks.count, wireChanges: wireChanges.count, stack: stack,
-                    routeCount: routeHistory.count, depth: openMarks.count, lastNodeID: engine.nextNodeID)
+                    routeCount: routeHistory.count, depth: openMarks.count, lastNodeID: engine.nextNodeID,
+                    timerSequence: engine.clock.nextSequence)
     }
 
     /// Whether the node named `name` exists and was made after `mark`.
@@ -90,9 +94,9 @@ extension Graph {
 
     /// Takes back what changed since `mark`, without sending anything: the values, causes and
     /// marks of every node, the wires made or replaced (a replaced wire comes back in its place
-    /// among its source's receivers), the clock and its timers (but those of nodes made since,
-    /// which go on, and of nodes removed since, which stay gone), the navigation stack and the
-    /// URLs routed. Nodes made or removed since, and the stores' histories, are the caller's to
+    /// among its source's receivers), the clock and its timers (those set since go, those fired
+    /// since are pending again; but the timers of nodes made since go on, and those of nodes
+    /// removed since stay gone), the navigation stack and the URLs routed. Nodes made or removed since, and the stores' histories, are the caller's to
     /// take back.
     public func rollBack(to mark: Mark) {
         engine.undo(to: mark.undo)
@@ -111,14 +115,16 @@ extension Graph {
             }
             if routeHistory.count > mark.routeCount { routeHistory.removeSubrange(mark.routeCount...) }
         }
-        guard mark.saves < savesBeforeTicks.count else { return }
-        let saved = savesBeforeTicks[mark.saves]
-        savesBeforeTicks.removeSubrange(mark.saves...)
-        routeHistory = saved.routeHistory
-        stack = saved.stack
-        engine.transactionID = saved.transactionID
-        engine.clock.putBack(saved.clock, isAlive: { engine.nodes[$0] != nil },
-                             isNewer: { (engine.nodes[$0]?.id ?? 0) > saved.lastNodeID })
+        if mark.saves < savesBeforeTicks.count {
+            let saved = savesBeforeTicks[mark.saves]
+            savesBeforeTicks.removeSubrange(mark.saves...)
+            routeHistory = saved.routeHistory
+            stack = saved.stack
+            engine.transactionID = saved.transactionID
+            engine.clock.putBack(saved.clock, isAlive: { engine.nodes[$0] != nil },
+                                 isNewer: { (engine.nodes[$0]?.id ?? 0) > saved.lastNodeID })
+        }
+        engine.clock.removeTimers(setAfter: mark.timerSequence, keeping: { (engine.nodes[$0]?.id ?? 0) > mark.lastNodeID })
     }
 
     /// Notes a wire made (and the one it replaced, if any) while a mark is open.

@@ -46,9 +46,10 @@ extension Graph {
                               body: StatementBlock) throws(GraphError) -> String {
         let store = try store(storeName)
         if store.hosted != nil { throw .hostedMiddleware(store: store.name) }
-        let taken = Set(nodes.values.lazy.compactMap { $0 as? StoreNode }.flatMap { $0.middleware.map(\.id) })
-        let id = try Self.id("m", requested: requested, taken: taken, invalid: GraphError.invalidMiddlewareID, exists: GraphError.middlewareExists)
+        let id = try Self.id(requested: requested, in: &middlewareIDs, invalid: GraphError.invalidMiddlewareID,
+                             exists: GraphError.middlewareExists)
         store.middleware.append(StoreMiddleware(id: id, type: type, body: body))
+        middlewareIDs.insert(id, of: store)
         return id
     }
 
@@ -79,11 +80,11 @@ extension Graph {
     /// - Returns: the name of the store the middleware belonged to.
     @discardableResult
     public func removeMiddleware(_ id: String) throws(GraphError) -> String {
-        let stores = nodes.values.compactMap { $0 as? StoreNode }
-        guard let store = stores.first(where: { $0.middleware.contains { $0.id == id } }) else {
-            throw .unknownMiddleware(id, existing: stores.flatMap { $0.middleware.map(\.id) })
+        guard let store = middlewareIDs.owner(of: id) else {
+            throw .unknownMiddleware(id, existing: nodes.values.compactMap { $0 as? StoreNode }.flatMap { $0.middleware.map(\.id) })
         }
         store.middleware.removeAll { $0.id == id }
+        middlewareIDs.remove(id)
         return store.name
     }
 

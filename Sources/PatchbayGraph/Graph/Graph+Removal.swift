@@ -46,8 +46,10 @@ extension Graph {
         nodes[name] = nil
         engine.unregister(node)
         rankAll()
-        if node is StoreNode {
+        if let store = node as? StoreNode {
             storeNameSet.remove(name)
+            for reducer in store.reducers { reducerIDs.remove(reducer.id) }
+            for middleware in store.middleware { middlewareIDs.remove(middleware.id) }
             tellStoreObservers(.removed(store: name))
         }
         // An input that several of the node's wires drove goes back once.

@@ -412,7 +412,7 @@ extension Graph {
                 option = known
             }
             var extra: [String: Value] = [:]
-            for (key, value) in members where key != "url" && key != "option" { extra[key] = value }
+            for (key, value) in members where key != "url" && key != "option" { extra[key.string] = value }
             return (try url(target), extra, option)
         default:
             throw .invalidRouteRequest("\(usage), not \(request.typeName)")

@@ -79,21 +79,22 @@ extension Graph {
         let store = try store(storeName)
         if store.hosted != nil { throw .hostedReducer(store: store.name) }
         if let delay, !(0...VirtualClock.maximumDelay).contains(delay) { throw .invalidDelay(delay) }
-        let taken = Set(nodes.values.lazy.compactMap { $0 as? StoreNode }.flatMap { $0.reducers.map(\.id) })
-        let id = try Self.id("r", requested: requested, taken: taken, invalid: GraphError.invalidReducerID, exists: GraphError.reducerExists)
+        let id = try Self.id(requested: requested, in: &reducerIDs, invalid: GraphError.invalidReducerID, exists: GraphError.reducerExists)
         store.reducers.append(StoreReducer(id: id, type: type, path: path, condition: condition, delay: delay, body: body))
+        reducerIDs.insert(id, of: store)
         defined(.reducer(id: id, store: store.name))
         return id
     }
 
-    /// The id of a new reducer or middleware: `requested` when it is `prefix` and a number and
-    /// not `taken`, or else the lowest free one (`r1`, `r2`, ...).
-    static func id(_ prefix: String, requested: String?, taken: Set<String>, invalid: (String) -> GraphError,
+    /// The id of a new reducer or middleware: `requested` when it is the prefix of `ids` and a
+    /// number and not taken, or else the lowest free one (`r1`, `r2`, ...).
+    static func id(requested: String?, in ids: inout HandlerIDs, invalid: (String) -> GraphError,
                    exists: (String) -> GraphError) throws(GraphError) -> String {
-        guard let requested else { return (1...).lazy.map { prefix + "\($0)" }.first { !taken.contains($0) }! }
+        guard let requested else { return ids.lowestFreeID() }
+        let prefix = ids.prefix
         guard requested.hasPrefix(prefix), let number = Int(requested.dropFirst(prefix.count)), number > 0, requested == prefix + "\(number)"
         else { throw invalid(requested) }
-        guard !taken.contains(requested) else { throw exists(requested) }
+        guard !ids.contains(requested) else { throw exists(requested) }
         return requested
     }
 
@@ -119,6 +120,7 @@ extension Graph {
     public func removeReducer(_ id: String) throws(GraphError) -> String {
         let store = try store(ofReducer: id)
         store.reducers.removeAll { $0.id == id }
+        reducerIDs.remove(id)
         return store.name
     }
 
@@ -138,11 +140,22 @@ extension Graph {
 
     /// The store that has the reducer `id`.
     private func store(ofReducer id: String) throws(GraphError) -> StoreNode {
-        let stores = nodes.values.compactMap { $0 as? StoreNode }
-        guard let store = stores.first(where: { $0.reducers.contains { $0.id == id } }) else {
-            throw .unknownReducer(id, existing: stores.flatMap { $0.reducers.map(\.id) })
+        guard let store = reducerIDs.owner(of: id) else {
+            throw .unknownReducer(id, existing: nodes.values.compactMap { $0 as? StoreNode }.flatMap { $0.reducers.map(\.id) })
         }
         return store
+    }
+
+    /// `reducer list` of the one reducer `id`: what the shell prints of a reducer it made or
+    /// gave a new body, found without going through the others.
+    public func reducerSummary(_ id: String) throws(GraphError) -> ReducerSummary {
+        let store = try store(ofReducer: id)
+        guard let reducer = store.reducers.last(where: { $0.id == id }) else {
+            throw .unknownReducer(id, existing: store.reducers.map(\.id))
+        }
+        var summary = reducer.summary
+        summary.store = store.name
+        return summary
     }
 
     /// `dispatch [STORE] TYPE [EXPR]`: the action goes through the store's reducers for its type,

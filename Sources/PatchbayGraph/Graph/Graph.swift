@@ -30,6 +30,9 @@ public final class Graph {
     /// The names of the stores, kept up to date as stores are created and removed: the shell
     /// looks a name up in it for every command it parses.
     public internal(set) var storeNameSet: Set<String> = []
+    /// The ids of the reducers and of the middleware, with their stores (HandlerIDs.swift).
+    var reducerIDs = HandlerIDs(prefix: "r")
+    var middlewareIDs = HandlerIDs(prefix: "m")
     var nextDelayOrder = 0
     /// Who hears what the stores do (the history).
     var storeObservers: [(StoreEvent) -> Void] = []

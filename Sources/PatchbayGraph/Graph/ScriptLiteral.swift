@@ -40,7 +40,7 @@ package struct ScriptLiteral {
         case .object(let members):
             let lines = members.map { key, member in
                 var text = ""
-                if Value.isBareKey(key) { text = key } else { Value.writeQuoted(key, to: &text) }
+                if Value.isBareKey(key.string) { text = key.string } else { Value.writeQuoted(key.string, to: &text) }
                 return text + ": " + fitted(member, width: width)
             }
             return "{\n" + lines.joined(separator: ",\n") + "\n}"

@@ -68,7 +68,7 @@ package struct JSANDecoder {
                 var member = member
                 // jsan wraps a member called `$jsan` in an array, so that it does not read as a tag.
                 if key == "$jsan", case .array(let wrapped) = member, let first = wrapped.first { member = first }
-                if let value = try decode(member, at: path + [.key(key)], holders: &holders) { result[key] = value }
+                if let value = try decode(member, at: path + [.key(key.string)], holders: &holders) { result[key] = value }
             }
             return .object(result)
         case .array(let elements):

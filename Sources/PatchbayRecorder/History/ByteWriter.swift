@@ -94,7 +94,7 @@ struct ByteWriter {
             writeByte(ValueTag.object.rawValue)
             writeVarint(UInt64(members.count))
             for (key, member) in members {
-                writeString(key)
+                writeString(key.string)
                 writeValue(member)
             }
         }

@@ -12,6 +12,9 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     public enum Reason: Error, Sendable, Equatable {
         /// The file could not be opened; `errno` says why.
         case cannotOpen(errno: Int32)
+        /// The path names something other than a regular file (a pipe, a device, a socket) and
+        /// the reader was asked for a regular file only; `mode` is its `st_mode`.
+        case notRegularFile(mode: UInt32)
         /// A command's lines could not be written; `errno` says why. The file holds its first
         /// `validLines` lines (the header included), `validBytes` bytes, whole; the writer
         /// refuses further events.
@@ -94,6 +97,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     private var reasonText: String {
         switch reason {
         case .cannotOpen(let code): "cannot open the file: \(Self.systemMessage(code))"
+        case .notRegularFile(let mode): "it is \(Self.fileKind(mode) ?? "not a file"), not a regular file"
         case .cannotRead(let code): "cannot read the file: \(Self.systemMessage(code))"
         case .writeFailed(let code, let lines, let bytes):
             "cannot write to the file: \(Self.systemMessage(code)); the recording stopped, and the file holds its first "
@@ -125,5 +129,19 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The C library's text for `errno` `code`.
     static func systemMessage(_ code: Int32) -> String {
         String(cString: strerror(code))
+    }
+
+    /// What a file that is not a regular one is (`a device`), from its `st_mode`, for an error
+    /// that says so; `nil` for a regular file.
+    package static func fileKind(_ mode: UInt32) -> String? {
+        switch mode_t(mode) & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFIFO: "a pipe (FIFO)"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a file"
+        }
     }
 }

@@ -363,7 +363,7 @@ struct SessionFieldValues {
         let value: Value?
         if nextMember == members.count {
             value = nil
-        } else if members.keys[nextMember] == field.name {
+        } else if members.keys[nextMember] == ObjectKey(field.name) {
             value = members.values[nextMember]
             nextMember += 1
         } else {

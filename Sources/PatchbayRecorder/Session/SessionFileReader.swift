@@ -49,10 +49,29 @@ public final class SessionFileReader {
     ///   - path: the session file to read.
     ///   - following: whether to keep reading what is appended after the end (see the type's
     ///     description).
-    public convenience init(path: String, following: Bool = false) throws(SessionError) {
+    ///   - regularOnly: whether to refuse what is not a regular file (a pipe, a device) with
+    ///     `SessionError.Reason.notRegularFile`, before reading anything: opening a pipe that no
+    ///     process writes would wait for a writer for ever.
+    public convenience init(path: String, following: Bool = false, regularOnly: Bool = false) throws(SessionError) {
         // Followed, a pipe is read without waiting: at its end for now, a read finds nothing.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (following ? O_NONBLOCK : 0))
+        // Asked for a regular file, the open does not wait for a pipe's writer either.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (following || regularOnly ? O_NONBLOCK : 0))
         guard descriptor >= 0 else { throw SessionError(path: path, .cannotOpen(errno: errno)) }
+        if regularOnly {
+            // What was opened is what is checked (the name may have changed in between).
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                let code = errno
+                close(descriptor)
+                throw SessionError(path: path, .cannotOpen(errno: code))
+            }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                close(descriptor)
+                throw SessionError(path: path, .notRegularFile(mode: UInt32(status.st_mode)))
+            }
+            // A regular file never blocks; without `following`, it is read as any file is.
+            if !following { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
+        }
         try self.init(LineSource(descriptor: descriptor, limit: Self.maximumLineBytes, following: following), path: path)
     }
 

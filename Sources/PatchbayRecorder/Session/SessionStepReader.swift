@@ -67,9 +67,10 @@ public final class SessionStepReader {
 
     /// Opens the session file at `path` and reads it up to its first command. Throws when the
     /// file cannot be read, does not start with a header this reader accepts, or is damaged
-    /// before its first command.
-    public convenience init(path: String) throws(SessionError) {
-        try self.init(try SessionFileReader(path: path))
+    /// before its first command. With `regularOnly`, refuses what is not a regular file (see
+    /// `SessionFileReader.init(path:following:regularOnly:)`).
+    public convenience init(path: String, regularOnly: Bool = false) throws(SessionError) {
+        try self.init(try SessionFileReader(path: path, regularOnly: regularOnly))
     }
 
     /// Reads a session from `bytes`; `path`, when given, names the file in errors.

@@ -159,7 +159,7 @@ public struct StateDigest: Sendable, Hashable, CustomStringConvertible {
         case .object(let members):
             var sum = path.leaf(tag: 0x16)
             for (key, member) in members {
-                sum = sum &+ contribution(of: member, at: path.appending(key: key))
+                sum = sum &+ contribution(of: member, at: path.appending(key: key.string))
             }
             return sum
         case .null:

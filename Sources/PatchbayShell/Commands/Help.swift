@@ -196,8 +196,9 @@ enum Help {
         "  goes through) and 1 GiB of values built (24 bytes an array element, 48 an object member, a string's",
         "  bytes; a value put into an array or object, or joined by a function or +, counts in full in each",
         "  place, so [a, a] costs twice a; values only read and passed on are free). Over budget it stops with",
-        "  an error and changes nothing; start patchbay with --work-budget STEPS or --memory-budget BYTES",
-        "  (512M, 4G) to change it. Ctrl-C stops it too.",
+        "  an error and changes nothing (a reducer's action that stops so is kept in the history, marked failed,",
+        "  as for any failing reducer); start patchbay with --work-budget STEPS (steps of work, as counted",
+        "  above) or --memory-budget BYTES (512M, 4G) to change it. Ctrl-C stops it too.",
         "  reduce(xs, init, (acc, x) => acc + EXPR) and (acc, x) => append(acc, EXPR) grow acc in place.",
     ]
 }

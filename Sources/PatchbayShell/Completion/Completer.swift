@@ -24,7 +24,12 @@ struct Completer {
         let word = String(decoding: bytes[wordStart...], as: UTF8.self)
         let earlier = String(decoding: bytes[..<wordStart], as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let candidates = Set(pool(for: word, after: earlier).filter { $0.hasPrefix(word) }).sorted()
+        // By Unicode scalars, as object keys are told apart: two keys that differ only in
+        // normalisation are two candidates.
+        var seen = Set<ObjectKey>()
+        let candidates = pool(for: word, after: earlier)
+            .filter { $0.unicodeScalars.starts(with: word.unicodeScalars) && seen.insert(ObjectKey($0)).inserted }
+            .sorted { ObjectKey($0) < ObjectKey($1) }
         return Completion(range: wordStart..<bytes.count, candidates: candidates)
     }
 
@@ -229,7 +234,7 @@ struct Completer {
         guard let components = pathComponents(base), let node = state.value(at: components) else { return [] }
         switch node {
         case .object(let members) where separator == nil || partial[separator!] == ".":
-            return members.keys.filter { $0.hasPrefix(rest) }.map { key in
+            return members.keys.lazy.map(\.string).filter { $0.unicodeScalars.starts(with: rest.unicodeScalars) }.map { key in
                 var step = ""
                 if Value.isBareKey(key) { step = (base.isEmpty ? "" : ".") + key } else {
                     Value.writeQuoted(key, to: &step)

@@ -10,12 +10,16 @@ public struct Completion: Sendable, Equatable {
         self.candidates = candidates
     }
 
-    /// The longest prefix all candidates share.
+    /// The longest prefix all candidates share, in Unicode scalars (candidates that differ only
+    /// in normalisation share none of the part where they differ).
     public var commonPrefix: String {
-        guard var prefix = candidates.first else { return "" }
+        guard let first = candidates.first else { return "" }
+        var prefix = Array(first.unicodeScalars)
         for candidate in candidates.dropFirst() {
-            prefix = String(zip(prefix, candidate).prefix { $0 == $1 }.map(\.0))
+            prefix = Array(zip(prefix, candidate.unicodeScalars).prefix { $0 == $1 }.map(\.0))
         }
-        return prefix
+        var text = ""
+        text.unicodeScalars.append(contentsOf: prefix)
+        return text
     }
 }

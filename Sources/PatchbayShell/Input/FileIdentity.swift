@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayRecorder
 
 /// Which file a path names (its device and inode), so that two paths to one file are known
 /// for the same: a file being read is never opened for writing.
@@ -17,14 +18,6 @@ struct FileIdentity: Hashable, Sendable {
     /// What a file that is not a regular one is (`a device`), for an error that says so; `nil`
     /// for a regular file.
     static func kind(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFIFO: "a pipe (FIFO)"
-        case S_IFSOCK: "a socket"
-        case S_IFLNK: "a symbolic link"
-        default: "not a file"
-        }
+        SessionError.fileKind(UInt32(mode))
     }
 }

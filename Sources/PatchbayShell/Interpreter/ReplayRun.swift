@@ -83,7 +83,7 @@ struct ReplayRun {
     mutating func totalSteps() -> Int {
         if let stepCount { return stepCount }
         var count = 0
-        if let counter = try? SessionStepReader(path: file) {
+        if let counter = try? SessionStepReader(path: file, regularOnly: true) {
             while let step = try? counter.next() {
                 if !step.isSetup { count += 1 }
             }

@@ -104,7 +104,8 @@ extension Shell {
             }
             recordRestart(into: recorders)
             if let damage {
-                output += renderer.success(CommandResult(inspected), command: text)
+                // With --json, one command is one object: the error alone (it says what is loaded).
+                if !options.json { output += renderer.success(CommandResult(inspected), command: text) }
                 throw ShellError(.session(path: path, detail: "\(damage.detail); everything before that line is loaded"), at: range)
             }
             if inspectOptions.follow {
@@ -355,21 +356,30 @@ extension Shell {
         return "a state of \(name) other than its initial state"
     }
 
+    /// Opens a session for `inspect`: a regular file, as `load` reads, unless it is followed
+    /// (`--follow` reads a pipe as it is written).
     private func openSession(_ path: String, following: Bool, at range: Range<Int>) throws(ShellError) -> SessionFileReader {
         do {
-            return try SessionFileReader(path: path, following: following)
+            return try SessionFileReader(path: path, following: following, regularOnly: !following)
         } catch {
-            throw ShellError(.session(path: path, detail: error.detail), at: range)
+            throw Self.sessionOpeningError(error, path: path, at: range)
         }
+    }
+
+    /// What opening a session file for reading failed with, in the words `load` uses for a
+    /// file that is not a regular one.
+    private static func sessionOpeningError(_ error: SessionError, path: String, at range: Range<Int>) -> ShellError {
+        if case .notRegularFile = error.reason { return ShellError(.file(path: path, detail: error.detail), at: range) }
+        return ShellError(.session(path: path, detail: error.detail), at: range)
     }
 
     /// Opens a session for a replay, which reads its steps (commands with their recorded
     /// effects) as it runs them.
     private func openSteps(_ path: String, at range: Range<Int>) throws(ShellError) -> SessionStepReader {
         do {
-            return try SessionStepReader(path: path)
+            return try SessionStepReader(path: path, regularOnly: true)
         } catch {
-            throw ShellError(.session(path: path, detail: error.detail), at: range)
+            throw Self.sessionOpeningError(error, path: path, at: range)
         }
     }
 
@@ -548,7 +558,7 @@ extension Shell {
     private func leadingEvents(of run: ReplayRun) -> [RecordedEvent] {
         var events = run.prelude
         guard let first = run.upcoming, first.isSetup else { return events }
-        guard let reader = try? SessionStepReader(path: run.file) else { return events + first.effects }
+        guard let reader = try? SessionStepReader(path: run.file, regularOnly: true) else { return events + first.effects }
         while let step = try? reader.next(), step.isSetup { events += step.effects }
         return events
     }

@@ -13,15 +13,11 @@ extension Shell {
             let id = try call([store] + [requested].compactMap { $0 }, [], store.range) { () throws(GraphError) in
                 try graph.addReducer(requested?.text, to: store.text, on: type.text, at: path, when: condition, after: delay, body: body)
             }
-            let summary = try call([store], [], store.range) { () throws(GraphError) in
-                try graph.reducerSummaries(of: store.text).first { $0.id == id }!
-            }
+            let summary = try call([store], [], store.range) { () throws(GraphError) in try graph.reducerSummary(id) }
             return withStaleHistoryNote(ReducerDefined(summary: summary), of: store.text, type: summary.type)
         case .replaceReducer(let id, let body):
             let store = try call([id], [], id.range) { () throws(GraphError) in try graph.replaceReducer(id.text, body: body) }
-            let summary = try call([id], [], id.range) { () throws(GraphError) in
-                try graph.reducerSummaries(of: store).first { $0.id == id.text }!
-            }
+            let summary = try call([id], [], id.range) { () throws(GraphError) in try graph.reducerSummary(id.text) }
             return withStaleHistoryNote(ReducerDefined(summary: summary), of: store, type: summary.type)
         case .listReducers(let store):
             let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
@@ -140,7 +136,7 @@ extension Shell {
             }
             return value
         }
-        for (key, member) in members where key != "type" { action = action.adding(key, member) }
+        for (key, member) in members where key != "type" { action = action.adding(key.string, member) }
         return action
     }
 

@@ -102,7 +102,7 @@ struct OutputStyle {
             lines.append(indent + prefix + "{")
             for (index, (key, member)) in members.enumerated() {
                 var keyText = ""
-                if Value.isBareKey(key) { keyText = key } else { Value.writeQuoted(key, to: &keyText) }
+                if Value.isBareKey(key.string) { keyText = key.string } else { Value.writeQuoted(key.string, to: &keyText) }
                 appendTree(member, prefix: keyText + ": ", suffix: index == members.count - 1 ? "" : ",", indent: indent + "  ", to: &lines)
             }
             lines.append(indent + "}" + suffix)
@@ -209,7 +209,7 @@ private struct ElidingWriter {
                     append(", ")
                 }
                 var keyText = ""
-                if Value.isBareKey(key) { keyText = key } else { Value.writeQuoted(key, to: &keyText) }
+                if Value.isBareKey(key.string) { keyText = key.string } else { Value.writeQuoted(key.string, to: &keyText) }
                 append(keyText + ": ")
                 write(member)
             }

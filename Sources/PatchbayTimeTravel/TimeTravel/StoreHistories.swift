@@ -12,6 +12,8 @@ public final class StoreHistories {
     private var histories: [String: History] = [:] {
         didSet { lastRecorded = nil }
     }
+    /// The `Marks` made and still held, oldest first (see `mark()`).
+    private var openMarks: [OpenMarks] = []
     /// The history that `hear` recorded into last, with its store's name: the next action of the
     /// same store finds it without hashing the name. Any change to `histories` forgets it.
     private var lastRecorded: (store: String, history: History)?
@@ -38,12 +40,16 @@ public final class StoreHistories {
     private func hear(_ event: borrowing StoreEvent) {
         switch event {
         case .created(let store, let state):
+            if let old = histories[store] { willChange(store, old) }
             histories[store] = History(initial: state, store: store)
         case .step(let step, let state):
             // The store numbers its actions from the history's current state, so the step is
             // always the next one; a failure here would be a bug, and the step is dropped.
-            _ = try? recordingHistory(of: step.store)?.record(step, after: state)
+            guard let history = recordingHistory(of: step.store) else { return }
+            if !openMarks.isEmpty { willChange(step.store, history) }
+            _ = try? history.record(step, after: state)
         case .removed(let store):
+            if let old = histories[store] { willChange(store, old) }
             histories[store] = nil
         case .moved:
             break
@@ -61,7 +67,10 @@ public final class StoreHistories {
     /// The history of `store` (the only store when `nil`), with the store's name.
     public func history(of store: String?) throws(TimeTravelError) -> (store: String, history: History) {
         let name = try graphCall { () throws(GraphError) in try graph.storeName(store) }
-        if let history = histories[name] { return (name, history) }
+        if let history = histories[name] {
+            willChange(name, history)
+            return (name, history)
+        }
         // A store made before the histories were attached starts its history now.
         let history = History(initial: liveState(name), store: name)
         histories[name] = history
@@ -70,6 +79,7 @@ public final class StoreHistories {
 
     /// Puts a history in place of a store's (`inspect`, `import`).
     public func replace(_ store: String, with history: History) {
+        if let old = histories[store] { willChange(store, old) }
         histories[store] = history
         announce(.reset(store: store, state: history.initial))
     }
@@ -158,14 +168,44 @@ public final class StoreHistories {
         return removed
     }
 
-    /// Where every history stands, for `rollBack(to:)`.
+    /// Where every history stands, for `rollBack(to:)`. A history is marked when it is first
+    /// about to change after the mark (or is handed out by `history(of:)`, whose caller may
+    /// change it), not when the mark is made: so marking costs the same however many stores
+    /// there are, and a command costs in proportion to the histories it changes.
     package struct Marks {
-        fileprivate var marks: [(store: String, history: History, mark: History.Mark)]
+        fileprivate let taken: TakenMarks
+    }
+
+    /// The histories marked so far for one `Marks`, in the order they were marked.
+    fileprivate final class TakenMarks {
+        var marks: [(store: String, history: History, mark: History.Mark)] = []
+        var marked: Set<ObjectIdentifier> = []
+    }
+
+    /// A `Marks` still held by someone: it goes when its holder drops it.
+    private struct OpenMarks {
+        weak var taken: TakenMarks?
     }
 
     /// Where every history stands now.
     package func mark() -> Marks {
-        Marks(marks: histories.map { ($0.key, $0.value, $0.value.mark()) })
+        openMarks.removeAll { $0.taken == nil }
+        let taken = TakenMarks()
+        openMarks.append(OpenMarks(taken: taken))
+        return Marks(taken: taken)
+    }
+
+    /// Marks `history` (of `store`) for every open `Marks` that has not marked it yet: called
+    /// before it changes. A history marked by the newest open `Marks` is marked by all (they
+    /// mark together), which makes the common case one set lookup.
+    private func willChange(_ store: String, _ history: History) {
+        while let last = openMarks.last, last.taken == nil { openMarks.removeLast() }
+        let id = ObjectIdentifier(history)
+        guard let newest = openMarks.last?.taken, !newest.marked.contains(id) else { return }
+        for open in openMarks {
+            guard let taken = open.taken, taken.marked.insert(id).inserted else { continue }
+            taken.marks.append((store, history, history.mark()))
+        }
     }
 
     /// Takes back the actions every history recorded since `marks` (a command that failed as
@@ -178,7 +218,7 @@ public final class StoreHistories {
     package func rollBack(to marks: Marks) -> (moved: [String], kept: [String]) {
         var moved: [String] = []
         var kept: [String] = []
-        for (store, history, mark) in marks.marks {
+        for (store, history, mark) in marks.taken.marks {
             guard histories[store] === history else {
                 kept.append(store)
                 continue

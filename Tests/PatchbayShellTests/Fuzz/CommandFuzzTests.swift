@@ -25,6 +25,8 @@ struct CommandFuzzTests {
     @Test(arguments: 0..<slices)
     func randomCommandsNeverCrashAndFailCleanly(slice: Int) throws {
         let directory = TemporaryDirectory()
+        // A named pipe no one writes or reads: a command that opened it would wait for ever.
+        #expect(mkfifo(directory.path + "/fifo", 0o600) == 0)
         let json = slice % 2 == 1
         var fuzzer = CommandFuzzer(seed: SplitMix64.seed(Self.seed, run: slice), directory: directory.path)
         let trace = NSTemporaryDirectory() + "patchbay-fuzz-input-\(slice).txt"

@@ -32,6 +32,9 @@ struct CommandFuzzer {
         "store cart = {n: 0}", "reducer cart on * : state.n += 1",
         "dispatch app Inc {by: 2}", "dispatch app Push {v: 1}", "dispatch app Div {d: 0}", "dispatch cart Go",
         "jump app 1", "dispatch app Inc {by: 5}", "checkout app main",
+        // A dispatch of L runs away (its middleware dispatches L again), after setting a timer
+        // each time: the failing command must take its timers back too (issue 28).
+        "store loop = {n: 0}", "reducer loop on L after 0 : state.n += 1", "middleware loop on L : dispatch L {}",
         "route add /user/:id view=User option=push", "route add /modal view=Box option=modal priority=2",
         "presenter User : {id: params.id}", "route /user/42", "probe a --future",
     ]
@@ -69,7 +72,7 @@ struct CommandFuzzer {
     static let ports = ["a.value", "a.set", "d.value", "s.out", "k.state", "k.update", "p.inc", "p.dec", "p.reset", "p.count",
                         "v.frame", "v.x", "v.text", "t.x", "t.y", "t.view", "tw.x", "tw.y", "app.dispatch", "app.state",
                         "app.action", "cart.dispatch", "router.route", "nope.x", "a.nope", "a.", ".value", "a..value"]
-    static let types = ["Inc", "Push", "Div", "Later", "Go", "*", "Unknown", "'quoted'", "Ünï", "type", ""]
+    static let types = ["Inc", "Push", "Div", "Later", "Go", "L", "*", "Unknown", "'quoted'", "Ünï", "type", ""]
 
     private mutating func integer() -> String {
         random.chance(60) ? random.pick(Self.boundaryIntegers) : String(random.int(-20...20))
@@ -81,7 +84,7 @@ struct CommandFuzzer {
 
     private mutating func name() -> String { random.pick(Self.names) }
     private mutating func port() -> String { random.pick(Self.ports) }
-    private mutating func store() -> String { random.pick(["app", "cart", "a", "nope", "k"]) }
+    private mutating func store() -> String { random.pick(["app", "cart", "loop", "a", "nope", "k"]) }
     private mutating func optionalStore() -> String { random.chance(50) ? store() + " " : "" }
 
     /// A string literal: plain, unicode, escapes, control characters, unterminated, or long.
@@ -120,7 +123,10 @@ struct CommandFuzzer {
             case 3: return random.pick(["true", "false", "null", "$", "state", "action", "params", "url"])
             case 4: return random.pick(["a", "d", "k", "app", "p", "nope", "app.state", "state.count", "state.items", "action.by"])
             case 5: return "[" + (0..<random.int(0...3)).map { _ in expression(depth - 1) }.joined(separator: ", ") + "]"
-            case 6: return "{x: \(expression(depth - 1)), 'y z': \(expression(depth - 1)),}"
+            case 6:
+                // Keys that differ only in Unicode normalisation are two keys (issue 28).
+                if random.chance(30) { return "{\"\u{E9}\": \(expression(depth - 1)), \"e\u{301}\": \(expression(depth - 1))}" }
+                return "{x: \(expression(depth - 1)), 'y z': \(expression(depth - 1)),}"
             case 7: return random.chance(10) ? deep() : "[]"
             default: return integer()
             }
@@ -168,7 +174,8 @@ struct CommandFuzzer {
     }
 
     private mutating func file() -> String {
-        let names = ["s.jsonl", "s.pb", "dev.json", "missing.jsonl", "dir/none.jsonl", "é ∑.jsonl", ".", "", "graph.dot", "x\"y"]
+        // `fifo` is a named pipe (CommandFuzzTests makes it): every command must refuse it, never wait on it.
+        let names = ["s.jsonl", "s.pb", "dev.json", "missing.jsonl", "dir/none.jsonl", "é ∑.jsonl", ".", "", "graph.dot", "x\"y", "fifo"]
         return directory + "/" + random.pick(names)
     }
 

@@ -184,6 +184,10 @@ public final class Engine {
         if !followUps.isEmpty { drainFollowUps() }
     }
 
+    /// How many runaway loops of follow-ups were stopped so far: a `tick` ends at the timer
+    /// whose transaction ran away.
+    private(set) var runawayCount = 0
+
     private func drainFollowUps() {
         guard !followUps.isDraining else { return }
         followUps.isDraining = true
@@ -194,6 +198,7 @@ public final class Engine {
             count += 1
             if count > FollowUpQueue.limit {
                 followUps.removeAll()
+                runawayCount += 1
                 report(.runaway(limit: FollowUpQueue.limit, ports: Self.distinct(labels)))
                 return
             }

@@ -19,7 +19,8 @@ public struct VirtualClock: Sendable {
     /// The current time in virtual milliseconds since the engine started.
     public internal(set) var now = 0
     var timers: [Timer] = []
-    private var nextSequence = 0
+    /// The sequence number of the latest timer set: a timer set after a moment has a larger one.
+    private(set) var nextSequence = 0
 
     struct Timer {
         var due: Int
@@ -51,6 +52,12 @@ public struct VirtualClock: Sendable {
 
     mutating func removeTimers(of owner: ObjectIdentifier) {
         timers.removeAll { $0.owner == owner }
+    }
+
+    /// Removes the timers set after the one numbered `sequence` (see `nextSequence`), but those
+    /// of the nodes `isKept` names: what a command that failed set goes with it.
+    mutating func removeTimers(setAfter sequence: Int, keeping isKept: (ObjectIdentifier) -> Bool) {
+        timers.removeAll { timer in timer.sequence > sequence && !(timer.owner.map(isKept) ?? false) }
     }
 
     /// Puts back the clock `saved` was, for timers of nodes that still exist (`isAlive`); the
@@ -121,7 +128,13 @@ extension Engine {
     ///
     /// Ctrl-C (`Interruption`) stops the tick before the next timer, with `.interrupted`; what
     /// fired until then stays (`Graph.rollBack(to:)` takes it back).
-    /// - Returns: the new time.
+    ///
+    /// A timer whose transaction does not settle (its follow-ups run away, reported as
+    /// `EngineError.runaway`, as a dispatch's would be) ends the tick at once, at that timer's
+    /// time: the tick failed as a whole, as such a dispatch does, and the caller takes it back
+    /// (`Graph.rollBack(to:)`). Going on would fire the timers the loop set, each of which could
+    /// loop and set more.
+    /// - Returns: the new time (the time of the timer that ran away, when one did).
     @discardableResult
     public func tick(by milliseconds: Int? = nil) throws(EngineError) -> Int {
         guard phase == .idle else { throw .busy("tick") }
@@ -142,6 +155,7 @@ extension Engine {
         // Read once: checked before every timer, a relaxed atomic load.
         let interruption = Interruption.current
         var fired = 0
+        let runaways = runawayCount
         while let timer = clock.popDue(notAfter: target) {
             if interruption?.isRequested == true {
                 clock.timers.append(timer)
@@ -156,6 +170,7 @@ extension Engine {
             // A timer changes its owner's state before the owner sends anything (a count).
             if let owner = timer.owner { nodes[owner]?.willChange() }
             timer.action()
+            if runawayCount != runaways { return clock.now }
         }
         clock.now = target
         return target

@@ -57,7 +57,7 @@ struct SettingsShown: CommandReport {
 
     var json: Value {
         .object(Value.Members(uniqueKeysWithValues: settings.values.filter { shown.contains($0.name) }.map { name, _ in
-            (name, value(of: name))
+            (ObjectKey(name), value(of: name))
         }))
     }
 
