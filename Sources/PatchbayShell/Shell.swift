@@ -56,6 +56,9 @@ public final class Shell {
     /// The files this session is reading (its scripts, loads and replays): never written
     /// (see `checkNotInUse`).
     var filesBeingRead: [FileIdentity] = []
+    /// The user's editor, which `edit REDUCER` opens; `nil` (no terminal, or neither `VISUAL`
+    /// nor `EDITOR` set) makes `edit` an error.
+    public var editor: ExternalEditor?
     /// The store `use STORE` selected: commands that leave out their STORE use it. A fresh
     /// session has none, and a store that goes takes its selection with it.
     public internal(set) var selectedStore: String?
@@ -416,7 +419,7 @@ public final class Shell {
         case .dataflow(let command):
             return try run(command, text: text)
         case .store(let command):
-            return try run(command, text: text)
+            return try run(command, text: text, origin: origin, output: &output)
         case .route(let command):
             return try run(command, text: text)
         case .timeTravel(let command):
@@ -498,7 +501,8 @@ extension Command {
     /// How a recording holds the command (see `RecordedForm`).
     var recordedForm: RecordedForm {
         switch self {
-        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume), .session(.importDevTools): .whatItRuns
+        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume), .session(.importDevTools),
+             .store(.edit): .whatItRuns
         case .save, .session(.exportDevTools), .dataflow(.graph(dot: true, file: _?, force: _)): .note
         default: .itself
         }

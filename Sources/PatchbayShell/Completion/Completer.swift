@@ -125,6 +125,8 @@ struct Completer {
             case 2 where earlier[1] == "rm": return context.presenterIDs
             default: return ["--live", "when"]
             }
+        case "edit":
+            return position == 1 ? context.reducerIDs : []
         case "reducer":
             switch position {
             case 1: return ["list", "rm"] + context.storeNames + context.reducerIDs  // an id: `reducer r1 : ...`
