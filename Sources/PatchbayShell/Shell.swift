@@ -127,10 +127,25 @@ public final class Shell {
         do throws(InterruptionError) { try Interruption.check() } catch { throw ShellError(.interrupted, at: 0..<0) }
     }
 
-    var renderer: Renderer { Renderer(options: options) }
+    var renderer: Renderer { Renderer(options: options, presenter: changePresenter) }
 
     /// How human output shows values, with the settings of the moment.
-    var style: OutputStyle { OutputStyle(options: options) }
+    var style: OutputStyle {
+        var style = OutputStyle(options: options)
+        style.presenter = changePresenter
+        return style
+    }
+
+    /// How steps' changes are matched by identity (`set identity`), with the state each step of
+    /// a store started from, as its history has it; `nil` for JSON, which keeps the patch.
+    var changePresenter: ChangePresenter? {
+        guard let key = options.settings.identity, !options.json else { return nil }
+        return ChangePresenter(key: key) { [histories, graph] store, index in
+            guard let history = try? histories.history(of: store).history, index >= 1, index <= history.count,
+                  let live = try? graph.storeState(store) else { return nil }
+            return try? history.state(at: index - 1, current: live)
+        }
+    }
 
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.

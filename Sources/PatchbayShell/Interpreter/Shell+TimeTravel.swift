@@ -55,7 +55,14 @@ extension Shell {
             }
             // `--path P`: what changed at P, inside it, or around it (a parent replaced whole).
             let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
-            return CommandResult(StateDiff(from: a, to: b, path: path, changes: shown))
+            // As people read it: array elements matched by identity, between the two states.
+            let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
+                guard let live = try? graph.storeState(name), let old = try? history.state(at: a, current: live),
+                      let new = try? history.state(at: b, current: live) else { return nil }
+                let all = presenter.present(changes, from: old, to: new)
+                return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all
+            }
+            return CommandResult(StateDiff(from: a, to: b, path: path, changes: shown, presented: presented))
         case .recompute(let store):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // What each action did before, to show how the first changed state differs.
@@ -71,8 +78,12 @@ extension Shell {
             }
             return CommandResult(SkipToggled(index: index, skipped: skipped, changedStates: recomputation.changedStates))
         case .blame(let store, let path):
-            let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            return CommandResult(BlameListing(path: path, blames: history.blame(path)))
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            // The elements the path leads to now, followed by identity through the history.
+            let identity = options.settings.identity.flatMap { key in
+                (try? graph.storeState(name)).flatMap { IdentityPath(path, in: $0, identity: key) }
+            }
+            return CommandResult(BlameListing(path: path, blames: history.blame(path, identity: identity)))
         case .find(let store, let condition):
             let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             return try find(condition, in: history, text: text)
@@ -134,7 +145,7 @@ extension Shell {
         let branch = branches.count > 1 ? branches.first(where: \.isCurrent) : nil
         let span = filter.from != nil || filter.to != nil ? (from: from, to: to) : nil
         let showsInitialState = !narrows && from == 0 && (picked.first?.index ?? actions.upperBound) == 1
-        return CommandResult(HistoryListing(entries: picked, current: history.current, branch: branch, filtering: filter.isFiltering,
+        return CommandResult(HistoryListing(store: store, entries: picked, current: history.current, branch: branch, filtering: filter.isFiltering,
                                             matched: matched, searched: searched, span: span, lastGiven: filter.last != nil,
                                             showsInitialState: showsInitialState))
     }

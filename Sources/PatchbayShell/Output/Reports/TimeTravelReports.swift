@@ -6,6 +6,8 @@ import PatchbayRecorder
 /// when the store has several, a count line when filtered or cut, then a line each, formatted
 /// only when shown; in JSON the array of the steps shown (the count is for people).
 struct HistoryListing: CommandReport {
+    /// The store whose history it is.
+    var store: String
     /// The entries shown, oldest first.
     var entries: [HistoryEntry]
     /// The history's current step.
@@ -45,7 +47,7 @@ struct HistoryListing: CommandReport {
         for entry in entries {
             let mark = (entry.index == current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
             let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
-            lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
+            lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(effect(of: entry, in: style))" + cause)
         }
         return lines
     }
@@ -65,14 +67,16 @@ struct HistoryListing: CommandReport {
         return json
     }
 
-    /// What an action did, for a history line: the paths it changed.
-    private static func effect(of entry: HistoryEntry) -> String {
+    /// What an action did, for a history line: the paths it changed (matched by identity, as
+    /// `dispatch` shows them).
+    private func effect(of entry: HistoryEntry, in style: OutputStyle) -> String {
         if entry.skipped { return "(skipped)" }
         if let failure = entry.failure { return "failed: \(failure)" }
         if entry.unrecorded && entry.changes.isEmpty { return "(change not recorded)" }
         guard !entry.changes.isEmpty else { return "(no changes)" }
-        let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
-        let shown = entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
+        let changes = entry.unrecorded ? entry.changes.map(PresentedChange.change) : style.presented(entry.changes, store: store, step: entry.index)
+        let paths = changes.prefix(6).map(\.pathText).joined(separator: ", ")
+        let shown = changes.count > 6 ? paths + ", +\(changes.count - 6) more" : paths
         return entry.unrecorded ? shown + " (since the last recorded state)" : shown
     }
 }
@@ -159,8 +163,11 @@ struct StateDiff: CommandReport {
     var path: [ValueChange.PathComponent]?
     /// The changes shown.
     var changes: [ValueChange]
+    /// The changes as people read them (matched by identity), when they differ from `changes`.
+    var presented: [PresentedChange]?
 
     func lines(in style: OutputStyle) -> [String] {
+        if let presented, !presented.isEmpty { return presented.map(style.change) }
         guard changes.isEmpty else { return changes.map(style.change) }
         return ["#\(from) → #\(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
     }
