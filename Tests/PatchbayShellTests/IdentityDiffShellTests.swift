@@ -51,6 +51,15 @@ struct IdentityDiffShellTests {
         #expect(session.run("history cart") == ["   #0 (initial state)", ">  #1 Drain {id: 1, last: 15}  items[13].qty, items[0]"])
     }
 
+    @Test func historyRecomputeShowsTheFirstChangedStateByIdentity() {
+        let session = cart(3)
+        session.run("dispatch cart Remove {id: 1}\nreducer r1 : state.items = filter(state.items, x => x.id != action.id + 1)")
+        #expect(session.run("history recompute cart") == [
+            "recomputed 1 action of cart with its reducers as they are now: 1 state changed, the first at #1:",
+            "items[0]: + {id: 1, qty: 1}", "items[0]: - {id: 2, qty: 1}",
+        ])
+    }
+
     @Test func blameFollowsTheElementByItsID() {
         let session = cart(3)
         session.run("dispatch cart Set {id: 3, qty: 5}\ndispatch cart Remove {id: 1}\ndispatch cart Set {id: 3, qty: 7}")

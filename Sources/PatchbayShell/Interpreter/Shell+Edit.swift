@@ -37,6 +37,9 @@ extension Shell {
             hasStartedInnerCommands = true
             let outcome = perform("reducer \(id.text) : \(body)", at: origin, rendered: true)
             output += outcome.lines
+            guard outcome.status != .failure else {
+                throw ShellError(.edit("\(id.text) is unchanged: the reducer command the file made failed (see above)"), at: id.range)
+            }
             return .nothing
         }
     }

@@ -69,9 +69,10 @@ extension Shell {
             let before = history.count == 0 ? [] : ((try? history.entries(1...history.count)) ?? [])
             let recomputation = try travel(store, whole) { () throws(TimeTravelError) in try histories.recompute(store?.text) }
             // The first changed state as `diff` shows it, from what it was to what it is.
-            let changes = recomputation.firstChanged.map { firstChangedDiff(history, at: $0, before: before, store: name) } ?? []
+            let first = recomputation.firstChanged.map { firstChangedDiff(history, at: $0, before: before, store: name) }
             return CommandResult(Recomputed(store: name, actions: recomputation.steps.count, changedStates: recomputation.changedStates,
-                                            firstChanged: recomputation.firstChanged, firstChanges: changes))
+                                            firstChanged: recomputation.firstChanged, firstChanges: first?.changes ?? [],
+                                            presented: first?.presented))
         case .skip(let store, let index, let range, let skipped):
             let recomputation = try travel(store, range) { () throws(TimeTravelError) in
                 try histories.setSkipped(store?.text, index, skipped)
@@ -102,14 +103,17 @@ extension Shell {
     /// How state `index` differs now from what it was before a recomputation: the state
     /// before it is the same (it is the first that changed), so the old one is that state with
     /// the action's old changes.
-    private func firstChangedDiff(_ history: History, at index: Int, before: [HistoryEntry], store: String) -> [ValueChange] {
+    /// The changes are also given as people read them (matched by identity), as `diff` shows them.
+    private func firstChangedDiff(_ history: History, at index: Int, before: [HistoryEntry], store: String)
+        -> (changes: [ValueChange], presented: [PresentedChange]?) {
         guard index >= 1, index <= before.count, let live = try? graph.storeState(store),
               var old = try? history.state(at: index - 1, current: live),
-              let new = try? history.state(at: index, current: live) else { return [] }
+              let new = try? history.state(at: index, current: live) else { return ([], nil) }
         for change in before[index - 1].changes {
-            do throws(PathError) { try old.apply(change) } catch { return [] }
+            do throws(PathError) { try old.apply(change) } catch { return ([], nil) }
         }
-        return old.changes(to: new)
+        let changes = old.changes(to: new)
+        return (changes, changePresenter?.present(changes, from: old, to: new))
     }
 
     private func listHistory(_ history: History, of store: String, filter: HistoryFilter, at range: Range<Int>) throws(ShellError) -> CommandResult {

@@ -183,12 +183,14 @@ struct Recomputed: CommandReport {
     var firstChanged: Int?
     /// How the first changed state differs, from what it was to what it is.
     var firstChanges: [ValueChange]
+    /// Those changes as people read them (matched by identity), when they are.
+    var presented: [PresentedChange]?
 
     func lines(in style: OutputStyle) -> [String] {
         let first = firstChanged.map { ", the first at #\($0)" } ?? ""
         let head = "recomputed \(counted(actions, "action")) of \(store) with its reducers as they are now: "
             + statesChanged(changedStates) + first
-        return [head + (firstChanges.isEmpty ? "" : ":")] + firstChanges.map(style.change)
+        return [head + (firstChanges.isEmpty ? "" : ":")] + (presented?.map(style.change) ?? firstChanges.map(style.change))
     }
 
     var json: Value {
