@@ -82,6 +82,15 @@ struct IdentityDiffShellTests {
                                             "rows[2]: - {key: \"c\", v: 1}"])
     }
 
+    @Test func theSettingCompletesAndTheRCFileTakesIt() {
+        let session = DataflowSession()
+        #expect(session.shell.complete("set identity ", cursor: 13).candidates == ["id", "none"])
+        #expect(session.shell.complete("set ident", cursor: 9).candidates == ["identity"])
+        let (settings, problems) = ShellSettings().applying(configuration: "identity sku\nidentity 9x\n")
+        #expect(settings.identity == "sku")
+        #expect(problems.count == 1 && problems[0].hasPrefix("2: identity takes a key such as id"))
+    }
+
     @Test func aBadIdentityKeyIsAOneLineErrorWithItsColumn() {
         let session = DataflowSession()
         let outcome = session.shell.execute("set identity 9x")

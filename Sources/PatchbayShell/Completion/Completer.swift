@@ -90,7 +90,7 @@ struct Completer {
         case "set" where position == 1:
             return context.nodeNames + ShellSettings.names
         case "set" where position == 2 && ShellSettings.names.contains(earlier[1]):
-            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"]][earlier[1]] ?? []
+            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"], "identity": ["id", "none"]][earlier[1]] ?? []
         case "send", "close", "touch", "rm", "show", "why", "tap", "set":
             return position == 1 ? context.nodeNames : expressionNames
         case "bind" where position <= 2, "unbind" where position <= 2:
