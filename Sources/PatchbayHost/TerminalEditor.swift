@@ -16,7 +16,7 @@ enum TerminalEditor {
     }
 
     private static func edit(_ text: String, with command: String) throws(EditorFailure) -> String {
-        var template = Array((NSTemporaryDirectory() + "/patchbay-edit-XXXXXX.pb").utf8CString)
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("patchbay-edit-XXXXXX.pb").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
         guard descriptor >= 0 else { throw EditorFailure("could not be given a file (no temporary file: \(String(cString: strerror(errno))))") }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -48,6 +48,8 @@ struct IdentityDiffShellTests {
         let session = cart()
         session.run("dispatch cart Drain {id: 1, last: 15}")
         #expect(session.run("diff cart 0 1") == ["items[13].qty: 1 → 2", "items[0]: - {id: 1, qty: 1}"])
+        #expect(session.run("diff cart 0 1 --path items[13]") == ["items[13].qty: 1 → 2"])
+        #expect(session.run("diff cart 0 1 --path items[5]") == ["#0 → #1: no differences at items[5]"])
         #expect(session.run("history cart") == ["   #0 (initial state)", ">  #1 Drain {id: 1, last: 15}  items[13].qty, items[0]"])
     }
 

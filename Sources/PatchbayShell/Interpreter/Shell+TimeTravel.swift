@@ -57,7 +57,7 @@ extension Shell {
             let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
             // As people read it: array elements matched by identity, between the two states.
             let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
-                guard let live = try? graph.storeState(name), let old = try? history.state(at: a, current: live),
+                guard Value.mayPresentByIdentity(changes), let live = try? graph.storeState(name), let old = try? history.state(at: a, current: live),
                       let new = try? history.state(at: b, current: live) else { return nil }
                 let all = presenter.present(changes, from: old, to: new)
                 return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all

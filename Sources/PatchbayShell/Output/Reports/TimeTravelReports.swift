@@ -163,12 +163,12 @@ struct StateDiff: CommandReport {
     var path: [ValueChange.PathComponent]?
     /// The changes shown.
     var changes: [ValueChange]
-    /// The changes as people read them (matched by identity), when they differ from `changes`.
+    /// The changes as people read them (matched by identity): shown instead of `changes` when given.
     var presented: [PresentedChange]?
 
     func lines(in style: OutputStyle) -> [String] {
-        if let presented, !presented.isEmpty { return presented.map(style.change) }
-        guard changes.isEmpty else { return changes.map(style.change) }
+        let shown = presented ?? changes.map(PresentedChange.change)
+        guard shown.isEmpty else { return shown.map(style.change) }
         return ["#\(from) → #\(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
     }
     var json: Value { changes.json }
