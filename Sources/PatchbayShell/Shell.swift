@@ -37,6 +37,10 @@ public final class Shell {
     var replayCapture: (recorder: SessionRecorder, depth: Int)?
     /// What the commands of the replay running may do with files; `nil` outside a replay.
     var replayAccess: ReplayAccess?
+    /// The stores a replay running has noted as having states made by old reducers (the note
+    /// comes once per store in a replay), and whether the step running is a setup line (which
+    /// rebuilds the recording's start: no note); `nil` outside a replay.
+    var staleHistoryNotes: (noted: Set<String>, inSetup: Bool)?
     /// The recorders that took the command being run (see `recorders(for:)`).
     private(set) var recordersInCharge: [SessionRecorder] = []
     /// The recorders that take the commands run by the command being run: those that took it,

@@ -24,6 +24,9 @@ public struct ShellError: Error, Sendable, Equatable {
         case cannotWrite(path: String, detail: String)
         case timeTravel(TimeTravelError)
         case session(path: String, detail: String)
+        /// What a command names is nowhere (a path no state of a store has, an action type
+        /// its history and reducers do not know): the message names the closest that is.
+        case notFound(String)
         /// Ctrl-C stopped the command (see `Interruption`).
         case interrupted
         /// Ctrl-C came once the command had rewritten a history that cannot be taken back (a
@@ -96,6 +99,8 @@ public struct ShellError: Error, Sendable, Equatable {
             error.description
         case .session(let path, let detail):
             "\(path): \(detail)"
+        case .notFound(let message):
+            message
         case .interrupted:
             InterruptionError().description
         case .interruptedAfterRewrite:

@@ -148,7 +148,7 @@ final class FollowingApp: Sendable {
         })
         let recorder: Recorder<Counter, Action>
         do {
-            recorder = try Recorder(store: store, path: path)
+            recorder = try Recorder(store: store, path: path, replacing: true)
         } catch {
             outcome.withLock { $0.failed = true }
             ready.signal()

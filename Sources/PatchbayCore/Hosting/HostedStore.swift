@@ -93,6 +93,11 @@ package class HostedReducer {
 
     /// Why `action` does not decode as one of the app's actions, or `nil` when it does.
     package func actionDecodingFailure(_ action: Value) -> ActionDecodingError? { nil }
+
+    /// `state` as the app's state type encodes it: the same value with its keys in the order
+    /// the reducer's states have them (a state rebuilt from patches has a key that an optional
+    /// gained last); `state` itself when it does not decode.
+    package func normalized(_ state: Value) -> Value { state }
 }
 
 /// The typed side of a hosted store: decodes, runs the app's code, encodes.
@@ -133,6 +138,12 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
             return error.description
         }
         return nil
+    }
+
+    override package func normalized(_ state: Value) -> Value {
+        guard let typed = try? decode(state), let value = try? encode(typed) else { return state }
+        cache = (value, typed)
+        return value
     }
 
     override package func actionDecodingFailure(_ action: Value) -> ActionDecodingError? {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How an app's actions map to Patchbay's action objects, and back: an action is an object
 /// whose first key is a string `type`, followed by the action's fields
 /// (`{type: "addTodo", title: "milk"}`).
@@ -6,7 +8,14 @@
 ///   of cases with associated values, TCA-style).
 /// - `types(_:)` registers one `Codable` struct per action type (ReSwift/VISPER-style).
 /// - `reflecting()` records any action through `Value(reflecting:)`; it cannot decode.
-public struct ActionMapping<Action> {
+///
+/// A mapping is `Sendable`, so an app can declare it once, as a global:
+/// `let appActions: ActionMapping<any AppAction> = .types([...])`.
+///
+/// (Checked by hand: its closures are made in this file only, and capture nothing mutable but
+/// the names, which a lock guards, and the `ActionType`s, whose own closures are the same or
+/// `@Sendable`.)
+public struct ActionMapping<Action>: @unchecked Sendable {
     private let encodeAction: (Action) throws(ValueCodingError) -> Value
     private let decodeAction: (Value.Members, String) throws(ActionDecodingError) -> Action
     private let names: TypeNames
@@ -241,7 +250,10 @@ struct ActionView {
 
 /// One action type of `ActionMapping.types(_:)`: a `Codable` struct, its name in action
 /// objects (by default the struct's name), and how it becomes an `Action`.
-public struct ActionType<Action> {
+///
+/// `Sendable` (checked by hand): its closures are made in this file, capture nothing mutable,
+/// and call only the `@Sendable` closure an app gives.
+public struct ActionType<Action>: @unchecked Sendable {
     /// The type's name: the `type` of its action objects.
     public let name: String
     let identifier: ObjectIdentifier
@@ -250,7 +262,7 @@ public struct ActionType<Action> {
 
     /// The action type `type`, named `name` (by default the type's name), made an `Action`
     /// by `wrap`. Encoding takes an action whose dynamic type is `T`.
-    public init<T: Codable>(_ type: T.Type, name: String? = nil, as wrap: @escaping (T) -> Action) {
+    public init<T: Codable>(_ type: T.Type, name: String? = nil, as wrap: @escaping @Sendable (T) -> Action) {
         self.init(type, name: name, making: wrap)
     }
 
@@ -316,14 +328,15 @@ extension ActionMapping {
             byType[type.identifier] = byType[type.identifier] ?? position
         }
         let names = TypeNames(types.map(\.name))
+        let (positionsByName, positionsByType) = (byName, byType)
         return ActionMapping(names: names, encode: { action throws(ValueCodingError) in
             let dynamicType = Swift.type(of: action as Any)
-            if let position = byType[ObjectIdentifier(dynamicType)], let object = try types[position].encode(action) {
+            if let position = positionsByType[ObjectIdentifier(dynamicType)], let object = try types[position].encode(action) {
                 return object
             }
             throw ValueCodingError(path: [], message: "no action type is registered for \(dynamicType)")
         }, decode: { members, type throws(ActionDecodingError) in
-            guard let position = byName[type] else {
+            guard let position = positionsByName[type] else {
                 throw .unknown(type, among: names.names)
             }
             return try types[position].decode(members)
@@ -368,23 +381,30 @@ extension ActionMapping {
 }
 
 /// The action types a mapping knows, growing as it meets new ones. (A class: the mapping is
-/// copied around and every copy sees the same names.)
-final class TypeNames {
-    private(set) var names: [String]
-    private var known: Set<String>
-    /// The last name noted, which most often comes again: checked before hashing.
-    private var last: String?
+/// copied around and every copy sees the same names; behind a lock, since a mapping may be
+/// used from any thread.)
+final class TypeNames: Sendable {
+    private struct State {
+        var names: [String] = []
+        var known: Set<String> = []
+        /// The last name noted, which most often comes again: checked before hashing.
+        var last: String?
+    }
+
+    private let state = Mutex(State())
 
     init(_ names: [String]) {
-        self.names = []
-        known = []
         for name in names { note(name) }
     }
 
+    var names: [String] { state.withLock { $0.names } }
+
     func note(_ name: String) {
-        if name == last { return }
-        last = name
-        if known.insert(name).inserted { names.append(name) }
+        state.withLock { state in
+            if name == state.last { return }
+            state.last = name
+            if state.known.insert(name).inserted { state.names.append(name) }
+        }
     }
 }
 

@@ -69,13 +69,41 @@ final class ValueDecoding: Decoder {
     /// whose view the mapping checks.)
     @inline(__always)
     private func make<T: Decodable>(_: T.Type) throws -> T {
-        guard let fieldUse, actionView == nil else { return try T(from: self) }
+        guard let fieldUse, actionView == nil else { return try construct(T.self) }
         let before = containersMade
-        let made = try T(from: self)
+        let made = try construct(T.self)
         if containersMade == before, case .object(let members) = value, !members.isEmpty {
             _ = fieldUse.container(at: codingPath, members: members, hiddenKey: nil)
         }
         return made
+    }
+
+    /// `T(from: self)`; a raw value that no case of a `CaseIterable` enum has is an error that
+    /// lists the cases' values (`'medum' is not a Size (values: small, medium, large); did you
+    /// mean 'medium'?`).
+    @inline(__always)
+    private func construct<T: Decodable>(_: T.Type) throws -> T {
+        do {
+            return try T(from: self)
+        } catch DecodingError.dataCorrupted(let context) {
+            guard let cases = T.self as? any (CaseIterable & RawRepresentable).Type else {
+                throw DecodingError.dataCorrupted(context)
+            }
+            let values = Self.rawValues(of: cases)
+            var message: String
+            if case .string(let text) = value {
+                message = "'\(text)' is not a \(T.self) (values: \(Spelling.list(values)))"
+                if let closest = Spelling.closest(to: text, among: values) { message += "; did you mean '\(closest)'?" }
+            } else {
+                message = "\(value.jsonText) is not a \(T.self) (values: \(Spelling.list(values)))"
+            }
+            throw ValueCodingError(path: path(nil), message: message)
+        }
+    }
+
+    /// The raw values of `type`'s cases, as text.
+    private static func rawValues<C: CaseIterable & RawRepresentable>(of type: C.Type) -> [String] {
+        type.allCases.map { "\($0.rawValue)" }
     }
 
     /// `child` as a `T`, decoded with `key` pushed on the coding path.
@@ -249,6 +277,13 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     private func member(_ key: Key, expected: @autoclosure () -> String) throws(ValueCodingError) -> Value {
         fields?.ask(key.stringValue)
         guard let member = lookUp(key) else {
+            // A member that no key of this container knows, close to the missing one, is the
+            // field misspelt: said as such, not as the field missing.
+            let strays = members.keys.filter { $0 != hiddenKey && Key(stringValue: $0) == nil }
+            if let misspelt = Spelling.closest(to: key.stringValue, among: strays) {
+                throw ValueCodingError(path: ValueCodingError.names(codingPath) + [misspelt],
+                                       message: ValueCodingError.unknownField(misspelt, fields: [key.stringValue]))
+            }
             throw ValueCodingError(path: ValueCodingError.names(codingPath + [key]), message: ValueCodingError.missing(expected()))
         }
         return member

@@ -135,7 +135,7 @@ public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertib
         case .notABool(let context, let type): ("\(context) must be a bool, not \(Self.article(type))", nil)
         case .missingKey(let key, let available):
             (available.isEmpty ? "no key '\(key)' in an empty object" : "no key '\(key)' (keys: \(Spelling.list(available, limit: 8)))",
-             "use ?. or ?? to read optional data")
+             Spelling.closest(to: key, among: available).map { "did you mean '\($0)'?" } ?? "use ?. or ?? to read optional data")
         case .indexOutOfRange(let index, let count): ("index \(index) out of range (count \(count))", nil)
         case .notIndexable(let type, let key): ("cannot read \(key) of \(Self.article(type))", nil)
         case .unknownName(let name, let suggestion):

@@ -364,6 +364,8 @@ extension Graph {
     /// follow. Observers hear `.moved`.
     public func travel(_ storeName: String, to state: Value, index: Int) throws(GraphError) {
         let store = try store(storeName)
+        // An app's state with its keys as the app's type orders them, as live.
+        let state = store.hosted?.normalized(state) ?? state
         store.actionCount = index
         tellStoreObservers(.moved(store: store.name, index: index, state: state))
         let root = rootCause
@@ -375,6 +377,7 @@ extension Graph {
     /// again. Observers hear the move.
     public func restore(_ storeName: String, to state: Value, index: Int) throws(GraphError) {
         let store = try store(storeName)
+        let state = store.hosted?.normalized(state) ?? state
         store.actionCount = index
         store.state.value = state
         tellStoreObservers(.moved(store: store.name, index: index, state: state))

@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 public import PatchbayCore
 
@@ -89,11 +90,11 @@ public final class Recorder<State, Action>: StoreObserver {
     /// The observed store's indexes of the actions a middleware dropped, in order.
     private var droppedStoreIndexes: [Int] = []
 
-    /// Starts recording into a new session file at `path` (an existing file is replaced); the
-    /// store's actions follow with `record(_:state:)`. Every way to start a recording comes
-    /// here.
+    /// Starts recording into a new session file at `path` (an existing file is replaced only
+    /// when `replacing`); the store's actions follow with `record(_:state:)`. Every way to
+    /// start a recording comes here.
     private init(path: String, storeName: String, initialState: State, reflecting: Bool, created: Date, detail: RecordingDetail,
-                 checkpointInterval: Int?, snapshot: @escaping (State) throws(ValueCodingError) -> RecordingWriter.Snapshot,
+                 checkpointInterval: Int?, replacing: Bool, snapshot: @escaping (State) throws(ValueCodingError) -> RecordingWriter.Snapshot,
                  encodeState: @escaping (State) throws(ValueCodingError) -> Value,
                  actions: ActionMapping<Action>) throws(RecorderError) {
         self.storeName = storeName
@@ -104,6 +105,7 @@ public final class Recorder<State, Action>: StoreObserver {
         self.encodeState = encodeState
         self.actions = actions
         let state: Value
+        let start = DispatchTime.now().uptimeNanoseconds
         do {
             state = try encodeState(initialState)
         } catch {
@@ -111,12 +113,13 @@ public final class Recorder<State, Action>: StoreObserver {
         }
         do {
             let version = detail == .checkpoints ? SessionHeader.checkpointsOnlyVersion : 1
-            let file = try SessionWriter(path: path, created: created, replacing: true, recordedThroughReflection: reflecting,
+            let file = try SessionWriter(path: path, created: created, replacing: replacing, recordedThroughReflection: reflecting,
                                          version: version)
             try file.write(.store(name: storeName, state: state))
             let budget = UInt64(Self.checkpointBudget.components.attoseconds / 1_000_000_000)
             writer = RecordingWriter(writer: file, storeName: storeName, initialState: state, budgetNanoseconds: budget,
-                                     checkpointInterval: checkpointInterval.map { Swift.max(1, $0) }, detail: detail)
+                                     checkpointInterval: checkpointInterval.map { Swift.max(1, $0) }, detail: detail,
+                                     initialEncoding: DispatchTime.now().uptimeNanoseconds - start)
         } catch {
             throw .session(error)
         }
@@ -128,7 +131,8 @@ public final class Recorder<State, Action>: StoreObserver {
     ///
     /// - Parameters:
     ///   - path: the session file to write.
-    ///   - storeName: the store's name in the file (`app` by default).
+    ///   - storeName: the store's name in the file, `app` by default: give the name the app's
+    ///     inspector hosts the store under (`HostedStore("todos", ...)`), so that it replays there.
     ///   - initialState: the store's state before its first recorded action (state 0).
     ///   - actions: how actions become action objects.
     ///   - detail: how much of each step the file holds (`.checkpoints` by default).
@@ -137,15 +141,18 @@ public final class Recorder<State, Action>: StoreObserver {
     ///     many as keep encoding states within `checkpointBudget` per action, and with
     ///     `.everyChange` about the state's size in leaves, at least 32. Given, with
     ///     `.checkpoints`, the state is taken every so many actions however long encoding takes.
-    /// - Throws: when the file cannot be created or the state cannot be encoded.
+    ///   - replacing: whether an existing file at `path` is written over; by default it is
+    ///     not, and the recorder refuses to start (as `record` does without `--force`).
+    /// - Throws: when the file exists (unless `replacing`) or cannot be created, or the state
+    ///   cannot be encoded.
     public convenience init(path: String, storeName: String = "app", initialState: State, actions: ActionMapping<Action>,
                             detail: RecordingDetail = .checkpoints, created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable & Sendable {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable & Sendable {
         // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`).
         let memory = ValueEncoder.Memory(for: State.self)
         let encode = { (state: State) throws(ValueCodingError) in try ValueEncoder().encode(state, memory: memory) }
         try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: false, created: created, detail: detail,
-                      checkpointInterval: checkpointInterval, snapshot: { state throws(ValueCodingError) in
+                      checkpointInterval: checkpointInterval, replacing: replacing, snapshot: { state throws(ValueCodingError) in
                           switch detail {
                           case .checkpoints: .typed { () throws(ValueCodingError) in try ValueEncoder().encode(state) }
                           case .everyChange: .value(try encode(state))
@@ -156,10 +163,10 @@ public final class Recorder<State, Action>: StoreObserver {
     /// Starts recording a store of `Codable` actions (mapped with `ActionMapping.codable()`);
     /// see `init(path:storeName:initialState:actions:detail:created:checkpointInterval:)`.
     public convenience init(path: String, storeName: String = "app", initialState: State, detail: RecordingDetail = .checkpoints,
-                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError)
+                            created: Date = Date(), checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError)
     where State: Encodable & Sendable, Action: Codable {
         try self.init(path: path, storeName: storeName, initialState: initialState, actions: .codable(), detail: detail,
-                      created: created, checkpointInterval: checkpointInterval)
+                      created: created, checkpointInterval: checkpointInterval, replacing: replacing)
     }
 
     /// Starts recording a store whose state is not `Codable`, through reflection
@@ -168,9 +175,9 @@ public final class Recorder<State, Action>: StoreObserver {
     /// be inspected but not replayed.
     public convenience init(path: String, storeName: String = "app", reflecting initialState: State,
                             actions: ActionMapping<Action> = .reflecting(), detail: RecordingDetail = .checkpoints,
-                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError) {
+                            created: Date = Date(), checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) {
         try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: true, created: created, detail: detail,
-                      checkpointInterval: checkpointInterval, snapshot: { .value(Value(reflecting: $0)) },
+                      checkpointInterval: checkpointInterval, replacing: replacing, snapshot: { .value(Value(reflecting: $0)) },
                       encodeState: { Value(reflecting: $0) }, actions: actions)
     }
 
@@ -178,9 +185,9 @@ public final class Recorder<State, Action>: StoreObserver {
     /// them (see `init(path:storeName:initialState:actions:detail:created:checkpointInterval:)`).
     public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
                             actions: ActionMapping<Action>, detail: RecordingDetail = .checkpoints, created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable & Sendable {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable & Sendable {
         try self.init(path: path, storeName: storeName, initialState: store.state, actions: actions, detail: detail, created: created,
-                      checkpointInterval: checkpointInterval)
+                      checkpointInterval: checkpointInterval, replacing: replacing)
         observe(store)
     }
 
@@ -188,18 +195,18 @@ public final class Recorder<State, Action>: StoreObserver {
     /// `ActionMapping.codable()`).
     public convenience init(store: Store<State, Action>, path: String, storeName: String = "app",
                             detail: RecordingDetail = .checkpoints, created: Date = Date(),
-                            checkpointInterval: Int? = nil) throws(RecorderError) where State: Encodable & Sendable, Action: Codable {
+                            checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable & Sendable, Action: Codable {
         try self.init(store: store, path: path, storeName: storeName, actions: .codable(), detail: detail, created: created,
-                      checkpointInterval: checkpointInterval)
+                      checkpointInterval: checkpointInterval, replacing: replacing)
     }
 
     /// Starts recording `store`, whose state is not `Codable`, through reflection (see
     /// `init(path:storeName:reflecting:actions:detail:created:checkpointInterval:)`).
     public convenience init(reflecting store: Store<State, Action>, path: String, storeName: String = "app",
                             actions: ActionMapping<Action> = .reflecting(), detail: RecordingDetail = .checkpoints,
-                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError) {
+                            created: Date = Date(), checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) {
         try self.init(path: path, storeName: storeName, reflecting: store.state, actions: actions, detail: detail, created: created,
-                      checkpointInterval: checkpointInterval)
+                      checkpointInterval: checkpointInterval, replacing: replacing)
         observe(store)
     }
 

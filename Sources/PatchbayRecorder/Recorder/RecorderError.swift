@@ -11,6 +11,8 @@ public enum RecorderError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .encoding(let what, let message): "cannot record \(what): \(message)"
+        case .session(let error) where error.reason == .exists:
+            "\(error.path ?? "the file") exists; pass replacing: true to replace it, or choose another path"
         case .session(let error): error.description
         }
     }

@@ -43,6 +43,8 @@ final class RecordingWriter: Sendable {
 
     /// The most entries waiting before the app's thread waits for the writer.
     static let capacity = 1 << 16
+    /// How long the writer lets actions gather before it writes them.
+    static let batchDelay = DispatchTimeInterval.milliseconds(1)
 
     private struct Queue: ~Copyable {
         var entries: [Entry] = []
@@ -77,14 +79,17 @@ final class RecordingWriter: Sendable {
     private let output: Mutex<Output>
     private let dispatchQueue = DispatchQueue(label: "patchbay.recorder")
 
+    /// `initialEncoding`: how long encoding the initial state took, from which the first
+    /// interval between states taken follows.
     init(writer: sending SessionWriter, storeName: String, initialState: Value, budgetNanoseconds: UInt64,
-         checkpointInterval: Int?, detail: RecordingDetail) {
+         checkpointInterval: Int?, detail: RecordingDetail, initialEncoding nanoseconds: UInt64) {
         self.storeName = storeName
         self.budgetNanoseconds = budgetNanoseconds
         fixedCheckpointInterval = checkpointInterval
         // A fixed interval with `.checkpoints`: a state is taken, and written, every so many actions.
         fixedStateInterval = detail == .checkpoints ? checkpointInterval : nil
-        if let checkpointInterval, detail == .checkpoints { queue.withLock { $0.interval = checkpointInterval } }
+        let interval = fixedStateInterval ?? Self.interval(encodingTook: nanoseconds, budget: budgetNanoseconds)
+        queue.withLock { $0.interval = interval }
         output = Mutex(Output(writer: writer, state: initialState, digest: StateDigest(initialState),
                               checkpointInterval: checkpointInterval ?? Self.checkpointInterval(for: initialState)))
     }
@@ -115,7 +120,9 @@ final class RecordingWriter: Sendable {
             }
             if failed { return false }
             if accepted {
-                if schedule { dispatchQueue.async { self.drain() } }
+                // The writer wakes once per `batchDelay` at most, and takes what came meanwhile:
+                // the app's thread then pays a wake-up once per batch, not once per action.
+                if schedule { dispatchQueue.asyncAfter(deadline: .now() + Self.batchDelay) { self.drain() } }
                 return true
             }
             // Full: wait for the writer to write what is waiting.
@@ -238,11 +245,17 @@ final class RecordingWriter: Sendable {
     /// After encoding a taken state: the next is taken as many actions later as keep encoding
     /// within the budget per action, and the app's thread may take one again.
     private func adapt(encodingTook nanoseconds: UInt64) {
-        let interval = fixedStateInterval ?? Int(min(nanoseconds / max(1, budgetNanoseconds), UInt64(Int.max))) + 1
+        let interval = fixedStateInterval ?? Self.interval(encodingTook: nanoseconds, budget: budgetNanoseconds)
         queue.withLock { queue in
             queue.interval = interval
             queue.isEncoding = false
         }
+    }
+
+    /// Actions between states taken when encoding one takes `nanoseconds`: as many as keep
+    /// encoding within `budget` per action.
+    private static func interval(encodingTook nanoseconds: UInt64, budget: UInt64) -> Int {
+        Int(min(nanoseconds / max(1, budget), UInt64(Int.max / 2))) + 1
     }
 
     private func fail(_ error: RecorderError, output: inout Output) {

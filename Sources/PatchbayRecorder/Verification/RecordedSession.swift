@@ -23,8 +23,10 @@ public struct RecordedSession: Sendable {
         self.path = path
     }
 
-    /// Replays the actions of `store` (the file's first store when `nil`) through `reducer`,
-    /// from the state the recording starts with.
+    /// Replays the actions of `store` (the file's only store when `nil`; a file of several
+    /// stores is refused, naming them) through `reducer`, from the state the recording starts
+    /// with. For one struct per action type, pass the mapping the app records with:
+    /// `verify(Reducer(appReducer), actions: appActions)`.
     ///
     /// A step whose line holds its patch is checked at that step. A recording that holds
     /// actions and checkpoints only (`RecordingDetail.checkpoints`) is checked at its
@@ -60,6 +62,11 @@ public struct RecordedSession: Sendable {
                 } catch {
                     throw .cannotVerify(line: recorded.line, "the recorded state of \(name) does not decode as \(State.self): \(error)")
                 }
+            case .store(let name, _, _) where store == nil && replay != nil && name != replay?.name:
+                // Which store the reducer is for is the caller's to say, not the file's order.
+                let first = replay?.name ?? name
+                throw .cannotVerify(line: nil, "the recording has several stores (\(first), \(name)): "
+                                    + "name the one to verify (verify(reducer, store: \"\(first)\"))")
             case .action(let line) where line.store == replay?.name:
                 try replay?.step(line, at: recorded.line)
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
@@ -84,8 +91,8 @@ public struct RecordedSession: Sendable {
         return replay.verified
     }
 
-    /// Replays the actions of `store` through `reducer`, mapping actions through their
-    /// synthesized `Codable` forms (see `ActionMapping.codable()`).
+    /// Replays the actions of `store` (the file's only store when `nil`) through `reducer`,
+    /// mapping actions through their synthesized `Codable` forms (see `ActionMapping.codable()`).
     @discardableResult
     public func verify<State: Codable, Action: Codable>(_ reducer: Reducer<State, Action>, store: String? = nil) throws(RecordedSessionError) -> Int {
         try verify(reducer, actions: .codable(), store: store)

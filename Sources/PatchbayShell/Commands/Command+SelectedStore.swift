@@ -24,8 +24,10 @@ extension Command {
             case .diff(nil, let from, let to, let path): return .timeTravel(.diff(store: name, from: from, to: to, path: path))
             case .skip(nil, let index, let range, let skipped):
                 return .timeTravel(.skip(store: name, index: index, range: range, skipped: skipped))
-            case .blame(nil, let path): return .timeTravel(.blame(store: name, path: path))
-            case .find(nil, let condition): return .timeTravel(.find(store: name, condition: condition))
+            case .branchDiff(nil, let from, let to, let path): return .timeTravel(.branchDiff(store: name, from: from, to: to, path: path))
+            case .blame(nil, let path, let pathRange, let bound):
+                return .timeTravel(.blame(store: name, path: path, pathRange: pathRange, bound: bound))
+            case .find(nil, let condition, let bound): return .timeTravel(.find(store: name, condition: condition, bound: bound))
             case .branches(nil): return .timeTravel(.branches(store: name))
             case .checkout(nil, let branch): return .timeTravel(.checkout(store: name, branch: branch))
             default: return self

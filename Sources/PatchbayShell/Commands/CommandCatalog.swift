@@ -31,6 +31,7 @@ enum CommandCatalog {
                       "help COMMAND SUBCOMMAND  the lines about one form first (help history commit), then the rest",
                       "help functions           the functions expressions can call",
                       "help values              values, operators and statements",
+                      "help patch TYPE          one patch type's ports and parameters ('help patch types': that form)",
                       "?, COMMAND?              the same as help and help COMMAND (as in IPython)"],
             examples: ["help load", "help route add", "help functions", "history?"]
         ),

@@ -54,7 +54,9 @@ enum CommandParser {
         switch word {
         case "help":
             let topic = scanner.word()
-            if topic?.0 == "patch", !scanner.isAtEnd {
+            // `help patch types` is the form `patch types`; any other word is a patch type.
+            var probe = scanner
+            if topic?.0 == "patch", !scanner.isAtEnd, !(probe.keyword("types") && probe.isAtEnd) {
                 let type = try scanner.requireName("a patch type (see 'patch types')", command: "help")
                 try expectEnd(&scanner, command: "help")
                 return .helpPatchType(type)

@@ -17,16 +17,26 @@ enum TimeTravelCommand: Sendable {
     case jump(store: Name?, to: JumpTarget, range: Range<Int>)
     /// `diff [STORE] [A [B]] [--path P]`
     case diff(store: Name?, from: (Int, Range<Int>)?, to: (Int, Range<Int>)?, path: [ValueChange.PathComponent]?)
+    /// `diff [STORE] BRANCH [BRANCH] [--path P]`: from one branch's current state to another's
+    /// (to the current state when only one is named).
+    case branchDiff(store: Name?, from: Name, to: Name?, path: [ValueChange.PathComponent]?)
     /// `skip [STORE] N` / `unskip [STORE] N`
     case skip(store: Name?, index: Int, range: Range<Int>, skipped: Bool)
-    /// `blame [STORE] PATH`
-    case blame(store: Name?, path: [ValueChange.PathComponent])
-    /// `find [STORE] EXPR`
-    case find(store: Name?, condition: Expression)
+    /// `blame [STORE] [--first N | --last N] PATH`
+    case blame(store: Name?, path: [ValueChange.PathComponent], pathRange: Range<Int>, bound: SearchBound?)
+    /// `find [STORE] [--first N | --last N] EXPR`
+    case find(store: Name?, condition: Expression, bound: SearchBound?)
     /// `branch [STORE]`
     case branches(store: Name?)
     /// `checkout [STORE] BRANCH`
     case checkout(store: Name?, branch: Name)
+}
+
+/// How many of the lines `find` or `blame` found are shown: the first or the last N (by
+/// default, the last `Shell.historyPageSize` for people, all of them in JSON).
+enum SearchBound: Sendable, Equatable {
+    case first(Int)
+    case last(Int)
 }
 
 /// What `history` lists: the actions that pass every filter given (they combine with AND), the
@@ -36,8 +46,11 @@ struct HistoryFilter: Sendable {
     var last: Int?
     /// Only actions of this type.
     var type: String?
-    /// No action of these types (`--not`, which may repeat).
+    /// Where the type was typed.
+    var typeRange: Range<Int>?
+    /// No action of these types (`--not`, which may repeat), each with where it was typed.
     var excludedTypes: [String] = []
+    var excludedTypeRanges: [Range<Int>] = []
     /// Only actions whose type or payload, as `history` prints them whole, hold this text
     /// (ignoring case).
     var text: String?
@@ -47,6 +60,8 @@ struct HistoryFilter: Sendable {
     var skipped = false
     /// Only actions that changed this path (or inside it).
     var path: [ValueChange.PathComponent]?
+    /// Where the path was typed.
+    var pathRange: Range<Int>?
     /// Only the actions from step `from` (the action that led to it)...
     var from: StepBound?
     /// ...to step `to`.
@@ -114,34 +129,49 @@ extension CommandParser {
             command = try history(&scanner, context: context)
         case "jump":
             let store = storeName(&scanner, context: context)
-            command = try jump(&scanner, store: store)
+            command = try jump(&scanner, store: store, context: context)
         case "diff":
             let store = storeName(&scanner, context: context)
+            if store == nil { try refuseUnknownStore(&scanner, context: context, when: { $0.atInteger && !$0.startsFlag }) }
+            if let (first, range) = scanner.name() {
+                // Branches, by name: `diff main b1`.
+                let second = scanner.name().map { Name(text: $0.0, range: $0.1) }
+                if second == nil, scanner.atInteger, !scanner.startsFlag {
+                    throw usage(word, "compare steps (diff 2 5) or branches (diff main b1), not a branch with a step", at: scanner.restRange)
+                }
+                command = .branchDiff(store: store, from: Name(text: first, range: range), to: second, path: try diffPath(&scanner))
+                break
+            }
             var from: (Int, Range<Int>)?, to: (Int, Range<Int>)?
             if scanner.atInteger && !scanner.startsFlag {
                 from = try scanner.integer("a step number", command: word)
                 if scanner.atInteger && !scanner.startsFlag { to = try scanner.integer("a step number", command: word) }
             }
-            var path: [ValueChange.PathComponent]?
-            if let (option, range) = scanner.word() {
-                guard option == "--path" else {
-                    throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (after the steps: --path P)", at: range)
-                }
-                path = try self.path(&scanner, command: word)
-            }
-            command = .diff(store: store, from: from, to: to, path: path)
+            command = .diff(store: store, from: from, to: to, path: try diffPath(&scanner))
         case "skip", "unskip":
             let store = storeName(&scanner, context: context)
+            if store == nil { try refuseUnknownStore(&scanner, context: context) }
             let (index, range) = try scanner.integer("the action's number (see 'history')", command: word)
             command = .skip(store: store, index: index, range: range, skipped: word == "skip")
         case "blame":
             let store = storeName(&scanner, context: context)
-            command = .blame(store: store, path: try path(&scanner, command: word))
+            // `blame cart total` with no store cart: a store misnamed, not a path followed by junk.
+            if store == nil { try refuseUnknownStore(&scanner, context: context, when: { !$0.isAtEnd && !$0.startsFlag }) }
+            var bound = try searchBound(&scanner, command: word, what: "changes")
+            scanner.skipBlanks()
+            let start = scanner.offset
+            let path = try path(&scanner, command: word)
+            let pathRange = start..<scanner.offset
+            if bound == nil { bound = try searchBound(&scanner, command: word, what: "changes") }
+            command = .blame(store: store, path: path, pathRange: pathRange, bound: bound)
         case "find":
             let store = storeName(&scanner, context: context)
-            command = .find(store: store, condition: try scanner.expression(command: word))
+            let bound = try searchBound(&scanner, command: word, what: "matches")
+            command = .find(store: store, condition: try scanner.expression(command: word), bound: bound)
         case "branch":
-            command = .branches(store: storeName(&scanner, context: context))
+            let store = storeName(&scanner, context: context)
+            if store == nil { try refuseUnknownStore(&scanner, context: context) }
+            command = .branches(store: store)
         case "checkout":
             let first = try scanner.requireName("the branch (see 'branch')", command: word)
             if context.storeNames.contains(first.text), let (branch, range) = scanner.name() {
@@ -166,6 +196,46 @@ extension CommandParser {
         return Name(text: name, range: range)
     }
 
+    /// When the next word is a name that is no store, followed by what `rest` accepts (by
+    /// default anything), the error that there is no such store: `history cart` in a session
+    /// whose only store is `app`.
+    private static func refuseUnknownStore(_ scanner: inout CommandScanner, context: ParserContext,
+                                           when rest: (CommandScanner) -> Bool = { _ in true }) throws(ShellError) {
+        var probe = scanner
+        guard let (name, range) = probe.name(), name != "end",
+              probe.offset >= probe.bytes.count || [UInt8(ascii: " "), UInt8(ascii: "\t")].contains(probe.bytes[probe.offset]),
+              rest(probe)
+        else { return }
+        let stores = context.storeNames.sorted()
+        throw ShellError(.unknownStore(name, suggestion: Spelling.closest(to: name, among: stores), stores: stores), at: range)
+    }
+
+    /// `--first N` or `--last N` when one comes next (`what` names what is counted: `changes`).
+    private static func searchBound(_ scanner: inout CommandScanner, command: String, what: String) throws(ShellError) -> SearchBound? {
+        var bound: (SearchBound, Range<Int>)?
+        while scanner.startsFlag {
+            var probe = scanner
+            guard let (option, range) = probe.word(), option == "--first" || option == "--last" else { break }
+            if let bound {
+                throw usage(command, "give --first or --last, not both", at: bound.1.lowerBound < range.lowerBound ? range : bound.1)
+            }
+            scanner = probe
+            let (count, countRange) = try scanner.integer("how many \(what), after \(option)", command: command)
+            guard count >= 0 else { throw usage(command, "\(option) takes a count that is not negative", at: countRange) }
+            bound = (option == "--first" ? .first(count) : .last(count), range)
+        }
+        return bound?.0
+    }
+
+    /// `diff`'s `--path P`, if given.
+    private static func diffPath(_ scanner: inout CommandScanner) throws(ShellError) -> [ValueChange.PathComponent]? {
+        guard let (option, range) = scanner.word() else { return nil }
+        guard option == "--path" else {
+            throw usage("diff", "unexpected '\(Printable.escaped(option, limit: 30))' (after the steps or branches: --path P)", at: range)
+        }
+        return try path(&scanner, command: "diff")
+    }
+
     private static func history(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> TimeTravelCommand {
         let word = "history"
         if scanner.keyword("router") { return .routerHistory }
@@ -179,6 +249,7 @@ extension CommandParser {
             return .rewrite(rewrite, store: store, force: try scanner.flags(["--force"], command: word).contains("--force"))
         }
         let store = storeName(&scanner, context: context)
+        if store == nil { try refuseUnknownStore(&scanner, context: context) }
         var filter = HistoryFilter()
         var chart: ChartRequest?
         var sparkline: Range<Int>?
@@ -192,10 +263,13 @@ extension CommandParser {
                 filter.last = count
                 listOption = listOption ?? range
             case "--type" where filter.type == nil:
-                filter.type = try scanner.requireName("an action type, after --type", command: word).text
+                let type = try scanner.requireName("an action type, after --type", command: word)
+                (filter.type, filter.typeRange) = (type.text, type.range)
                 listOption = listOption ?? range
             case "--not":
-                filter.excludedTypes.append(try scanner.requireName("an action type, after --not", command: word).text)
+                let type = try scanner.requireName("an action type, after --not", command: word)
+                filter.excludedTypes.append(type.text)
+                filter.excludedTypeRanges.append(type.range)
                 listOption = listOption ?? range
             case "--grep" where filter.text == nil:
                 guard !scanner.isAtEnd, !scanner.startsFlag, let (text, textRange) = scanner.word() else {
@@ -208,7 +282,10 @@ extension CommandParser {
                 if option == "--failed" { filter.failed = true } else { filter.skipped = true }
                 listOption = listOption ?? range
             case "--path" where filter.path == nil:
+                scanner.skipBlanks()
+                let start = scanner.offset
                 filter.path = try path(&scanner, command: word)
+                filter.pathRange = start..<scanner.offset
                 listOption = listOption ?? range
             case "--chart" where chart == nil:
                 scanner.skipBlanks()
@@ -264,8 +341,9 @@ extension CommandParser {
         return StepBound(step: .index(number), range: start..<range.upperBound)
     }
 
-    private static func jump(_ scanner: inout CommandScanner, store: Name?) throws(ShellError) -> TimeTravelCommand {
+    private static func jump(_ scanner: inout CommandScanner, store: Name?, context: ParserContext) throws(ShellError) -> TimeTravelCommand {
         let word = "jump"
+        if store == nil { try refuseUnknownStore(&scanner, context: context) }
         scanner.skipBlanks()
         let start = scanner.offset
         if scanner.keyword("end") { return .jump(store: store, to: .end, range: start..<scanner.offset) }

@@ -77,7 +77,12 @@ struct Completer {
         case "jump":
             return position == 1 ? ["end"] + context.storeNames : ["end"]
         case "diff":
-            return (position == 1 ? context.storeNames : []) + ["--path"]
+            // Steps are numbers; branches (`diff main b1`) are named.
+            return (position == 1 ? context.storeNames : []) + (position <= 3 ? context.branchNames : []) + ["--path"]
+        case "find" where earlier.last == "--first" || earlier.last == "--last":
+            return []
+        case "find" where !earlier.dropFirst().contains { $0 == "--first" || $0 == "--last" } && earlier.count <= 3:
+            return (position == 1 ? context.storeNames : []) + ["--first", "--last"] + expressionNames
         case "skip", "unskip", "blame", "branch", "find", "break":
             return position == 1 ? context.storeNames + (command == "break" ? ["when"] : command == "find" ? expressionNames : [])
                 : command == "break" && position == 2 ? ["when"] : expressionNames
@@ -194,10 +199,18 @@ struct Completer {
             return Self.paths(word.hasPrefix(".") ? String(word.dropFirst()) : word, in: context.storeStates[named!]!,
                               prefix: word.hasPrefix(".") ? "." : "")
         case "blame":
-            if position == 2, let named { return Self.paths(word, in: context.storeStates[named]!, prefix: "") }
-            guard position == 1 else { return [] }
-            let own = impliedStore.flatMap { context.storeStates[$0] }.map { Self.paths(word, in: $0, prefix: "") } ?? []
-            return context.storeNames + own
+            if earlier.last == "--first" || earlier.last == "--last" { return [] }
+            // The words typed but the bound and its count: the store, then the path.
+            var rest: [String] = []
+            var words = earlier.dropFirst()
+            while let next = words.popFirst() {
+                if next == "--first" || next == "--last" { _ = words.popFirst() } else { rest.append(next) }
+            }
+            let bounds = rest.count == earlier.count - 1 ? ["--first", "--last"] : []
+            let store = rest.first.flatMap { context.storeStates[$0] != nil ? $0 : nil }
+            guard rest.count == (store == nil ? 0 : 1) else { return bounds }
+            let own = (store ?? impliedStore).flatMap { context.storeStates[$0] }.map { Self.paths(word, in: $0, prefix: "") } ?? []
+            return (rest.isEmpty ? context.storeNames : []) + bounds + own
         case "history" where earlier.last == "--path" || earlier.last == "--chart", "diff" where earlier.last == "--path":
             guard let store = named ?? impliedStore, let state = context.storeStates[store] else { return [] }
             return Self.paths(word, in: state, prefix: "")

@@ -34,6 +34,9 @@ struct ReplayRun {
     /// first: a replay that ends with some did not do what the recording did.
     var failedAnew = 0
     var firstFailedAnew: Int?
+    /// Without `--verify`: how many recorded states were compared with the replay's, how many
+    /// differ, and where the first that does is.
+    var differingStates = DifferingStates()
     /// The number of steps in the file, once counted.
     private var stepCount: Int?
 
@@ -88,6 +91,16 @@ struct ReplayRun {
         stepCount = count
         return count
     }
+}
+
+/// The recorded states a replay without `--verify` reached otherwise.
+struct DifferingStates {
+    /// The states compared: one per recorded action that succeeded.
+    var compared = 0
+    /// Those that differ.
+    var count = 0
+    /// Where the first that differs is: `after action #2 of app (line 8: dispatch Add {by: 2})`.
+    var first: String?
 }
 
 /// Where a replay first did something else than the recording.

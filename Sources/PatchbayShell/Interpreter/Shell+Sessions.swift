@@ -138,8 +138,24 @@ extension Shell {
             }
             let devTools = DevToolsFile(actions: entries.map(\.action), preloadedState: history.initial,
                                         skipped: entries.filter(\.skipped).map(\.index), current: history.current)
-            try ScriptFileWriter.write(lifted ? devTools.liftedText(computedStates: computedStates) : devTools.text, to: path, replacing: force, at: range)
-            return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: lifted))
+            // The default form holds the actions alone: a history with skipped actions, or away
+            // from its last step, goes out as the lifted state, which keeps them, so that an
+            // import gives the same state.
+            var kept: [String] = []
+            if !lifted {
+                if !devTools.skipped.isEmpty { kept.append("what is skipped") }
+                if history.current != entries.count { kept.append("the current step #\(history.current)") }
+            }
+            let asLifted = lifted || !kept.isEmpty
+            if asLifted, computedStates.isEmpty {
+                history.walk { (_, entry, state) in
+                    computedStates.append((state, entry?.failure))
+                    return true
+                }
+            }
+            try ScriptFileWriter.write(asLifted ? devTools.liftedText(computedStates: computedStates) : devTools.text, to: path, replacing: force, at: range)
+            return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: asLifted,
+                                                  keeps: kept.isEmpty ? nil : kept.joined(separator: " and ")))
         case .importDevTools(let file, let range, let store, let force):
             let path = try readablePath(file, from: origin, at: range)
             let bytes = try ScriptFile.read(path, limit: InputLimits.maxDevToolsFileBytes, command: "import devtools", at: range)
@@ -147,7 +163,13 @@ extension Shell {
             do throws(DevToolsError) { devTools = try DevToolsFile(parsing: bytes) } catch {
                 throw ShellError(.session(path: path, detail: error.description), at: range)
             }
-            return try importDevTools(devTools, into: store?.text ?? "app", force: force, path: path, range: store?.range ?? range,
+            // No store named: the only store there is, or a new `app` when there is none.
+            let stores = graph.storeNames.sorted()
+            guard store != nil || stores.count <= 1 else {
+                throw ShellError(.session(path: "import devtools", detail: "there are several stores (\(Spelling.list(stores))): "
+                                          + "name the one to import into (import devtools FILE STORE)"), at: range)
+            }
+            return try importDevTools(devTools, into: store?.text ?? stores.first ?? "app", force: force, path: path, range: store?.range ?? range,
                                       command: text, origin: origin)
         }
     }
@@ -356,7 +378,8 @@ extension Shell {
     /// Runs a replay's steps until it ends, reaches `until`, or its break holds; at the end,
     /// when `reportingDamage`, reports the damage that ended the file early, if any.
     private func advance(_ run: inout ReplayRun, output: inout [OutputLine], reportingDamage: Bool) throws(ShellError) -> CommandResult {
-        let saved = (replayCapture, replayAccess)
+        let saved = (replayCapture, replayAccess, staleHistoryNotes)
+        staleHistoryNotes = staleHistoryNotes ?? ([], false)
         replayCapture = run.recorder.map { ($0, executeDepth) }
         replayAccess = ReplayAccess(allowFiles: run.allowFiles, directory: run.directory)
         // The recording is read as the replay runs: no command it runs writes it.
@@ -365,7 +388,7 @@ extension Shell {
         nestingDepth += 1
         hasStartedInnerCommands = true
         defer {
-            (replayCapture, replayAccess) = saved
+            (replayCapture, replayAccess, staleHistoryNotes) = saved
             if identity != nil { filesBeingRead.removeLast() }
             nestingDepth -= 1
             stopRecordingStartedInReplay()
@@ -384,8 +407,10 @@ extension Shell {
             let shown = !run.verify || run.until == run.next
             // A setup comment (`# import devtools ...`) notes what the recording did: nothing runs.
             let isNote = step.isSetup && step.text.hasPrefix("#")
+            staleHistoryNotes?.inSetup = step.isSetup
             let outcome = isNote ? CommandOutcome(status: .empty, lines: [])
                 : perform(step.text, at: SourceOrigin(name: run.path, line: step.line), rendered: shown)
+            staleHistoryNotes?.inSetup = false
             output += outcome.lines
             // The step Ctrl-C stopped took itself back: the replay stops with the interruption,
             // before a verification could take what is missing for a difference.
@@ -413,6 +438,7 @@ extension Shell {
                 recordRestart(into: recorders, setup: step.text)
                 continue
             }
+            if run.recorder == nil { compareStates(of: step, in: &run) }
             if let recorder = run.recorder {
                 var expected = step.effects.map(\.event), actual = Array(recorder.take().dropFirst())
                 if step.recordedAction != nil {
@@ -430,7 +456,10 @@ extension Shell {
                         throw ShellError(.session(path: run.path, detail: "line \(effect.line): \(SessionEvent.checkpointDamage(index, of: store)); "
                             + "the steps before it ran"), at: 0..<0)
                     }
-                    var divergence = ReplayDivergence(step: run.next, line: step.line, command: step.text, expected: expected, actual: actual)
+                    // The line of the recorded event that differs (an action's own line, as the
+                    // test API's `RecordedSession` names it), or the command's when none does.
+                    let line = step.effects.first { $0.event == expected }?.line ?? step.line
+                    var divergence = ReplayDivergence(step: run.next, line: line, command: step.text, expected: expected, actual: actual)
                     if case .action(let recorded)? = expected, case .action(let replayed)? = actual,
                        recorded.store == replayed.store, recorded.index == replayed.index {
                         divergence.states = statesAfter(recorded)
@@ -457,7 +486,27 @@ extension Shell {
                 + "failed that succeeded in the recording (the first on line \(first)); 'replay \(run.path) --verify' stops at the first difference"),
                              at: 0..<0)
         }
-        return CommandResult(ReplayFinished(path: run.path, steps: run.next, verified: run.verify, failed: run.failed))
+        return CommandResult(ReplayFinished(path: run.path, steps: run.next, verified: run.verify, failed: run.failed,
+                                            differing: run.differingStates))
+    }
+
+    /// In a replay that does not verify: counts the actions of `step` whose state after them
+    /// differs from the recording's (by the recorded digest), remembering the first, so that
+    /// the replay can say its states are not the recording's.
+    private func compareStates(of step: RecordedCommand, in run: inout ReplayRun) {
+        guard !step.isSetup else { return }
+        for effect in step.effects {
+            guard case .action(let recorded) = effect.event, let hash = recorded.hash, recorded.failure == nil else { continue }
+            run.differingStates.compared += 1
+            guard let (name, history) = try? histories.history(of: recorded.store), let live = try? graph.storeState(name),
+                  let state = try? history.state(at: recorded.index, current: live), StateDigest(state) == hash
+            else {
+                run.differingStates.count += 1
+                run.differingStates.first = run.differingStates.first
+                    ?? "after action #\(recorded.index) of \(recorded.store) (line \(effect.line): \(Shell.causeText(step.text)))"
+                continue
+            }
+        }
     }
 
     /// The state the recording says `recorded` left, and the store's state now (after the
@@ -533,8 +582,13 @@ extension Shell {
             guard case .store(let name, _, let hosted) = recorded.event, hosted || run.isAppRecording,
                   !hostedStores.contains(where: { $0.name == name })
             else { continue }
-            throw ShellError(.session(path: run.path, detail: "line \(recorded.line): \(name) is an app's store that this shell does not host: "
-                + "replay the recording in the app's own inspector (see README, 'Debug your own stores'), or open it with 'inspect'"), at: range)
+            let hostedNames = hostedStores.map(\.name)
+            let hosts = hostedNames.isEmpty ? "" : " (it hosts \(Spelling.list(hostedNames)))"
+            let naming = hostedNames.isEmpty ? ""
+                : "if it is a recording of \(hostedNames.count == 1 ? hostedNames[0] : "one of them"), record it under that name "
+                    + "(Recorder(..., storeName: \"\(hostedNames[0])\")); otherwise "
+            throw ShellError(.session(path: run.path, detail: "line \(recorded.line): \(name) is an app's store that this shell does not host\(hosts): "
+                + naming + "replay the recording in the app's own inspector (see README, 'Debug your own stores'), or open it with 'inspect'"), at: range)
         }
     }
 
@@ -717,9 +771,10 @@ extension Shell {
             _ = perform("jump \(store) \(current)", at: origin, rendered: false)
         }
         _ = graph.takeEvents()
+        let hasReducers = (try? graph.hasReducers(store)) ?? false
         return CommandResult(DevToolsImported(store: store, actions: file.actions.count, failed: failed,
                                               skipped: file.skipped.filter { !unmarked.contains($0) }, unmarked: unmarked,
-                                              current: file.current, replaced: replaced))
+                                              current: file.current, replaced: replaced, hasReducers: hasReducers))
     }
 
     /// What an import replaces: `3 actions`, `3 actions and 1 other branch`.

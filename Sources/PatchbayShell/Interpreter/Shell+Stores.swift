@@ -16,13 +16,13 @@ extension Shell {
             let summary = try call([store], [], store.range) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store.text).first { $0.id == id }!
             }
-            return withStaleHistoryNote(ReducerDefined(summary: summary), of: store.text)
+            return withStaleHistoryNote(ReducerDefined(summary: summary), of: store.text, type: summary.type)
         case .replaceReducer(let id, let body):
             let store = try call([id], [], id.range) { () throws(GraphError) in try graph.replaceReducer(id.text, body: body) }
             let summary = try call([id], [], id.range) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store).first { $0.id == id.text }!
             }
-            return withStaleHistoryNote(ReducerDefined(summary: summary), of: store)
+            return withStaleHistoryNote(ReducerDefined(summary: summary), of: store, type: summary.type)
         case .listReducers(let store):
             let summaries = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.reducerSummaries(of: store?.text)
@@ -30,8 +30,9 @@ extension Shell {
             let hosted = graph.hostedStoreNames.filter { store == nil || $0 == store?.text }
             return CommandResult(ReducerList(reducers: summaries, hosted: hosted))
         case .removeReducer(let id):
+            let type = graph.storeNames.flatMap { (try? graph.reducerSummaries(of: $0)) ?? [] }.first { $0.id == id.text }?.type
             let store = try call([id], [], id.range) { () throws(GraphError) in try graph.removeReducer(id.text) }
-            return withStaleHistoryNote(StoreHandlerRemoved(id: id.text), of: store)
+            return withStaleHistoryNote(StoreHandlerRemoved(id: id.text), of: store, type: type ?? "*")
         case .addMiddleware(let requested, let store, let type, let body):
             let id = try call([store] + [requested].compactMap { $0 }, [], store.range) { () throws(GraphError) in
                 try graph.addMiddleware(requested?.text, to: store.text, on: type?.text ?? "*", body: body)
@@ -158,11 +159,19 @@ extension Shell {
                                             hasReducers: !handled.isEmpty)
     }
 
-    /// After a reducer of `store` changed: when the store has a history, a note that its states
-    /// were made by the old reducers and how to make them again (`note` in JSON).
-    private func withStaleHistoryNote(_ change: some CommandReport, of store: String) -> CommandResult {
+    /// After a reducer of `store` for actions of `type` (`*`: all) changed: when the store's
+    /// history has such an action, a note that its states were made by the old reducers and
+    /// how to make them again (`note` in JSON). A replay notes each store once, and not in its
+    /// setup lines.
+    private func withStaleHistoryNote(_ change: some CommandReport, of store: String, type: String) -> CommandResult {
         let name = (try? graph.storeName(store)) ?? store
-        guard let count = try? histories.history(of: name).history.count, count > 0 else { return CommandResult(change) }
-        return CommandResult(StaleHistoryNoted(change: change, store: name, states: count))
+        guard let history = try? histories.history(of: name).history, history.count > 0,
+              type == "*" || history.actionTypes.contains(type)
+        else { return CommandResult(change) }
+        if var notes = staleHistoryNotes {
+            guard !notes.inSetup, notes.noted.insert(name).inserted else { return CommandResult(change) }
+            staleHistoryNotes = notes
+        }
+        return CommandResult(StaleHistoryNoted(change: change, store: name, states: history.count))
     }
 }

@@ -63,6 +63,26 @@ extension Shell {
                 return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all
             }
             return CommandResult(StateDiff(from: a, to: b, path: path, changes: shown, presented: presented))
+        case .branchDiff(let store, let from, let to, let path):
+            let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
+            let current: Value
+            do throws(GraphError) { current = try graph.storeState(name) } catch { throw ShellError(.graph(error), at: store?.range ?? whole) }
+            func state(of branch: Name) throws(ShellError) -> Value {
+                do throws(HistoryError) { return try history.state(ofBranch: branch.text, current: current) } catch {
+                    throw ShellError(.timeTravel(.history(store: name, error)), at: branch.range)
+                }
+            }
+            let old = try state(of: from)
+            let new = try to.map { branch throws(ShellError) in try state(of: branch) } ?? current
+            let changes = old.changes(to: new)
+            let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
+            let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
+                guard Value.mayPresentByIdentity(changes) else { return nil }
+                let all = presenter.present(changes, from: old, to: new)
+                return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all
+            }
+            return CommandResult(BranchDiff(from: from.text, to: to?.text ?? "the current state", path: path, changes: shown,
+                                            presented: presented))
         case .recompute(let store):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // What each action did before, to show how the first changed state differs.
@@ -78,16 +98,19 @@ extension Shell {
                 try histories.setSkipped(store?.text, index, skipped)
             }
             return CommandResult(SkipToggled(index: index, skipped: skipped, changedStates: recomputation.changedStates))
-        case .blame(let store, let path):
+        case .blame(let store, let path, let pathRange, let bound):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // The elements the path leads to now, followed by identity through the history.
             let identity = options.settings.identity.flatMap { key in
                 (try? graph.storeState(name)).flatMap { IdentityPath(path, in: $0, identity: key) }
             }
-            return CommandResult(BlameListing(path: path, blames: history.blame(path, identity: identity)))
-        case .find(let store, let condition):
+            let blames = try history.blame(path, identity: identity, checking: { () throws(ShellError) in try checkInterruption() })
+            if blames.isEmpty { try checkPathExists(path, in: history, of: name, at: pathRange) }
+            let (shown, before, after) = bounded(blames, by: bound)
+            return CommandResult(BlameListing(path: path, blames: shown, hiddenBefore: before, hiddenAfter: after, boundGiven: bound != nil))
+        case .find(let store, let condition, let bound):
             let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            return try find(condition, in: history, text: text)
+            return try find(condition, in: history, bound: bound, text: text)
         case .branches(let store):
             let (_, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             return CommandResult(BranchListing(branches: history.branches))
@@ -118,6 +141,7 @@ extension Shell {
 
     private func listHistory(_ history: History, of store: String, filter: HistoryFilter, at range: Range<Int>) throws(ShellError) -> CommandResult {
         let (from, to) = try steps(filter.from, filter.to, of: store, history: history)
+        try checkTypesExist(filter, in: history, of: store)
         // Action `i` leads to step `i`: the actions from #from to #to, #0 being no action.
         let actions = Swift.max(1, from)..<Swift.max(Swift.max(1, from), to + 1)
         let searched = actions.count
@@ -145,6 +169,7 @@ extension Shell {
             upper = lower - 1
         }
         picked.reverse()
+        if matched == 0, let path = filter.path { try checkPathExists(path, in: history, of: store, at: filter.pathRange ?? range) }
         let branches = history.branches
         let branch = branches.count > 1 ? branches.first(where: \.isCurrent) : nil
         let span = filter.from != nil || filter.to != nil ? (from: from, to: to) : nil
@@ -230,7 +255,7 @@ extension Shell {
                                     synopsis: "history [STORE] --chart PATH [--from A] [--to B] [--spark]"), at: request.pathRange)
         }
         return CommandResult(HistoryChart(store: store, path: pathText, from: from, to: to, points: points, values: raw,
-                                          sparkline: request.sparkline))
+                                          sparkline: request.sparkline, current: (from...to).contains(history.current) ? history.current : nil))
     }
 
     /// `history router`: every URL routed in this session.
@@ -241,12 +266,14 @@ extension Shell {
     /// `find EXPR`: the states where EXPR holds. A step where it fails to evaluate does not
     /// match; when it fails everywhere, the first error is the answer. A condition that gives
     /// something else than a bool is an error at once.
-    private func find(_ condition: Expression, in history: History, text: String) throws(ShellError) -> CommandResult {
+    private func find(_ condition: Expression, in history: History, bound: SearchBound?, text: String) throws(ShellError) -> CommandResult {
         var found: [(index: Int, action: Value?)] = []
         var firstError: ExpressionError?
         var notABool: ExpressionError?
         var evaluated = 0
-        history.walk { index, entry, state in
+        try history.walk { (index, entry, state) throws(ShellError) -> Bool in
+            // A long history is read whole: Ctrl-C stops it between two steps.
+            if index % 256 == 0 { try checkInterruption() }
             do throws(ExpressionError) {
                 let result = try condition.evaluate(Bindings(state: state, action: entry?.action ?? .null), in: graph)
                 evaluated += 1
@@ -262,7 +289,75 @@ extension Shell {
         }
         if let notABool { throw ShellError(notABool, in: text) }
         if evaluated == 0, let firstError { throw ShellError(firstError, in: text) }
-        return CommandResult(FoundStates(matches: found))
+        let (shown, before, after) = bounded(found, by: bound)
+        return CommandResult(FoundStates(matches: shown, hiddenBefore: before, hiddenAfter: after, boundGiven: bound != nil))
+    }
+
+    /// The lines `find` or `blame` shows of all it found: the first or last N asked for, or
+    /// the last `historyPageSize` for people (all in JSON); with how many are left out before
+    /// and after them.
+    private func bounded<T>(_ lines: [T], by bound: SearchBound?) -> (shown: [T], before: Int, after: Int) {
+        switch bound {
+        case .first(let count)?:
+            let shown = Array(lines.prefix(count))
+            return (shown, 0, lines.count - shown.count)
+        case .last(let count)?:
+            let shown = Array(lines.suffix(count))
+            return (shown, lines.count - shown.count, 0)
+        case nil:
+            guard !options.json else { return (lines, 0, 0) }
+            let shown = Array(lines.suffix(Self.historyPageSize))
+            return (shown, lines.count - shown.count, 0)
+        }
+    }
+
+    /// Throws when no state of the history has `path` (the initial state, and every state an
+    /// action changed it in: `blame` found none), naming the closest path that exists: a typo
+    /// gets a suggestion, not an empty answer.
+    private func checkPathExists(_ path: [ValueChange.PathComponent], in history: History, of store: String,
+                                 at range: Range<Int>) throws(ShellError) {
+        let live = (try? graph.storeState(store)) ?? history.initial
+        guard history.initial.value(at: path) == nil, live.value(at: path) == nil,
+              try history.blame(path, checking: { () throws(ShellError) in try checkInterruption() }).isEmpty
+        else { return }
+        // The deepest container on the way that exists, in the current state or the initial one.
+        var depth = 0
+        while depth < path.count, live.value(at: Array(path[...depth])) != nil || history.initial.value(at: Array(path[...depth])) != nil {
+            depth += 1
+        }
+        let parent = Array(path[..<depth])
+        let container = live.value(at: parent) ?? history.initial.value(at: parent)
+        var detail = "no path '\(ValueChange.pathText(path))' in \(store)'s states"
+        if case .key(let missing) = path[depth], case .object(let members)? = container {
+            let keys = Array(members.keys)
+            if let closest = Spelling.closest(to: missing, among: keys) {
+                var suggested = path
+                suggested[depth] = .key(closest)
+                detail += "; did you mean '\(ValueChange.pathText(suggested))'?"
+            } else if !keys.isEmpty {
+                detail += " (\(parent.isEmpty ? "keys" : "keys of " + ValueChange.pathText(parent)): \(Spelling.list(keys)))"
+            }
+        }
+        throw ShellError(.notFound(detail), at: range)
+    }
+
+    /// Throws when `--type` or `--not` names an action type that neither the history nor a
+    /// reducer of the store knows, naming the closest that does.
+    private func checkTypesExist(_ filter: HistoryFilter, in history: History, of store: String) throws(ShellError) {
+        let named = zip([filter.type].compactMap { $0 } + filter.excludedTypes, [filter.typeRange].compactMap { $0 } + filter.excludedTypeRanges)
+        guard named.contains(where: { _ in true }) else { return }
+        let seen = history.actionTypes
+        let handled = graph.actionTypes(of: store)
+        for (type, range) in named where !seen.contains(type) && !handled.contains(type) {
+            let known = (Array(seen) + handled).sorted()
+            var detail = "no action type '\(type)' in \(store)'s history"
+            if let closest = Spelling.closest(to: type, among: known) {
+                detail += "; did you mean '\(closest)'?"
+            } else if !seen.isEmpty {
+                detail += " (types: \(Spelling.list(seen.sorted())))"
+            }
+            throw ShellError(.notFound(detail), at: range)
+        }
     }
 
     /// Runs a time-travel call, turning its error into the shell's, under `range` (or the

@@ -10,6 +10,9 @@ struct Chart {
     var points: [(index: Int, value: Double?)]
     /// How the largest and smallest values are written (integers without a fraction).
     var label: (Double) -> String
+    /// The history's current step and its value as printed, when it is among the points:
+    /// marked `▲` under its column and named in the legend.
+    var current: (index: Int, text: String)?
 
     /// The eighths of a block, from one to eight.
     private static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
@@ -45,7 +48,59 @@ struct Chart {
     func sparkline(width: Int) -> [String] {
         let (columns, perColumn) = columns(Swift.max(8, width - 2))
         let line = String(columns.map { value in value.map { Self.blocks[Swift.min(7, Swift.max(0, (level($0, rows: 1) - 1)))] } ?? " " })
-        return [line, extremes + (perColumn > 1 ? ", \(perColumn) steps a block" : "")]
+        var lines = [line]
+        if let column = column(ofStep: current?.index, perColumn: perColumn, stretch: 1) {
+            lines.append(String(repeating: " ", count: column) + "▲")
+        }
+        return lines + [extremes + (perColumn > 1 ? ", \(perColumn) steps a block" : "") + currentLegend]
+    }
+
+    /// The column (from 0) where step `index` is drawn, when it is one of the points.
+    private func column(ofStep index: Int?, perColumn: Int, stretch: Int) -> Int? {
+        guard let index, let position = points.firstIndex(where: { $0.index == index }) else { return nil }
+        return position / perColumn * stretch
+    }
+
+    /// `; ▲ #20 (current): 20`, when the current step is charted.
+    private var currentLegend: String {
+        current.map { "; ▲ #\($0.index) (current): \($0.text)" } ?? ""
+    }
+
+    /// The axis under `count` columns, with a tick `┬` under every `interval`th step and `▲`
+    /// under the current one, and the line of their step numbers below it, each starting under
+    /// its mark (a number that would touch another is left out; the current step's never is).
+    private func axis(columns count: Int, perColumn: Int, stretch: Int, margin: Int) -> [String] {
+        var axis = Array(repeating: Character("─"), count: count)
+        var labels = Array(repeating: Character(" "), count: count + 8)
+        var taken = Array(repeating: false, count: labels.count)
+        func place(_ text: String, at column: Int) -> Bool {
+            let span = column..<(column + text.count)
+            guard span.upperBound <= labels.count,
+                  !taken[Swift.max(0, column - 1)..<Swift.min(taken.count, span.upperBound + 1)].contains(true) else { return false }
+            for (offset, character) in text.enumerated() { labels[column + offset] = character }
+            for position in span { taken[position] = true }
+            return true
+        }
+        if let current, let column = column(ofStep: current.index, perColumn: perColumn, stretch: stretch), column < count {
+            axis[column] = "▲"
+            _ = place("#\(current.index)", at: column)
+        }
+        // A step number takes up to 8 columns with its `#`: ticks at 1, 2 or 5 times a power of
+        // ten steps, far enough apart for their numbers.
+        let columnsPerStep = Double(stretch) / Double(perColumn)
+        var interval = 1
+        for scale in [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000] {
+            guard let fit = [1, 2, 5].map({ $0 * scale }).first(where: { Double($0) * columnsPerStep >= Double("#\(points.last?.index ?? 0)".count + 2) }) else { continue }
+            interval = fit
+            break
+        }
+        for point in points where point.index % interval == 0 || point.index == points.first?.index || point.index == points.last?.index {
+            guard let column = column(ofStep: point.index, perColumn: perColumn, stretch: stretch), column < count else { continue }
+            let isTick = point.index % interval == 0
+            if place("#\(point.index)", at: column), isTick, axis[column] == "─" { axis[column] = "┬" }
+        }
+        let indent = String(repeating: " ", count: margin)
+        return [indent + "└" + String(axis), indent + " " + String(labels).trimmingTrailingBlanks]
     }
 
     /// The chart with axes: `rows` rows of blocks, max and min labelled on the left.
@@ -70,13 +125,8 @@ struct Chart {
             }
             lines.append(String(repeating: " ", count: margin - name.count) + name + axis + String(cells))
         }
-        lines.append(String(repeating: " ", count: margin) + "└" + String(repeating: "─", count: columns.count))
-        let first = "#\(points.first?.index ?? 0)", last = "#\(points.last?.index ?? 0)"
-        let gap = Swift.max(1, columns.count - first.count - last.count)
-        var axis = String(repeating: " ", count: margin + 1) + first
-        if points.count > 1 { axis += String(repeating: " ", count: gap) + last }
-        lines.append(axis)
-        lines.append(extremes + (perColumn > 1 ? ", \(perColumn) steps a column (the largest of them)" : ""))
+        lines += axis(columns: columns.count, perColumn: perColumn, stretch: stretch, margin: margin)
+        lines.append(extremes + (perColumn > 1 ? ", \(perColumn) steps a column (the largest of them)" : "") + currentLegend)
         return lines
     }
 
@@ -94,5 +144,12 @@ struct Chart {
         let lowAt = points.first { $0.value == low }?.index ?? 0
         let highAt = points.first { $0.value == high }?.index ?? 0
         return "min \(label(low)) at #\(lowAt), max \(label(high)) at #\(highAt)"
+    }
+}
+
+extension String {
+    /// The string without the blanks at its end.
+    fileprivate var trimmingTrailingBlanks: String {
+        String(reversed().drop { $0 == " " }.reversed())
     }
 }

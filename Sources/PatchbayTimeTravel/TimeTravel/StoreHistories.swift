@@ -80,7 +80,8 @@ public final class StoreHistories {
         let (name, history) = try self.history(of: store)
         let state = try historyCall(name) { () throws(HistoryError) in try history.jump(to: index, current: liveState(name)) }
         try travel(name, to: state, history: history)
-        return state
+        // The state as the store has it now (an app's, in its type's key order).
+        return liveState(name)
     }
 
     /// `skip` / `unskip`: turns an action off or on and recomputes the later states with the
@@ -124,7 +125,7 @@ public final class StoreHistories {
         let state = try historyCall(name) { () throws(HistoryError) in try history.checkout(branch, current: liveState(name)) }
         announce(.checkout(store: name, branch: branch))
         try travel(name, to: state, history: history)
-        return state
+        return liveState(name)
     }
 
     /// `history commit`: the current state becomes the initial state and every action goes.

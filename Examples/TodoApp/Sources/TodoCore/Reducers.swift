@@ -54,8 +54,8 @@ public enum TodoReducers {
         }
     }
 
-    /// How the app store's action structs map to Patchbay's action objects.
-    public static var appActions: ActionMapping<any AppAction> {
+    /// How the app store's action structs map to Patchbay's action objects: declared once (a
+    /// mapping is `Sendable`), for the hosted store and the tests alike.
+    public static let appActions: ActionMapping<any AppAction> =
         .types([ActionType(SetUsername.self), ActionType(LogOut.self), ActionType(AddTodo.self), ActionType(ToggleTodo.self)])
-    }
 }

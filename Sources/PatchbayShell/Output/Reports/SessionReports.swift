@@ -100,13 +100,23 @@ struct ReplayFinished: CommandReport {
     var verified: Bool
     /// How many commands failed, each as it failed in the recording.
     var failed = 0
+    /// Without `--verify`: the recorded states the replay reached otherwise.
+    var differing = DifferingStates()
 
     func lines(in style: OutputStyle) -> [String] {
         if verified { return ["verified \(counted(steps, "step")) of \(path): every effect matches the recording"] }
-        return ["replayed \(counted(steps, "step")) of \(path)" + (failed == 0 ? "" : "; \(counted(failed, "command")) failed, as in the recording")]
+        var lines: [String] = []
+        if differing.count > 0, let first = differing.first {
+            lines.append("warning: \(differing.count) of \(counted(differing.compared, "recorded state")) \(differing.count == 1 ? "differs" : "differ") "
+                         + "from the replay's, the first \(first); 'replay \(path) --verify' stops at the first difference and shows it")
+        }
+        return lines + ["replayed \(counted(steps, "step")) of \(path)" + (failed == 0 ? "" : "; \(counted(failed, "command")) failed, as in the recording")]
     }
 
-    var json: Value { ["verified": .bool(verified), "steps": .int(steps), "failed": .int(failed), "divergence": .null] }
+    var json: Value {
+        let json: Value = ["verified": .bool(verified), "steps": .int(steps), "failed": .int(failed), "divergence": .null]
+        return verified ? json : json.adding("statesDiffering", .int(differing.count))
+    }
 }
 
 /// Where a replay diverged, shown before its error: expected against actual, path by path, as
@@ -208,10 +218,13 @@ struct DevToolsExported: CommandReport {
     /// How many of them are skipped.
     var skipped: Int
     var lifted: Bool
+    /// What the lifted state keeps that the default form, asked for, would have lost (`what
+    /// is skipped`, `the current step #3`): the reason it was written instead.
+    var keeps: String?
 
     func lines(in style: OutputStyle) -> [String] {
         ["exported \(counted(actions, "action")) of \(store)" + (skipped == 0 ? "" : " (\(skipped) skipped)") + " to \(path)"
-            + (lifted ? " as a lifted state" : "")]
+            + (lifted ? " as a lifted state" : "") + (keeps.map { ", which keeps \($0) (the default form cannot)" } ?? "")]
     }
 
     var json: Value { ["store": .string(store), "file": .string(path), "actions": .int(actions), "lifted": .bool(lifted)] }
@@ -232,6 +245,14 @@ struct DevToolsImported: CommandReport {
     var current: Int?
     /// The actions and other branches the store's history had, which the import replaced.
     var replaced: (actions: Int, branches: Int)
+    /// Whether the store has reducers: without, no imported action changed its state.
+    var hasReducers = true
+
+    /// The warning for a store without reducers.
+    private var noReducers: String? {
+        guard !hasReducers, actions > 0 else { return nil }
+        return "\(store) has no reducers, so no action changed its state; add reducers, then 'history recompute \(store)'"
+    }
 
     func lines(in style: OutputStyle) -> [String] {
         var line = "imported \(counted(actions, "action")) into \(store)" + (failed > 0 ? " (\(failed) failed)" : "")
@@ -240,14 +261,16 @@ struct DevToolsImported: CommandReport {
         if replaced.actions > 0 || replaced.branches > 0 {
             line += "; the \(Shell.replacedText(replaced)) it had before \(replaced.actions + replaced.branches == 1 ? "was" : "were") replaced"
         }
-        guard !unmarked.isEmpty else { return [line] }
-        return [line, "warning: \(store) has no reducers, so the file's skipped action\(unmarked.count == 1 ? "" : "s") "
+        let lines = [line] + (noReducers.map { ["warning: " + $0] } ?? [])
+        guard !unmarked.isEmpty else { return lines }
+        return lines + ["warning: \(store) has no reducers, so the file's skipped action\(unmarked.count == 1 ? "" : "s") "
                     + unmarked.map { "#\($0)" }.joined(separator: ", ") + " \(unmarked.count == 1 ? "is" : "are") not marked skipped; "
                     + "add its reducers, then 'skip \(store) N'"]
     }
 
     var json: Value {
-        ["store": .string(store), "actions": .int(actions), "failed": .int(failed), "skipped": .array(skipped.map(Value.int)),
-         "current": .int(current ?? actions), "replaced": .int(replaced.actions), "replacedBranches": .int(replaced.branches)]
+        let json: Value = ["store": .string(store), "actions": .int(actions), "failed": .int(failed), "skipped": .array(skipped.map(Value.int)),
+                           "current": .int(current ?? actions), "replaced": .int(replaced.actions), "replacedBranches": .int(replaced.branches)]
+        return noReducers.map { json.adding("warning", .string($0)) } ?? json
     }
 }

@@ -94,17 +94,22 @@ struct HistoryChart: CommandReport {
     var values: [Value]
     /// Whether `--spark` asked for a sparkline.
     var sparkline: Bool
+    /// The history's current step, when it is among the steps charted: marked with `▲`.
+    var current: Int?
 
     func lines(in style: OutputStyle) -> [String] {
         let integers = values.allSatisfy { if case .decimal = $0 { false } else { true } }
-        let chart = Chart(points: points) { Chart.label($0, integers: integers) }
+        var chart = Chart(points: points) { Chart.label($0, integers: integers) }
+        chart.current = current.flatMap { current in
+            points.firstIndex { $0.index == current }.map { (current, style.value(values[$0])) }
+        }
         let title = "\(store)\(path.hasPrefix("[") ? "" : ".")\(path) from #\(from) to #\(to)"
         let width = style.width
         return [title] + (sparkline || width < Chart.minimumWidth ? chart.sparkline(width: width) : chart.plot(width: width))
     }
 
     var json: Value {
-        ["store": .string(store), "path": .string(path), "from": .int(from), "to": .int(to),
+        ["store": .string(store), "path": .string(path), "from": .int(from), "to": .int(to), "current": current.map(Value.int) ?? .null,
          "points": .array(zip(points, values).map { point, value in ["index": .int(point.index), "value": value] })]
     }
 }
@@ -174,6 +179,25 @@ struct StateDiff: CommandReport {
     var json: Value { changes.json }
 }
 
+/// How one branch's current state differs from another's (`diff main b1`): a line per
+/// change, or that there is none; the changes in JSON.
+struct BranchDiff: CommandReport {
+    var from: String
+    var to: String
+    /// The path `--path` narrowed the changes to.
+    var path: [ValueChange.PathComponent]?
+    var changes: [ValueChange]
+    /// The changes as people read them (matched by identity): shown instead of `changes` when given.
+    var presented: [PresentedChange]?
+
+    func lines(in style: OutputStyle) -> [String] {
+        let shown = presented ?? changes.map(PresentedChange.change)
+        guard shown.isEmpty else { return shown.map(style.change) }
+        return ["\(from) → \(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
+    }
+    var json: Value { changes.json }
+}
+
 /// A history run again with the reducers as they are now (`history recompute`): how many
 /// actions, how many states changed, and how the first changed state differs from what it was.
 struct Recomputed: CommandReport {
@@ -212,21 +236,41 @@ struct SkipToggled: CommandReport {
     var json: Value { ["index": .int(index), "skipped": .bool(skipped), "changed": .int(changedStates)] }
 }
 
+/// `lines` with a line before them counting the `before` left out (`(50 earlier matches not
+/// shown; use --first N or --last N)`, the hint only when no bound was given) and one after
+/// them counting the `after` left out.
+private func leftOut(_ lines: [String], before: Int, after: Int, boundGiven: Bool, noun: String) -> [String] {
+    var shown = lines
+    if before > 0 {
+        shown.insert("(\(before) earlier \(noun) not shown\(boundGiven ? "" : "; use --first N or --last N"))", at: 0)
+    }
+    if after > 0 { shown.append("(\(after) later \(noun) not shown)") }
+    return shown
+}
+
 /// `1 state changed`, `3 states changed`.
 private func statesChanged(_ count: Int) -> String {
     count == 1 ? "1 state changed" : "\(count) states changed"
 }
 
-/// The actions that changed a path (`blame PATH`): each with its old and new value; in JSON
-/// `[{index, action, old, new}]`.
+/// The actions that changed a path (`blame PATH`): each with its old and new value, with a
+/// line counting those left out (`--first N`, `--last N`, the last 200 by default); in JSON
+/// `[{index, action, old, new}]`, those shown.
 struct BlameListing: CommandReport {
     var path: [ValueChange.PathComponent]
     var blames: [Blame]
+    /// How many changes before those shown, and after them, are left out.
+    var hiddenBefore = 0
+    var hiddenAfter = 0
+    /// Whether `--first` or `--last` was given.
+    var boundGiven = false
 
     func lines(in style: OutputStyle) -> [String] {
-        blames.isEmpty ? ["no action changed \(ValueChange.pathText(path))"] : blames.map { blame in
+        guard !blames.isEmpty || hiddenBefore + hiddenAfter > 0 else { return ["no action changed \(ValueChange.pathText(path))"] }
+        let lines = blames.map { blame in
             "#\(blame.index) \(style.action(blame.action))  \(style.transition(blame.old, blame.new))"
         }
+        return leftOut(lines, before: hiddenBefore, after: hiddenAfter, boundGiven: boundGiven, noun: "changes")
     }
 
     var json: Value {
@@ -239,13 +283,20 @@ struct BlameListing: CommandReport {
 /// The states where a condition holds (`find EXPR`): the step and its action each; the step
 /// numbers in JSON.
 struct FoundStates: CommandReport {
-    /// The matching steps, with the action that led to each (`nil` for the initial state).
+    /// The matching steps shown, with the action that led to each (`nil` for the initial state).
     var matches: [(index: Int, action: Value?)]
+    /// How many matches before those shown, and after them, are left out.
+    var hiddenBefore = 0
+    var hiddenAfter = 0
+    /// Whether `--first` or `--last` was given.
+    var boundGiven = false
 
     func lines(in style: OutputStyle) -> [String] {
-        matches.isEmpty ? ["no state matches"] : matches.map { index, action in
+        guard !matches.isEmpty || hiddenBefore + hiddenAfter > 0 else { return ["no state matches"] }
+        let lines = matches.map { index, action in
             action.map { "#\(index) \(style.action($0))" } ?? "#0 (initial state)"
         }
+        return leftOut(lines, before: hiddenBefore, after: hiddenAfter, boundGiven: boundGiven, noun: "matches")
     }
     var json: Value { .array(matches.map { .int($0.index) }) }
 }
