@@ -53,6 +53,12 @@ struct IdentityDiffShellTests {
         #expect(session.run("history cart") == ["   #0 (initial state)", ">  #1 Drain {id: 1, last: 15}  items[13].qty, items[0]"])
     }
 
+    @Test func aDiffBetweenBranchesMatchesByIdentityToo() {
+        let session = cart(3)
+        session.run("dispatch cart Remove {id: 1}\njump cart 0\ndispatch cart Reverse")
+        #expect(session.run("diff cart main b1") == ["items[2]: + {id: 1, qty: 1}", "items[0] → items[1]: moved (id: 2)"])
+    }
+
     @Test func historyRecomputeShowsTheFirstChangedStateByIdentity() {
         let session = cart(3)
         session.run("dispatch cart Remove {id: 1}\nreducer r1 : state.items = filter(state.items, x => x.id != action.id + 1)")
