@@ -163,9 +163,39 @@ enum PagerProcess {
         return end
     }
 
-    /// Starts `/bin/sh -c COMMAND` in a process group of its own with `stdin` as its standard
-    /// input and the signals the shell changes back to their defaults; its pid, or `nil`.
-    private static func spawn(_ command: String, stdin: Int32, terminal: Int32?) -> pid_t? {
+    /// Runs `/bin/sh -c COMMAND NAME ARGUMENTS...` as a job of its own that reads the terminal
+    /// itself (an editor): it is given the terminal while it runs, and continued when the
+    /// terminal or Ctrl-Z stops it (the shell waits for it, as for a foreground job that cannot
+    /// be put in the background). Returns how it ended.
+    static func runAtTerminal(_ command: String, arguments: [String]) -> PagerEnd {
+        let terminal = ForegroundTerminal()
+        let previousTTOU = signal(SIGTTOU, SIG_IGN)
+        defer {
+            terminal?.takeBack()
+            signal(SIGTTOU, previousTTOU)
+        }
+        guard let pid = spawn(command, stdin: nil, terminal: terminal?.descriptor, arguments: arguments) else { return .notStarted }
+        setpgid(pid, pid)
+        terminal?.give(to: pid)
+        while true {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WUNTRACED) < 0 {
+                if errno == EINTR { continue }
+                return .notStarted
+            }
+            if status & 0xff == 0x7f {
+                terminal?.give(to: pid)
+                kill(-pid, SIGCONT)
+                continue
+            }
+            return PagerEnd(waitStatus: status)
+        }
+    }
+
+    /// Starts `/bin/sh -c COMMAND` (with `arguments` as `$0`, `$1`...) in a process group of
+    /// its own with `stdin` as its standard input (the shell's when `nil`) and the signals the
+    /// shell changes back to their defaults; its pid, or `nil`.
+    private static func spawn(_ command: String, stdin: Int32?, terminal: Int32?, arguments extra: [String] = []) -> pid_t? {
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -179,7 +209,7 @@ enum PagerProcess {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+        if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO) }
         if let terminal, let setForeground = addTerminalForeground {
             _ = setForeground(&actions, terminal)
         }
@@ -196,7 +226,7 @@ enum PagerProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let copy: (String) -> UnsafeMutablePointer<CChar>? = { strdup($0) }
-        let arguments = ["/bin/sh", "-c", command].map(copy) + [nil]
+        let arguments = (["/bin/sh", "-c", command] + extra).map(copy) + [nil]
         let environment = ProcessInfo.processInfo.environment.map { copy("\($0.key)=\($0.value)") } + [nil]
         defer { (arguments + environment).forEach { free($0) } }
         var pid: pid_t = 0

@@ -273,6 +273,7 @@ struct SessionOptions: ParsableArguments {
             if isatty(STDIN_FILENO) != 0 {
                 interrupts.clear()
                 if isatty(STDOUT_FILENO) != 0 && !json { ConfigFile.apply(to: shell, output: output) }
+                if isatty(STDOUT_FILENO) != 0 { shell.editor = TerminalEditor.fromEnvironment() }
                 let session = InteractiveSession(
                     shell: shell, historyFile: historyFile ?? HistoryFile.defaultPath(), output: output, interrupts: interrupts,
                     pager: noPager || isatty(STDOUT_FILENO) == 0 ? nil : Pager.fromEnvironment())

@@ -60,6 +60,9 @@ public final class Shell {
     /// The files this session is reading (its scripts, loads and replays): never written
     /// (see `checkNotInUse`).
     var filesBeingRead: [FileIdentity] = []
+    /// The user's editor, which `edit REDUCER` opens; `nil` (no terminal, or neither `VISUAL`
+    /// nor `EDITOR` set) makes `edit` an error.
+    public var editor: ExternalEditor?
     /// The store `use STORE` selected: commands that leave out their STORE use it. A fresh
     /// session has none, and a store that goes takes its selection with it.
     public internal(set) var selectedStore: String?
@@ -128,10 +131,25 @@ public final class Shell {
         do throws(InterruptionError) { try Interruption.check() } catch { throw ShellError(.interrupted, at: 0..<0) }
     }
 
-    var renderer: Renderer { Renderer(options: options) }
+    var renderer: Renderer { Renderer(options: options, presenter: changePresenter) }
 
     /// How human output shows values, with the settings of the moment.
-    var style: OutputStyle { OutputStyle(options: options) }
+    var style: OutputStyle {
+        var style = OutputStyle(options: options)
+        style.presenter = changePresenter
+        return style
+    }
+
+    /// How steps' changes are matched by identity (`set identity`), with the state each step of
+    /// a store started from, as its history has it; `nil` for JSON, which keeps the patch.
+    var changePresenter: ChangePresenter? {
+        guard let key = options.settings.identity, !options.json else { return nil }
+        return ChangePresenter(key: key) { [histories, graph] store, index in
+            guard let history = try? histories.history(of: store).history, index >= 1, index <= history.count,
+                  let live = try? graph.storeState(store) else { return nil }
+            return try? history.state(at: index - 1, current: live)
+        }
+    }
 
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
@@ -420,7 +438,7 @@ public final class Shell {
         case .dataflow(let command):
             return try run(command, text: text)
         case .store(let command):
-            return try run(command, text: text)
+            return try run(command, text: text, origin: origin, output: &output)
         case .route(let command):
             return try run(command, text: text)
         case .timeTravel(let command):
@@ -502,7 +520,8 @@ extension Command {
     /// How a recording holds the command (see `RecordedForm`).
     var recordedForm: RecordedForm {
         switch self {
-        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume), .session(.importDevTools): .whatItRuns
+        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume), .session(.importDevTools),
+             .store(.edit): .whatItRuns
         case .save, .session(.exportDevTools), .dataflow(.graph(dot: true, file: _?, force: _)): .note
         default: .itself
         }

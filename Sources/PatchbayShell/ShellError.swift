@@ -36,6 +36,8 @@ public struct ShellError: Error, Sendable, Equatable {
         /// Ctrl-C stopped a `load` after commands it cannot take back (`kept` says which): the
         /// command interrupted changed nothing, those before it stay, and are recorded.
         case loadInterrupted(path: String, kept: String)
+        /// `edit REDUCER` could not open an editor, or the editor failed: what happened.
+        case edit(String)
     }
 
     public let reason: Reason
@@ -105,6 +107,8 @@ public struct ShellError: Error, Sendable, Equatable {
             "interrupted once the command had rewritten a history: what it did stays (see 'history')"
         case .loadInterrupted(let path, let kept):
             "interrupted while loading '\(path)': the command interrupted changed nothing, but the commands before it stay, since \(kept)"
+        case .edit(let detail):
+            "edit: \(detail)"
         }
     }
 }

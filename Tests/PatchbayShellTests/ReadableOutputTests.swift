@@ -131,12 +131,13 @@ struct ReadableOutputTests {
     }
 
     @Test func setListsShowsAndChangesTheSettings() {
-        #expect(text(last(["set"])) == ["width    auto  (80 columns)", "pager    on  (no pager here: only an interactive terminal pages, without --no-pager)", "color    on", "truncate 200"])
+        #expect(text(last(["set"])) == ["width    auto  (80 columns)", "pager    on  (no pager here: only an interactive terminal pages, without --no-pager)", "color    on", "truncate 200",
+                                     "identity id"])
         #expect(text(last(["set width 100"])) == ["width    100"])
         #expect(text(last(["set pager off"], options: ShellOptions(height: 24))) == ["pager    off"])
         #expect(text(last(["set truncate 50", "set truncate"])) == ["truncate 50"])
         let json = text(last(["set pager off", "set"], options: ShellOptions(json: true)))[0]
-        #expect(json == #"{"ok":true,"command":"set","result":{"width":"auto","pager":false,"color":true,"truncate":200}}"#)
+        #expect(json == #"{"ok":true,"command":"set","result":{"width":"auto","pager":false,"color":true,"truncate":200,"identity":"id"}}"#)
     }
 
     @Test func setWidthWrapsHelp() {

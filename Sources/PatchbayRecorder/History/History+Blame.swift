@@ -6,13 +6,18 @@ extension History {
     /// removed an array element before it (which moves another element there). In index order,
     /// with the values at `path` before and after (`nil` where absent); empty when the value
     /// never changed.
-    public func blame(_ path: [ValueChange.PathComponent]) -> [Blame] {
-        blame(path, checking: { () throws(Never) in })
+    ///
+    /// With `identity`, the path is followed by the identities of the elements it leads to (see
+    /// `IdentityPath`): an action that only moves the element, or inserts or removes others
+    /// before it, did not change it.
+    public func blame(_ path: [ValueChange.PathComponent], identity: IdentityPath? = nil) -> [Blame] {
+        blame(path, identity: identity, checking: { () throws(Never) in })
     }
 
-    /// `blame(_:)`, calling `check` every 1024 actions, so that a long history can be stopped
-    /// (Ctrl-C) by a `check` that throws; what it throws ends the blame.
-    public func blame<E: Error>(_ path: [ValueChange.PathComponent], checking check: () throws(E) -> Void) throws(E) -> [Blame] {
+    /// `blame(_:identity:)`, calling `check` every 1024 actions, so that a long history can be
+    /// stopped (Ctrl-C) by a `check` that throws; what it throws ends the blame.
+    public func blame<E: Error>(_ path: [ValueChange.PathComponent], identity: IdentityPath? = nil,
+                                checking check: () throws(E) -> Void) throws(E) -> [Blame] {
         let steps = timelines[selected].steps
         guard steps.count > 0 else { return [] }
         var state = initial
@@ -23,13 +28,18 @@ extension History {
             changes.removeAll(keepingCapacity: true)
             var reader = ChangeReader(step: steps.reader(at: index), values: .new)
             while reader.next() { changes.append(reader.change) }
-            guard changes.contains(where: { Self.change($0, reaches: path) }) else {
+            let reached = if let identity {
+                changes.contains { $0.path.starts(with: identity.watched) || identity.watched.starts(with: $0.path) }
+            } else {
+                changes.contains { Self.change($0, reaches: path) }
+            }
+            guard reached else {
                 for change in changes { try? state.apply(change) }
                 continue
             }
-            let old = state.value(at: path)
+            let old = identity.map { $0.value(in: state) } ?? state.value(at: path)
             for change in changes { try? state.apply(change) }
-            let new = state.value(at: path)
+            let new = identity.map { $0.value(in: state) } ?? state.value(at: path)
             if !Value.same(old, new) {
                 lines.append(Blame(index: index, action: steps.record(at: index).action, old: old, new: new))
             }

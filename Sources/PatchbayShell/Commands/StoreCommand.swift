@@ -22,6 +22,8 @@ enum StoreCommand: Sendable {
     case state(store: Name?, path: Expression?, pathStart: Int, tree: Bool)
     /// `use [STORE]`: selects the store that commands leaving out STORE use (none: clears it).
     case use(Name?)
+    /// `edit REDUCER`: the reducer's statements in the user's editor, applied when it exits.
+    case edit(Name)
 }
 
 /// What the parser needs to know about the session: which names are stores.
@@ -60,6 +62,8 @@ extension CommandParser {
             command = try state(&scanner, context: context)
         case "use":
             command = .use(scanner.name().map { Name(text: $0.0, range: $0.1) })
+        case "edit":
+            command = .edit(try scanner.requireName("the reducer's id (r1, r2, ...)", command: word))
         default:
             return nil
         }

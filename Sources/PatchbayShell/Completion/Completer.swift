@@ -100,7 +100,7 @@ struct Completer {
         case "set" where position == 1:
             return context.nodeNames + ShellSettings.names
         case "set" where position == 2 && ShellSettings.names.contains(earlier[1]):
-            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"]][earlier[1]] ?? []
+            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"], "identity": ["id", "none"]][earlier[1]] ?? []
         case "send", "close", "touch", "rm", "show", "why", "tap", "set":
             return position == 1 ? context.nodeNames : expressionNames
         case "bind" where position <= 2, "unbind" where position <= 2:
@@ -135,6 +135,8 @@ struct Completer {
             case 2 where earlier[1] == "rm": return context.presenterIDs
             default: return ["--live", "when"]
             }
+        case "edit":
+            return position == 1 ? context.reducerIDs : []
         case "reducer":
             switch position {
             case 1: return ["list", "rm"] + context.storeNames + context.reducerIDs  // an id: `reducer r1 : ...`

@@ -18,5 +18,5 @@ extension Shell {
                                            colorStaysPlain: colorStaysPlain))
     }
 
-    private static let settingSynopsis = "set [width N|auto] [pager on|off] [color on|off] [truncate N|off]"
+    private static let settingSynopsis = "set [width N|auto] [pager on|off] [color on|off] [truncate N|off] [identity KEY|none]"
 }

@@ -2,7 +2,7 @@ import PatchbayCore
 import PatchbayGraph
 
 extension Shell {
-    func run(_ command: StoreCommand, text: String) throws(ShellError) -> CommandResult {
+    func run(_ command: StoreCommand, text: String, origin: SourceOrigin, output: inout [OutputLine]) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
         switch command {
         case .store(let name, let expression):
@@ -83,6 +83,8 @@ extension Shell {
             return CommandResult(DispatchReport(outcome: .step(step, fork: fork), warning: warning))
         case .use(let store):
             return try use(store)
+        case .edit(let id):
+            return try edit(id, origin: origin, output: &output)
         case .state(let store, let path, let pathStart, let tree):
             let node = try call(store.map { [$0] } ?? [], [], whole) { () throws(GraphError) in
                 try graph.storeState(store?.text)

@@ -55,7 +55,14 @@ extension Shell {
             }
             // `--path P`: what changed at P, inside it, or around it (a parent replaced whole).
             let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
-            return CommandResult(StateDiff(from: a, to: b, path: path, changes: shown))
+            // As people read it: array elements matched by identity, between the two states.
+            let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
+                guard Value.mayPresentByIdentity(changes), let live = try? graph.storeState(name), let old = try? history.state(at: a, current: live),
+                      let new = try? history.state(at: b, current: live) else { return nil }
+                let all = presenter.present(changes, from: old, to: new)
+                return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all
+            }
+            return CommandResult(StateDiff(from: a, to: b, path: path, changes: shown, presented: presented))
         case .branchDiff(let store, let from, let to, let path):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             let current: Value
@@ -69,16 +76,23 @@ extension Shell {
             let new = try to.map { branch throws(ShellError) in try state(of: branch) } ?? current
             let changes = old.changes(to: new)
             let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
-            return CommandResult(BranchDiff(from: from.text, to: to?.text ?? "the current state", path: path, changes: shown))
+            let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
+                guard Value.mayPresentByIdentity(changes) else { return nil }
+                let all = presenter.present(changes, from: old, to: new)
+                return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all
+            }
+            return CommandResult(BranchDiff(from: from.text, to: to?.text ?? "the current state", path: path, changes: shown,
+                                            presented: presented))
         case .recompute(let store):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // What each action did before, to show how the first changed state differs.
             let before = history.count == 0 ? [] : ((try? history.entries(1...history.count)) ?? [])
             let recomputation = try travel(store, whole) { () throws(TimeTravelError) in try histories.recompute(store?.text) }
             // The first changed state as `diff` shows it, from what it was to what it is.
-            let changes = recomputation.firstChanged.map { firstChangedDiff(history, at: $0, before: before, store: name) } ?? []
+            let first = recomputation.firstChanged.map { firstChangedDiff(history, at: $0, before: before, store: name) }
             return CommandResult(Recomputed(store: name, actions: recomputation.steps.count, changedStates: recomputation.changedStates,
-                                            firstChanged: recomputation.firstChanged, firstChanges: changes))
+                                            firstChanged: recomputation.firstChanged, firstChanges: first?.changes ?? [],
+                                            presented: first?.presented))
         case .skip(let store, let index, let range, let skipped):
             let recomputation = try travel(store, range) { () throws(TimeTravelError) in
                 try histories.setSkipped(store?.text, index, skipped)
@@ -86,7 +100,11 @@ extension Shell {
             return CommandResult(SkipToggled(index: index, skipped: skipped, changedStates: recomputation.changedStates))
         case .blame(let store, let path, let pathRange, let bound):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            let blames = try history.blame(path, checking: { () throws(ShellError) in try checkInterruption() })
+            // The elements the path leads to now, followed by identity through the history.
+            let identity = options.settings.identity.flatMap { key in
+                (try? graph.storeState(name)).flatMap { IdentityPath(path, in: $0, identity: key) }
+            }
+            let blames = try history.blame(path, identity: identity, checking: { () throws(ShellError) in try checkInterruption() })
             if blames.isEmpty { try checkPathExists(path, in: history, of: name, at: pathRange) }
             let (shown, before, after) = bounded(blames, by: bound)
             return CommandResult(BlameListing(path: path, blames: shown, hiddenBefore: before, hiddenAfter: after, boundGiven: bound != nil))
@@ -108,14 +126,17 @@ extension Shell {
     /// How state `index` differs now from what it was before a recomputation: the state
     /// before it is the same (it is the first that changed), so the old one is that state with
     /// the action's old changes.
-    private func firstChangedDiff(_ history: History, at index: Int, before: [HistoryEntry], store: String) -> [ValueChange] {
+    /// The changes are also given as people read them (matched by identity), as `diff` shows them.
+    private func firstChangedDiff(_ history: History, at index: Int, before: [HistoryEntry], store: String)
+        -> (changes: [ValueChange], presented: [PresentedChange]?) {
         guard index >= 1, index <= before.count, let live = try? graph.storeState(store),
               var old = try? history.state(at: index - 1, current: live),
-              let new = try? history.state(at: index, current: live) else { return [] }
+              let new = try? history.state(at: index, current: live) else { return ([], nil) }
         for change in before[index - 1].changes {
-            do throws(PathError) { try old.apply(change) } catch { return [] }
+            do throws(PathError) { try old.apply(change) } catch { return ([], nil) }
         }
-        return old.changes(to: new)
+        let changes = old.changes(to: new)
+        return (changes, changePresenter?.present(changes, from: old, to: new))
     }
 
     private func listHistory(_ history: History, of store: String, filter: HistoryFilter, at range: Range<Int>) throws(ShellError) -> CommandResult {
@@ -153,7 +174,7 @@ extension Shell {
         let branch = branches.count > 1 ? branches.first(where: \.isCurrent) : nil
         let span = filter.from != nil || filter.to != nil ? (from: from, to: to) : nil
         let showsInitialState = !narrows && from == 0 && (picked.first?.index ?? actions.upperBound) == 1
-        return CommandResult(HistoryListing(entries: picked, current: history.current, branch: branch, filtering: filter.isFiltering,
+        return CommandResult(HistoryListing(store: store, entries: picked, current: history.current, branch: branch, filtering: filter.isFiltering,
                                             matched: matched, searched: searched, span: span, lastGiven: filter.last != nil,
                                             showsInitialState: showsInitialState))
     }

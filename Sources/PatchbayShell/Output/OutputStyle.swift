@@ -11,6 +11,8 @@ struct OutputStyle {
     var color: Bool
     /// The columns the tree form fits its lines to.
     var width: Int
+    /// How a step's changes are matched by identity (`set identity`); `nil`: as the patch has them.
+    var presenter: ChangePresenter?
 
     init(limit: Int?, color: Bool, width: Int) {
         self.limit = limit
@@ -56,6 +58,30 @@ struct OutputStyle {
     /// Changes on one line, separated by `; `; `(no changes)` when there are none.
     func changes(_ changes: [ValueChange]) -> String {
         changes.isEmpty ? "(no changes)" : changes.map(change).joined(separator: "; ")
+    }
+
+    /// A presented change in one line: a change as `change(_:)` shows it, or a move,
+    /// `items[0] → items[2]: moved (id: 3)` (yellow).
+    func change(_ presented: PresentedChange) -> String {
+        switch presented {
+        case .change(let change):
+            return self.change(change)
+        case .move(let array, let from, let to, let key, let id):
+            let text = "\(ValueChange.pathText(array + [.index(from)])) → \(ValueChange.pathText(array + [.index(to)])): moved (\(key): \(value(id)))"
+            return paint(text, Self.changed)
+        }
+    }
+
+    /// The changes of step `index` of `store` on one line, matched by identity when the
+    /// presenter can (see `ChangePresenter`).
+    func changes(_ changes: [ValueChange], store: String, step index: Int) -> String {
+        guard !changes.isEmpty else { return "(no changes)" }
+        return presented(changes, store: store, step: index).map(change).joined(separator: "; ")
+    }
+
+    /// The changes of step `index` of `store`, matched by identity when the presenter can.
+    func presented(_ changes: [ValueChange], store: String, step index: Int) -> [PresentedChange] {
+        presenter?.present(changes, store: store, step: index) ?? changes.map(PresentedChange.change)
     }
 
     /// `old → new` of one path, coloured as the change it is (a value that appears is added,

@@ -4,8 +4,14 @@ import PatchbayGraph
 /// Turns results and errors into output lines, for people or as JSON (PatchbayHost.docc/ReadingOutput.md).
 struct Renderer {
     var options: ShellOptions
+    /// How steps' changes are matched by identity, if they are.
+    var presenter: ChangePresenter?
 
-    private var style: OutputStyle { OutputStyle(options: options) }
+    private var style: OutputStyle {
+        var style = OutputStyle(options: options)
+        style.presenter = presenter
+        return style
+    }
 
     /// A command's result; a warning among its lines names the file and line the command came
     /// from, as an error does (`todo.pb:3: warning: ...`).

@@ -1,7 +1,7 @@
 import PatchbayCore
 
 /// The user's preferences for human output: the width lines fit, whether long output is paged,
-/// colour, and how long a value may print. `set NAME VALUE` changes them for the session, and
+/// colour, how long a value may print, and the key that matches array elements in diffs. `set NAME VALUE` changes them for the session, and
 /// the rc file (`$XDG_CONFIG_HOME/patchbay/config`) gives them at start.
 ///
 /// They change how output reads, never what a command does: they are not recorded, and a replay
@@ -15,11 +15,17 @@ public struct ShellSettings: Sendable, Equatable {
     public var color: Bool
     /// How many characters a value prints before the rest is elided; `nil` never cuts.
     public var truncate: Int?
+    /// The member that gives the elements of arrays of objects their identity in diffs (`dispatch`,
+    /// `diff`, `history`, `blame`; see `PresentedChange`): `id` unless set; `nil` matches by position.
+    public var identity: String?
 
     /// How long a value prints before it is elided, when nothing else is said.
     public static let standardTruncation = 200
 
-    public init(width: Int? = nil, pager: Bool = true, color: Bool = true, truncate: Int? = ShellSettings.standardTruncation) {
+    /// Settings as given; the others as they are when nothing is said.
+    public init(width: Int? = nil, pager: Bool = true, color: Bool = true, truncate: Int? = ShellSettings.standardTruncation,
+                identity: String? = "id") {
+        self.identity = identity
         self.width = width
         self.pager = pager
         self.color = color
@@ -27,7 +33,7 @@ public struct ShellSettings: Sendable, Equatable {
     }
 
     /// The settings' names, in the order `set` lists them.
-    public static let names = ["width", "pager", "color", "truncate"]
+    public static let names = ["width", "pager", "color", "truncate", "identity"]
 
     /// The setting `name` stands for (`colour` is `color`), if it is one.
     public static func setting(named name: String) -> String? {
@@ -41,6 +47,7 @@ public struct ShellSettings: Sendable, Equatable {
         "pager": "on or off",
         "color": "on or off",
         "truncate": "a number of characters from 10 up, or off (never cut)",
+        "identity": "a key such as id (a letter or _, then letters, digits or _), or none (match array elements by position)",
     ]
 
     /// Sets `name` to `value` as typed (`set width 100`, `set pager off`).
@@ -60,6 +67,10 @@ public struct ShellSettings: Sendable, Equatable {
             if value == "off" || value == "none" { truncate = nil; return }
             guard let characters = Int(value), characters >= 10 else { throw SettingError(name: name, value: value) }
             truncate = characters
+        case "identity":
+            if value == "none" || value == "off" { identity = nil; return }
+            guard Value.isBareKey(value) else { throw SettingError(name: name, value: value) }
+            identity = value
         default:
             throw SettingError(name: name, value: nil)
         }
@@ -76,7 +87,7 @@ public struct ShellSettings: Sendable, Equatable {
     /// Each setting's value as `set NAME VALUE` takes it back.
     public var values: [(name: String, value: String)] {
         [("width", width.map(String.init) ?? "auto"), ("pager", pager ? "on" : "off"), ("color", color ? "on" : "off"),
-         ("truncate", truncate.map(String.init) ?? "off")]
+         ("truncate", truncate.map(String.init) ?? "off"), ("identity", identity ?? "none")]
     }
 
     /// Reads the lines of an rc file: `NAME VALUE` (or `set NAME VALUE`) a line, `#` comments

@@ -19,7 +19,7 @@ extension StoreStep {
         }
         if let failure { return head + "  failed: \(failure)" }
         if unrecorded { return head + "  (change not recorded)" }
-        return head + "  " + style.changes(changes)
+        return head + "  " + style.changes(changes, store: store, step: index)
     }
 
     /// `{store, index, action, changes}`, and `cause` for a follow-up (the action that

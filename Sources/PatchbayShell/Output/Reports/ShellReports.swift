@@ -75,6 +75,7 @@ struct SettingsShown: CommandReport {
         case "width": settings.width.map(Value.int) ?? .string("auto")
         case "pager": .bool(settings.pager)
         case "color": .bool(settings.color)
+        case "identity": settings.identity.map(Value.string) ?? .null
         default: settings.truncate.map(Value.int) ?? .string("off")
         }
     }

@@ -6,6 +6,8 @@ import PatchbayRecorder
 /// when the store has several, a count line when filtered or cut, then a line each, formatted
 /// only when shown; in JSON the array of the steps shown (the count is for people).
 struct HistoryListing: CommandReport {
+    /// The store whose history it is.
+    var store: String
     /// The entries shown, oldest first.
     var entries: [HistoryEntry]
     /// The history's current step.
@@ -45,7 +47,7 @@ struct HistoryListing: CommandReport {
         for entry in entries {
             let mark = (entry.index == current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
             let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
-            lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(Self.effect(of: entry))" + cause)
+            lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(effect(of: entry, in: style))" + cause)
         }
         return lines
     }
@@ -65,14 +67,16 @@ struct HistoryListing: CommandReport {
         return json
     }
 
-    /// What an action did, for a history line: the paths it changed.
-    private static func effect(of entry: HistoryEntry) -> String {
+    /// What an action did, for a history line: the paths it changed (matched by identity, as
+    /// `dispatch` shows them).
+    private func effect(of entry: HistoryEntry, in style: OutputStyle) -> String {
         if entry.skipped { return "(skipped)" }
         if let failure = entry.failure { return "failed: \(failure)" }
         if entry.unrecorded && entry.changes.isEmpty { return "(change not recorded)" }
         guard !entry.changes.isEmpty else { return "(no changes)" }
-        let paths = entry.changes.prefix(6).map(\.pathText).joined(separator: ", ")
-        let shown = entry.changes.count > 6 ? paths + ", +\(entry.changes.count - 6) more" : paths
+        let changes = entry.unrecorded ? entry.changes.map(PresentedChange.change) : style.presented(entry.changes, store: store, step: entry.index)
+        let paths = changes.prefix(6).map(\.pathText).joined(separator: ", ")
+        let shown = changes.count > 6 ? paths + ", +\(changes.count - 6) more" : paths
         return entry.unrecorded ? shown + " (since the last recorded state)" : shown
     }
 }
@@ -164,9 +168,12 @@ struct StateDiff: CommandReport {
     var path: [ValueChange.PathComponent]?
     /// The changes shown.
     var changes: [ValueChange]
+    /// The changes as people read them (matched by identity): shown instead of `changes` when given.
+    var presented: [PresentedChange]?
 
     func lines(in style: OutputStyle) -> [String] {
-        guard changes.isEmpty else { return changes.map(style.change) }
+        let shown = presented ?? changes.map(PresentedChange.change)
+        guard shown.isEmpty else { return shown.map(style.change) }
         return ["#\(from) → #\(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
     }
     var json: Value { changes.json }
@@ -180,9 +187,12 @@ struct BranchDiff: CommandReport {
     /// The path `--path` narrowed the changes to.
     var path: [ValueChange.PathComponent]?
     var changes: [ValueChange]
+    /// The changes as people read them (matched by identity): shown instead of `changes` when given.
+    var presented: [PresentedChange]?
 
     func lines(in style: OutputStyle) -> [String] {
-        guard changes.isEmpty else { return changes.map(style.change) }
+        let shown = presented ?? changes.map(PresentedChange.change)
+        guard shown.isEmpty else { return shown.map(style.change) }
         return ["\(from) → \(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
     }
     var json: Value { changes.json }
@@ -197,12 +207,14 @@ struct Recomputed: CommandReport {
     var firstChanged: Int?
     /// How the first changed state differs, from what it was to what it is.
     var firstChanges: [ValueChange]
+    /// Those changes as people read them (matched by identity), when they are.
+    var presented: [PresentedChange]?
 
     func lines(in style: OutputStyle) -> [String] {
         let first = firstChanged.map { ", the first at #\($0)" } ?? ""
         let head = "recomputed \(counted(actions, "action")) of \(store) with its reducers as they are now: "
             + statesChanged(changedStates) + first
-        return [head + (firstChanges.isEmpty ? "" : ":")] + firstChanges.map(style.change)
+        return [head + (firstChanges.isEmpty ? "" : ":")] + (presented?.map(style.change) ?? firstChanges.map(style.change))
     }
 
     var json: Value {
