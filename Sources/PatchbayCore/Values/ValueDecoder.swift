@@ -279,7 +279,7 @@ private struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         guard let member = lookUp(key) else {
             // A member that no key of this container knows, close to the missing one, is the
             // field misspelt: said as such, not as the field missing.
-            let strays = members.keys.filter { $0 != hiddenKey && Key(stringValue: $0) == nil }
+            let strays = members.keys.map(\.string).filter { $0 != hiddenKey && Key(stringValue: $0) == nil }
             if let misspelt = Spelling.closest(to: key.stringValue, among: strays) {
                 throw ValueCodingError(path: ValueCodingError.names(codingPath) + [misspelt],
                                        message: ValueCodingError.unknownField(misspelt, fields: [key.stringValue]))

@@ -329,7 +329,7 @@ extension Shell {
         let container = live.value(at: parent) ?? history.initial.value(at: parent)
         var detail = "no path '\(ValueChange.pathText(path))' in \(store)'s states"
         if case .key(let missing) = path[depth], case .object(let members)? = container {
-            let keys = Array(members.keys)
+            let keys = members.keys.map(\.string)
             if let closest = Spelling.closest(to: missing, among: keys) {
                 var suggested = path
                 suggested[depth] = .key(closest)
