@@ -306,6 +306,28 @@ struct HostedStoreRecordingTests {
         #expect(divergence.touchingSteps == [3, 4])
     }
 
+    @Test func historyRecomputeFindsTheChangesOfTheStepsACheckpointRecordingLeavesOut() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/app.jsonl"
+        let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", checkpointInterval: 3)
+        for action in [TallyAction.add(amount: 2), .note("x"), .double, .add(amount: 1)] { store.dispatch(action) }
+        recorder.stop()
+
+        let session = try HostedFixtures.session()
+        session.run("inspect \(path)")
+        #expect(session.run("history tally") == [
+            "   #0 (initial state)", "   #1 add {amount: 2}  (change not recorded)", "   #2 note {_0: \"x\"}  (change not recorded)",
+            "   #3 double  total, log[0] (since the last recorded state)", ">  #4 add {amount: 1}  total (since the last recorded state)",
+        ])
+        // The same reducer: no recorded state changes, and every step gets its own changes.
+        #expect(session.run("history recompute tally") == ["recomputed 4 actions of tally with its reducers as they are now: 0 states changed"])
+        #expect(session.run("history tally") == [
+            "   #0 (initial state)", "   #1 add {amount: 2}  total", "   #2 note {_0: \"x\"}  log[0]", "   #3 double  total",
+            ">  #4 add {amount: 1}  total",
+        ])
+    }
+
     @Test func aCheckpointThatDiffersFromTheReplayedStateShowsTheDiffOrTheDivergenceInJSON() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/app.jsonl"

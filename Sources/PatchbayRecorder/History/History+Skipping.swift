@@ -68,6 +68,10 @@ extension History {
                 }
             }
             if step == index, let skipped { record.skipped = skipped }
+            // A step whose recording held no state after it: its old state is not known, so it is
+            // not counted as changed; from now on its changes are the reducer's own.
+            let stateWasUnknown = record.unrecorded && oldChanges.isEmpty
+            record.unrecorded = false
             if record.skipped {
                 record.changes = []
                 record.failure = nil
@@ -81,7 +85,7 @@ extension History {
             steps.append(Reduction(changes: record.changes, failure: record.failure))
             timeline.append(record, after: state)
             divergence.note(first: oldChanges, second: record.changes)
-            if !divergence.agree(oldState, state) {
+            if !stateWasUnknown, !divergence.agree(oldState, state) {
                 changedStates += 1
                 if firstChanged == nil { firstChanged = step }
             }
