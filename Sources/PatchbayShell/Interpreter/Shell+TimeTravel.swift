@@ -53,16 +53,11 @@ extension Shell {
                     throw .history(store: name, error)
                 }
             }
-            // `--path P`: what changed at P, inside it, or around it (a parent replaced whole).
-            let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
-            // As people read it: array elements matched by identity, between the two states.
-            let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
-                guard Value.mayPresentByIdentity(changes), let live = try? graph.storeState(name), let old = try? history.state(at: a, current: live),
+            return CommandResult(stateDiff(changes, from: "#\(a)", to: "#\(b)", at: path) { () -> (Value, Value)? in
+                guard let live = try? graph.storeState(name), let old = try? history.state(at: a, current: live),
                       let new = try? history.state(at: b, current: live) else { return nil }
-                let all = presenter.present(changes, from: old, to: new)
-                return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all
-            }
-            return CommandResult(StateDiff(from: a, to: b, path: path, changes: shown, presented: presented))
+                return (old, new)
+            })
         case .branchDiff(let store, let from, let to, let path):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             let current: Value
@@ -74,15 +69,9 @@ extension Shell {
             }
             let old = try state(of: from)
             let new = try to.map { branch throws(ShellError) in try state(of: branch) } ?? current
-            let changes = old.changes(to: new)
-            let shown = path.map { path in changes.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? changes
-            let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
-                guard Value.mayPresentByIdentity(changes) else { return nil }
-                let all = presenter.present(changes, from: old, to: new)
-                return path.map { path in all.filter { $0.path.starts(with: path) || path.starts(with: $0.path) } } ?? all
-            }
-            return CommandResult(BranchDiff(from: from.text, to: to?.text ?? "the current state", path: path, changes: shown,
-                                            presented: presented))
+            return CommandResult(stateDiff(old.changes(to: new), from: from.text, to: to?.text ?? "the current state", at: path) {
+                (old, new)
+            })
         case .recompute(let store):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             // What each action did before, to show how the first changed state differs.
@@ -371,6 +360,22 @@ extension Shell {
             }
             throw ShellError(.timeTravel(error), at: range)
         }
+    }
+
+    /// A `diff`'s report: `changes` narrowed to `path` (`--path P`: what changed at P, inside
+    /// it, or around it, a parent replaced whole), and, as people read them, matched by identity
+    /// between the two states `states` gives (asked for only when that can differ).
+    func stateDiff(_ changes: [ValueChange], from: String, to: String, at path: [ValueChange.PathComponent]?,
+                   states: () -> (Value, Value)?) -> StateDiff {
+        func narrowed<Change>(_ all: [Change], _ pathOf: (Change) -> [ValueChange.PathComponent]) -> [Change] {
+            guard let path else { return all }
+            return all.filter { pathOf($0).starts(with: path) || path.starts(with: pathOf($0)) }
+        }
+        let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
+            guard Value.mayPresentByIdentity(changes), let (old, new) = states() else { return nil }
+            return narrowed(presenter.present(changes, from: old, to: new), \.path)
+        }
+        return StateDiff(from: from, to: to, path: path, changes: narrowed(changes, \.path), presented: presented)
     }
 }
 

@@ -159,33 +159,16 @@ struct StoreAtStep: CommandReport {
     }
 }
 
-/// How a state differs from another (`diff`): a coloured line per change, or that there is no
-/// difference (at the path asked for); the changes in JSON.
+/// How a state differs from another (`diff`: two steps, `#2 → #5`, or two branches' current
+/// states, `main → b1`): a coloured line per change, or that there is no difference (at the path
+/// asked for); the changes in JSON.
 struct StateDiff: CommandReport {
-    var from: Int
-    var to: Int
-    /// The path `--path` narrowed the changes to.
-    var path: [ValueChange.PathComponent]?
-    /// The changes shown.
-    var changes: [ValueChange]
-    /// The changes as people read them (matched by identity): shown instead of `changes` when given.
-    var presented: [PresentedChange]?
-
-    func lines(in style: OutputStyle) -> [String] {
-        let shown = presented ?? changes.map(PresentedChange.change)
-        guard shown.isEmpty else { return shown.map(style.change) }
-        return ["#\(from) → #\(to): no differences" + (path.map { " at \(ValueChange.pathText($0))" } ?? "")]
-    }
-    var json: Value { changes.json }
-}
-
-/// How one branch's current state differs from another's (`diff main b1`): a line per
-/// change, or that there is none; the changes in JSON.
-struct BranchDiff: CommandReport {
+    /// The states compared, as the no-difference line names them (`#2`, `main`).
     var from: String
     var to: String
     /// The path `--path` narrowed the changes to.
     var path: [ValueChange.PathComponent]?
+    /// The changes shown.
     var changes: [ValueChange]
     /// The changes as people read them (matched by identity): shown instead of `changes` when given.
     var presented: [PresentedChange]?
