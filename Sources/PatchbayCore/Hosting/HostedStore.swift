@@ -161,12 +161,10 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
         if throughMiddleware && !middleware.isEmpty {
             let before = typed
             let context = MiddlewareContext<State, Action>(state: { before }, dispatch: { followUps.append($0) })
-            for step in middleware {
-                guard let next = step.handle(typedAction, context) else {
-                    return HostedOutcome(action: nil, followUps: try followUps.map(object))
-                }
-                typedAction = next
+            guard let next = Middleware.run(middleware, on: typedAction, context) else {
+                return HostedOutcome(action: nil, followUps: try followUps.map(object))
             }
+            typedAction = next
         }
         reducer.reduce(&typed, typedAction)
         let value = try encode(typed)

@@ -15,6 +15,19 @@ public struct Middleware<State, Action> {
         self.handle = handle
     }
 
+    /// Runs `middleware` in order on `action`, each on the one before's result: the action to
+    /// reduce, or `nil` when one dropped it. The one middleware loop of every store (a `Store`,
+    /// a hosted store).
+    @inlinable
+    package static func run(_ middleware: [Middleware], on action: Action, _ context: MiddlewareContext<State, Action>) -> Action? {
+        var action = action
+        for step in middleware {
+            guard let next = step.handle(action, context) else { return nil }
+            action = next
+        }
+        return action
+    }
+
     /// A middleware that only observes: it sees each action with the state before it.
     public static func observe(_ observe: @escaping (Action, State) -> Void) -> Middleware {
         Middleware { action, context in

@@ -70,14 +70,11 @@ public final class Store<State, Action> {
         let index = progress.count()
         var action = action
         if !middleware.isEmpty {
-            let context = MiddlewareContext(store: self)
-            for step in middleware {
-                guard let next = step.handle(action, context) else {
-                    for observer in observers { observer.didDrop(action, index) }
-                    return
-                }
-                action = next
+            guard let next = Middleware.run(middleware, on: action, MiddlewareContext(store: self)) else {
+                for observer in observers { observer.didDrop(action, index) }
+                return
             }
+            action = next
         }
         // In place: the reducer changes the store's own storage, which nothing else holds unless
         // an observer asked for the state before.
@@ -96,6 +93,7 @@ public final class Store<State, Action> {
     package func notifySubscribers() {
         // Over a snapshot: a callback may disconnect itself or others (their flag skips them at
         // once) or subscribe (the new one already got this state), which changes the array.
+        if subscriptions.isEmpty { return }
         let current = subscriptions
         let state = currentState
         for subscription in current { subscription.receive(state) }
