@@ -86,6 +86,15 @@ struct SessionBenchmarks: BenchmarkGroup {
                 cleanUp: { fixture.release() }
             ),
             BenchmarkRow(
+                id: "R-Q-BLAME", title: "after inspect of \(n) actions: blame app k7, per query",
+                ours: Self.query("blame app k7", fixture), target: .secondsBelow(1, operations: 1)),
+            BenchmarkRow(
+                id: "R-Q-TYPE", title: "after inspect of \(n) actions: history app --type Set --last 5, per query",
+                ours: Self.query("history app --type Set --last 5", fixture), target: .secondsBelow(1, operations: 1)),
+            BenchmarkRow(
+                id: "R-Q-FIND", title: "after inspect of \(n) actions: find app --last 5 state.k7 > 0, per query",
+                ours: Self.query("find app --last 5 state.k7 > 0", fixture), target: .secondsBelow(1, operations: 1)),
+            BenchmarkRow(
                 id: "R-INS-MEM", title: "inspect FILE of \(n) actions in a process of its own: peak RSS it adds / file size",
                 ours: Self.inspectMemory(fixture),
                 reference: nil,
@@ -210,6 +219,24 @@ struct SessionBenchmarks: BenchmarkGroup {
                     throw CorrectnessFailure(description: "inspect: \(text.prefix(300))")
                 }
                 return try SessionFixture.stateSum(shell)
+            }
+        }
+    }
+
+    // MARK: R-Q
+
+    /// One query over a history `inspect` rebuilt (untimed) from the library recording.
+    static func query(_ command: String, _ fixture: SessionFixture) -> Workload {
+        Workload(operations: 1) {
+            let path = try fixture.libraryRecording()
+            let shell = Shell()
+            guard shell.execute("inspect \(path)").status == .success else { throw CorrectnessFailure(description: "inspect \(path) failed") }
+            return Trial(expectedChecksum: 1) {
+                let outcome = shell.execute(command)
+                guard outcome.status == .success else {
+                    throw CorrectnessFailure(description: "\(command): \(outcome.lines.map(\.text).joined(separator: " ").prefix(300))")
+                }
+                return 1
             }
         }
     }
