@@ -126,8 +126,8 @@ final class RecordingWriter: Sendable {
                 if schedule { dispatchQueue.asyncAfter(deadline: .now() + Self.batchDelay) { self.drain() } }
                 return true
             }
-            // Full: wait for the writer to write what is waiting.
-            dispatchQueue.sync {}
+            // Full: write what is waiting now, on the writer's queue (after any write under way).
+            dispatchQueue.sync { self.drain() }
         }
     }
 
