@@ -123,7 +123,9 @@ final class RecordingWriter: Sendable {
             if accepted {
                 // The writer wakes once per `batchDelay` at most, and takes what came meanwhile:
                 // the app's thread then pays a wake-up once per batch, not once per action.
-                if schedule { dispatchQueue.asyncAfter(deadline: .now() + Self.batchDelay) { self.drain() } }
+                // (Weakly: a writer that was stopped, having written everything, is not kept
+                // alive by a wake-up still pending.)
+                if schedule { dispatchQueue.asyncAfter(deadline: .now() + Self.batchDelay) { [weak self] in self?.drain() } }
                 return true
             }
             // Full: write what is waiting now, on the writer's queue (after any write under way).
