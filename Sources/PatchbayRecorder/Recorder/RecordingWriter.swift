@@ -1,6 +1,6 @@
 import Dispatch
+import Foundation
 import PatchbayCore
-import Synchronization
 
 /// How much of each step a `Recorder` writes.
 public enum RecordingDetail: Sendable, Equatable {
@@ -47,7 +47,7 @@ final class RecordingWriter: Sendable {
     /// How long the writer lets actions gather before it writes them.
     static let batchDelay = DispatchTimeInterval.milliseconds(1)
 
-    private struct Queue: ~Copyable {
+    private struct Queue {
         var entries: [Entry] = []
         var isScheduled = false
         /// Whether a queued or written entry holds a typed state not encoded yet.
@@ -58,7 +58,7 @@ final class RecordingWriter: Sendable {
     }
 
     /// What only the writer's thread touches (and `stop`/`flush`, which wait for it).
-    private struct Output: ~Copyable {
+    private struct Output {
         var writer: SessionWriter?
         /// The state after the last action written, when the writer knows it.
         var state: Value?
@@ -76,8 +76,8 @@ final class RecordingWriter: Sendable {
     private let fixedCheckpointInterval: Int?
     /// A fixed number of actions between the states taken, when the caller gave one.
     private let fixedStateInterval: Int?
-    private let queue = Mutex(Queue())
-    private let output: Mutex<Output>
+    private let queue = Locked(Queue())
+    private let output: Locked<Output>
     private let dispatchQueue = DispatchQueue(label: "patchbay.recorder")
 
     /// `initialEncoding`: how long encoding the initial state took, from which the first
@@ -91,7 +91,7 @@ final class RecordingWriter: Sendable {
         fixedStateInterval = detail == .checkpoints ? checkpointInterval : nil
         let interval = fixedStateInterval ?? Self.interval(encodingTook: nanoseconds, budget: budgetNanoseconds)
         queue.withLock { $0.interval = interval }
-        output = Mutex(Output(writer: writer, state: initialState, digest: StateDigest(initialState),
+        output = Locked(Output(writer: writer, state: initialState, digest: StateDigest(initialState),
                               checkpointInterval: checkpointInterval ?? Self.checkpointInterval(for: initialState)))
     }
 
@@ -276,5 +276,23 @@ final class RecordingWriter: Sendable {
     /// policy (`Checkpoint.interval(after:)`).
     static func checkpointInterval(for state: Value) -> Int {
         Checkpoint.interval(after: state)
+    }
+}
+
+/// A value only touched under its lock, from any thread. (An `NSLock`, a pthread mutex, rather
+/// than `Synchronization.Mutex`, whose futex the thread sanitizer does not see: every access goes
+/// through `withLock`, which is what makes this `Sendable`.)
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }
