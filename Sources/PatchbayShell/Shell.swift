@@ -131,6 +131,20 @@ public final class Shell {
         do throws(InterruptionError) { try Interruption.check() } catch { throw ShellError(.interrupted, at: 0..<0) }
     }
 
+    /// Writes the file a command makes whole (see `ScriptFileWriter`): Ctrl-C before the new
+    /// file takes FILE's place stops the command with FILE as it was; after, the new file stays,
+    /// and the command says so instead of "nothing changed".
+    func writeWhole(_ text: String, to path: String, replacing: Bool, at range: Range<Int>) throws(ShellError) {
+        try ScriptFileWriter.write(text, to: path, replacing: replacing, at: range, beforeReplacing: checkInterruption)
+        lastingChanges.wrote(path)
+    }
+
+    /// Notes that the command replaced or made `path` by other means than `writeWhole` (a
+    /// recording's file).
+    func noteWritten(_ path: String) {
+        lastingChanges.wrote(path)
+    }
+
     var renderer: Renderer { Renderer(options: options, presenter: changePresenter) }
 
     /// How human output shows values, with the settings of the moment.
@@ -247,8 +261,12 @@ public final class Shell {
             }
             executeDepth += 1
             defer { executeDepth -= 1 }
-            let result = try run(command, text: text, origin: origin, output: &lines)
-            try checkInterruption()
+            var result = try run(command, text: text, origin: origin, output: &lines)
+            if lastingChanges.writtenFiles.isEmpty {
+                try checkInterruption()
+            } else if Interruption.current?.isRequested == true {
+                result = CommandResult(InterruptedAfterWriting(result: result.report, files: lastingChanges.writtenFiles))
+            }
             lastingChanges.note(command, text: text)
             let events = graph.takeEvents()
             if let runaway = events.runaway {

@@ -33,38 +33,65 @@ extension Value {
     /// changes in it are more than insertions or removals alone (those read the same either way);
     /// any other change is shown as it is, in its place. With no `key`, the changes as they are.
     public func presented(_ changes: [ValueChange], to new: Value, identity key: String?) -> [PresentedChange] {
-        guard let key, changes.contains(where: { Self.mayNeedIdentity($0) }) else { return changes.map(PresentedChange.change) }
+        presented(changes, to: new, identity: key, shortcut: true)
+    }
+
+    /// `presented(_:to:identity:)`; with `shortcut` off, every array with a change inside an
+    /// element is matched by identity without first asking whether that can read differently
+    /// (`mayPresentByIdentity(_:key:)`): the reference the tests hold the shortcut to.
+    package func presented(_ changes: [ValueChange], to new: Value, identity key: String?, shortcut: Bool) -> [PresentedChange] {
+        guard let key, changes.contains(where: { Self.mayNeedIdentity($0, key: shortcut ? key : nil) }) else {
+            return changes.map(PresentedChange.change)
+        }
         var presented: [PresentedChange] = []
         var matched: Set<[ValueChange.PathComponent]> = []
         var checked: [[ValueChange.PathComponent]: Bool] = [:]
         for change in changes {
-            guard let array = identityArray(of: change, in: new, key: key, among: changes, checked: &checked) else {
+            guard let array = identityArray(of: change, in: new, key: key, among: changes, shortcut: shortcut, checked: &checked) else {
                 presented.append(.change(change))
                 continue
             }
             guard matched.insert(array).inserted,
                   case .array(let old)? = value(at: array), case .array(let current)? = new.value(at: array) else { continue }
-            presented += Self.matching(old, current, at: array, key: key)
+            presented += Self.matching(old, current, at: array, key: key, shortcut: shortcut)
         }
         return presented
     }
 
-    /// Whether any of `changes` may read differently with array elements matched by identity
-    /// (a change inside an element, or an element replaced whole): when none does, the
-    /// presentation is the changes as they are, and needs no state.
-    public static func mayPresentByIdentity(_ changes: [ValueChange]) -> Bool {
-        changes.contains { mayNeedIdentity($0) }
+    /// Whether any of `changes` may read differently with array elements matched by the member
+    /// `key`: when none does, the presentation is the changes as they are, and needs no state
+    /// (so that showing one changed item of 100,000 costs that item, not two states).
+    ///
+    /// Matched by identity, an array's elements read differently from matched by position only
+    /// when some index holds another element after the step than before. Every element keeps
+    /// its index when no change replaces an element whole or touches an element's `key` (its
+    /// identity): an element inserted, removed or moved shifts those after it, and since the
+    /// identities in an array matched by identity are distinct, each shifted position then
+    /// shows its `key` changed (or the element replaced), which this catches. Insertions or
+    /// removals alone read the same either way.
+    public static func mayPresentByIdentity(_ changes: [ValueChange], key: String) -> Bool {
+        changes.contains { mayNeedIdentity($0, key: key) }
     }
 
-    /// Whether a change may read differently matched by identity: one inside an element, or
-    /// an element replaced whole.
-    private static func mayNeedIdentity(_ change: ValueChange) -> Bool {
-        guard let last = change.path.lastIndex(where: { if case .index = $0 { true } else { false } }) else { return false }
-        return last < change.path.count - 1 || change.operation == .replace
+    /// Whether `change` replaces an element whole or touches an element's `key`; without a
+    /// `key`, whether it replaces an element or changes anything inside one.
+    private static func mayNeedIdentity(_ change: ValueChange, key: String?) -> Bool {
+        let path = change.path
+        for (depth, component) in path.enumerated() {
+            guard case .index = component else { continue }
+            if depth == path.count - 1 {
+                if change.operation == .replace { return true }
+            } else if key == nil {
+                return true
+            } else if case .key(let member) = path[depth + 1], member == key {
+                return true
+            }
+        }
+        return false
     }
 
     /// The shallowest array on `change`'s path that is matched by identity, if one is.
-    private func identityArray(of change: ValueChange, in new: Value, key: String, among changes: [ValueChange],
+    private func identityArray(of change: ValueChange, in new: Value, key: String, among changes: [ValueChange], shortcut: Bool,
                                checked: inout [[ValueChange.PathComponent]: Bool]) -> [ValueChange.PathComponent]? {
         for (depth, component) in change.path.enumerated() {
             guard case .index = component else { continue }
@@ -73,7 +100,7 @@ extension Value {
                 if known { return array }
                 continue
             }
-            let matches = Self.needsIdentity(changes, under: array)
+            let matches = Self.needsIdentity(changes, under: array, key: shortcut ? key : nil)
                 && Self.identities(of: value(at: array), key: key) != nil && Self.identities(of: new.value(at: array), key: key) != nil
             checked[array] = matches
             if matches { return array }
@@ -81,12 +108,18 @@ extension Value {
         return nil
     }
 
-    /// Whether the changes in the array at `array` are more than insertions alone or removals
-    /// alone, which read the same by position.
-    private static func needsIdentity(_ changes: [ValueChange], under array: [ValueChange.PathComponent]) -> Bool {
-        changes.contains { change in
-            change.path.count > array.count && change.path.starts(with: array)
-                && (change.path.count > array.count + 1 || change.operation == .replace)
+    /// Whether some element of the array at `array` may hold another index after `changes` than
+    /// before (see `mayPresentByIdentity(_:key:)`): one replaced whole or its `key` changed;
+    /// without a `key`, whether the changes are more than insertions alone or removals alone.
+    private static func needsIdentity(_ changes: [ValueChange], under array: [ValueChange.PathComponent], key: String?) -> Bool {
+        let depth = array.count
+        return changes.contains { change in
+            let path = change.path
+            guard path.count > depth, path.starts(with: array) else { return false }
+            if path.count == depth + 1 { return change.operation == .replace }
+            guard let key else { return true }
+            if case .key(let member) = path[depth + 1] { return member == key }
+            return false
         }
     }
 
@@ -120,7 +153,8 @@ extension Value {
     /// changes inside the elements kept (at their new index), then the insertions, the removals
     /// (last first, as a patch removes them), and the moves of the elements whose order among
     /// those kept changed, fewest possible.
-    private static func matching(_ old: [Value], _ new: [Value], at path: [ValueChange.PathComponent], key: String) -> [PresentedChange] {
+    private static func matching(_ old: [Value], _ new: [Value], at path: [ValueChange.PathComponent], key: String,
+                                 shortcut: Bool) -> [PresentedChange] {
         let oldIdentities = identities(of: .array(old), key: key) ?? []
         let newIdentities = identities(of: .array(new), key: key) ?? []
         let oldPlaces = Dictionary(uniqueKeysWithValues: oldIdentities.enumerated().map { ($1, $0) })
@@ -136,7 +170,7 @@ extension Value {
             }
             kept.append((was, index))
             let before = old[was]
-            inside += before.presented(before.changes(to: element), to: element, identity: key).map { $0.rebased(under: place) }
+            inside += before.presented(before.changes(to: element), to: element, identity: key, shortcut: shortcut).map { $0.rebased(under: place) }
         }
         let removals = old.indices.reversed().filter { !newPlaces.contains(oldIdentities[$0]) }.map { index in
             PresentedChange.change(ValueChange(path: path + [.index(index)], operation: .remove, old: old[index], new: nil))

@@ -121,14 +121,7 @@ extension Value {
                 changes.append(ValueChange(path: path + [.key(key.string)], operation: .add, old: nil, new: value))
             }
         case (.array(let a), .array(let b)):
-            var prefix = 0
-            while prefix < a.count, prefix < b.count, isIdentical(a[prefix], b[prefix]) {
-                prefix += 1
-            }
-            var suffix = 0
-            while suffix < a.count - prefix, suffix < b.count - prefix, isIdentical(a[a.count - 1 - suffix], b[b.count - 1 - suffix]) {
-                suffix += 1
-            }
+            let (prefix, suffix) = identicalEnds(a, b)
             let oldMiddle = a.count - prefix - suffix, newMiddle = b.count - prefix - suffix
             let paired = Swift.min(oldMiddle, newMiddle)
             for offset in 0..<paired {
@@ -145,6 +138,27 @@ extension Value {
             }
         default:
             changes.append(ValueChange(path: path, operation: .replace, old: old, new: new))
+        }
+    }
+
+    /// How many elements at the start of `a` and `b` are identical, and then how many at their
+    /// ends, not counting those of the start again. Most elements of a large array an action
+    /// changed in one place are the same storage as before (a memory's encoding takes them
+    /// over), and `_ValueBits` tells those apart without copying them.
+    private static func identicalEnds(_ a: [Value], _ b: [Value]) -> (prefix: Int, suffix: Int) {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                func identical(_ i: Int, _ j: Int) -> Bool {
+                    _ValueBits.equal(a.baseAddress! + i, b.baseAddress! + j) || isIdentical(a[i], b[j])
+                }
+                var prefix = 0
+                while prefix < a.count, prefix < b.count, identical(prefix, prefix) { prefix += 1 }
+                var suffix = 0
+                while suffix < a.count - prefix, suffix < b.count - prefix, identical(a.count - 1 - suffix, b.count - 1 - suffix) {
+                    suffix += 1
+                }
+                return (prefix, suffix)
+            }
         }
     }
 
@@ -220,5 +234,29 @@ extension Value {
         default:
             return false
         }
+    }
+}
+
+/// The bytes of two values in memory, compared without reading the values (so without the
+/// reference counting a copy costs).
+///
+/// The invariant: two values whose bytes are all equal are identical (`Value.isIdentical`): a
+/// value's bytes are its scalar or the references to its storage, and the same storage holds
+/// the same contents. Bytes that differ prove nothing (a case's unused payload bytes need not
+/// match), so a caller asks `isIdentical` then.
+enum _ValueBits {
+    static func equal(_ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) -> Bool {
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        let size = MemoryLayout<Value>.size
+        var offset = 0
+        while offset + 8 <= size {
+            if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < size {
+            if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
     }
 }

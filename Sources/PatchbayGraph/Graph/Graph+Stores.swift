@@ -293,7 +293,8 @@ extension Graph {
     /// of its own. Kept out of line: inlined, its access to the clock is checked on every dispatch.
     @inline(never)
     func scheduleDelayed(_ reducer: StoreReducer, action: Value, from index: Int, in store: StoreNode, at due: Int) {
-        engine.setTimer(at: due, owner: store, purpose: .reducer(reducer.id, action: action, from: index)) { [unowned self, unowned store] in
+        engine.setTimer(at: due, owner: store, purpose: .reducer(reducer.id, action: action, from: index), source: reducer) {
+            [unowned self, unowned store] in
             store.actionCount += 1
             var state = store.takeState()
             var changes: [ValueChange] = []

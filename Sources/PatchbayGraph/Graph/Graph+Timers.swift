@@ -11,6 +11,28 @@ extension Graph {
         }
     }
 
+    /// What a recording that starts now could not carry into its replay, for `record` to
+    /// refuse with what to do; `nil` when it can carry everything: an open transaction, a
+    /// navigation stack (which no definition rebuilds), or an `after` timer whose reducer was
+    /// removed or replaced since it was set (it runs the old body, which no definition makes).
+    public var whatARecordingCannotCarry: String? {
+        if engine.isInTransaction { return "a transaction is open: end it with 'commit' or 'abort' first" }
+        if !stack.isEmpty {
+            return "the navigation stack holds \(stack.entries.count) screen\(stack.entries.count == 1 ? "" : "s"), which a replay cannot "
+                + "rebuild: close \(stack.entries.count == 1 ? "it" : "them") with 'back' first, or 'reset'"
+        }
+        for timer in engine.clock.inFiringOrder {
+            guard case .reducer(let id, _, _)? = timer.purpose, let owner = timer.owner,
+                  let store = engine.nodes[owner] as? StoreNode else { continue }
+            if !store.reducers.contains(where: { $0 === timer.source }) {
+                let now = store.reducers.contains { $0.id == id } ? "was replaced" : "was removed"
+                return "a timer of \(store.name)'s reducer \(id) is pending at \(timer.due) ms, and \(id) \(now) since: a replay would "
+                    + "not run what it runs; 'tick \(timer.due - engine.clock.now)' first"
+            }
+        }
+        return nil
+    }
+
     /// Makes `timers` (the `pendingTimers` of the session a recording started in, listed in
     /// the order they fire) the pending timers, in place of those pending now: a replay does it
     /// after the recording's opening made the nodes they belong to. Each is a store's `after`

@@ -11,6 +11,14 @@ struct LastingChanges {
     private(set) var firstCommand: String?
     /// The stores the commands gave reducers or middleware: taken back with a store made since.
     private var extendedStores: [(store: String, command: String)] = []
+    /// The files the commands put in place (`save`, `export devtools`, `graph --dot FILE`,
+    /// `record`): a file replaced stays replaced, whatever happens to the command after.
+    private(set) var writtenFiles: [String] = []
+
+    /// Notes that a command put `path` in place.
+    mutating func wrote(_ path: String) {
+        writtenFiles.append(path)
+    }
 
     /// Notes what `command` (which ran to its end) did.
     mutating func note(_ command: Command, text: String) {
@@ -26,6 +34,7 @@ struct LastingChanges {
         var merged = self
         merged.firstCommand = firstCommand ?? later.firstCommand
         merged.extendedStores += later.extendedStores
+        merged.writtenFiles += later.writtenFiles
         return merged
     }
 

@@ -139,7 +139,7 @@ extension Shell {
             let text = graph.dot()
             guard let file else { return CommandResult(GraphDot(text: text)) }
             let path = try writablePath(file.text, at: file.range)
-            try ScriptFileWriter.write(text + "\n", to: path, replacing: force, at: file.range)
+            try writeWhole(text + "\n", to: path, replacing: force, at: file.range)
             return CommandResult(GraphDotWritten(path: path))
         case .render:
             return CommandResult(ViewRendering(rows: graph.render(), hasViews: graph.summaries().contains { $0.kind == .patch(type: "view") }))

@@ -9,7 +9,7 @@ extension Shell {
     func save(to file: String, force: Bool, range: Range<Int>) throws(ShellError) -> CommandResult {
         let path = try writablePath(file, at: range)
         let script = graph.definitionScript(lineLimit: InputLimits.maxLineBytes)
-        try ScriptFileWriter.write(Self.savedScriptHeader + "\n" + script.text, to: path, replacing: force, at: range)
+        try writeWhole(Self.savedScriptHeader + "\n" + script.text, to: path, replacing: force, at: range)
         return CommandResult(DefinitionsSaved(path: path, definitions: script.commandCount))
     }
 }

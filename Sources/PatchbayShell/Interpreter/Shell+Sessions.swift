@@ -151,10 +151,11 @@ extension Shell {
             if asLifted, computedStates.isEmpty {
                 history.walk { (_, entry, state) in
                     computedStates.append((state, entry?.failure))
-                    return true
+                    return Interruption.current?.isRequested != true
                 }
+                try checkInterruption()
             }
-            try ScriptFileWriter.write(asLifted ? devTools.liftedText(computedStates: computedStates) : devTools.text, to: path, replacing: force, at: range)
+            try writeWhole(asLifted ? devTools.liftedText(computedStates: computedStates) : devTools.text, to: path, replacing: force, at: range)
             return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: asLifted,
                                                   keeps: kept.isEmpty ? nil : kept.joined(separator: " and ")))
         case .importDevTools(let file, let range, let store, let force):
@@ -180,12 +181,8 @@ extension Shell {
     private func startRecording(_ file: String, options recordOptions: RecordOptions, at range: Range<Int>) throws(ShellError) -> CommandResult {
         if let recording { throw ShellError(.session(path: file, detail: "already recording into \(recording.writer.path); 'record stop' first"), at: range) }
         let path = try writablePath(file, at: range)
-        let writer: SessionWriter
-        do {
-            writer = try SessionWriter(path: path, created: options.now(), replacing: recordOptions.force,
-                                       syncEveryCommand: recordOptions.sync)
-        } catch {
-            throw ShellError(.cannotWrite(path: path, detail: error.detail), at: range)
+        if let obstacle = graph.whatARecordingCannotCarry {
+            throw ShellError(.session(path: path, detail: "cannot start a recording that replays as this session runs: \(obstacle)"), at: range)
         }
         // A recording that starts in the middle of a session begins with what exists, and with
         // the selected store: the commands after it may leave out their STORE.
@@ -194,6 +191,17 @@ extension Shell {
             if opening.isEmpty { opening.append(.setup("reset")) }
             opening.append(.setup("use \(selectedStore)"))
         }
+        // Ctrl-C until here leaves FILE as it was; from the moment the writer replaces it, the
+        // recording has started, and says so.
+        try checkInterruption()
+        let writer: SessionWriter
+        do {
+            writer = try SessionWriter(path: path, created: options.now(), replacing: recordOptions.force,
+                                       syncEveryCommand: recordOptions.sync)
+        } catch {
+            throw ShellError(.cannotWrite(path: path, detail: error.detail), at: range)
+        }
+        noteWritten(path)
         do {
             try writer.write(opening)
         } catch {

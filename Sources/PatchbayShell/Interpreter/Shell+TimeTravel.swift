@@ -372,7 +372,7 @@ extension Shell {
             return all.filter { pathOf($0).starts(with: path) || path.starts(with: pathOf($0)) }
         }
         let presented = changePresenter.flatMap { presenter -> [PresentedChange]? in
-            guard Value.mayPresentByIdentity(changes), let (old, new) = states() else { return nil }
+            guard Value.mayPresentByIdentity(changes, key: presenter.key), let (old, new) = states() else { return nil }
             return narrowed(presenter.present(changes, from: old, to: new), \.path)
         }
         return StateDiff(from: from, to: to, path: path, changes: narrowed(changes, \.path), presented: presented)

@@ -12,7 +12,7 @@ struct ChangePresenter {
     /// The changes of step `index` of `store`, matched by identity; as they are when the state
     /// before the step is not known or they do not apply to it.
     func present(_ changes: [ValueChange], store: String, step index: Int) -> [PresentedChange] {
-        guard Value.mayPresentByIdentity(changes), let before = stateBefore(store, index) else { return changes.map(PresentedChange.change) }
+        guard Value.mayPresentByIdentity(changes, key: key), let before = stateBefore(store, index) else { return changes.map(PresentedChange.change) }
         var after = before
         for change in changes {
             do throws(PathError) { try after.apply(change) } catch { return changes.map(PresentedChange.change) }

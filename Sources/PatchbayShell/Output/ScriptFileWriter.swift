@@ -7,7 +7,10 @@ import Foundation
 /// while it writes, so that no recording starts in the file it replaces.
 enum ScriptFileWriter {
     /// Writes `text` to `path`; an error points at `range`, where the command names the file.
-    static func write(_ text: String, to path: String, replacing: Bool, at range: Range<Int>) throws(ShellError) {
+    /// `beforeReplacing` runs when the new file is written, just before it takes FILE's place:
+    /// when it throws (Ctrl-C), the new file goes and FILE stays as it was.
+    static func write(_ text: String, to path: String, replacing: Bool, at range: Range<Int>,
+                      beforeReplacing: () throws(ShellError) -> Void) throws(ShellError) {
         func failure(_ detail: String) -> ShellError {
             ShellError(.cannotWrite(path: path, detail: detail), at: range)
         }
@@ -56,6 +59,12 @@ enum ScriptFileWriter {
         }
         if error == 0, fsync(descriptor) != 0 { error = errno }
         if close(descriptor) != 0, error == 0 { error = errno }
+        if error == 0 {
+            do throws(ShellError) { try beforeReplacing() } catch {
+                unlink(temporary)
+                throw error
+            }
+        }
         if error == 0, rename(temporary, path) != 0 { error = errno }
         guard error == 0 else {
             unlink(temporary)

@@ -31,6 +31,9 @@ public struct VirtualClock: Sendable {
         var period: Int?
         /// What it does, for a recording's opening; `nil` for a timer no recording holds.
         var purpose: PendingTimer.Purpose?
+        /// The definition whose code `action` runs (a store's `after` reducer), so that a
+        /// recording can tell a timer that a definition made since would not make again.
+        var source: AnyObject?
         var action: () -> Void
     }
 
@@ -40,9 +43,10 @@ public struct VirtualClock: Sendable {
     /// How many timers are pending.
     public var pendingCount: Int { timers.count }
 
-    mutating func add(at due: Int, owner: ObjectIdentifier?, period: Int?, purpose: PendingTimer.Purpose?, _ action: @escaping () -> Void) {
+    mutating func add(at due: Int, owner: ObjectIdentifier?, period: Int?, purpose: PendingTimer.Purpose?, source: AnyObject? = nil,
+                      _ action: @escaping () -> Void) {
         nextSequence += 1
-        timers.append(Timer(due: due, sequence: nextSequence, owner: owner, period: period, purpose: purpose, action: action))
+        timers.append(Timer(due: due, sequence: nextSequence, owner: owner, period: period, purpose: purpose, source: source, action: action))
     }
 
     /// The pending timers in the order they fire.
@@ -109,8 +113,9 @@ extension Engine {
 
     /// Runs `action` as its own transaction when the clock reaches `due` (at once, on the next
     /// tick, when `due` has passed).
-    func setTimer(at due: Int, owner: NodeCore?, period: Int? = nil, purpose: PendingTimer.Purpose?, _ action: @escaping () -> Void) {
-        clock.add(at: due, owner: owner.map(ObjectIdentifier.init), period: period, purpose: purpose, action)
+    func setTimer(at due: Int, owner: NodeCore?, period: Int? = nil, purpose: PendingTimer.Purpose?, source: AnyObject? = nil,
+                  _ action: @escaping () -> Void) {
+        clock.add(at: due, owner: owner.map(ObjectIdentifier.init), period: period, purpose: purpose, source: source, action)
     }
 
     func cancelTimers(of owner: NodeCore) {
