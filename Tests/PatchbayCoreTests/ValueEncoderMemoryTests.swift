@@ -79,4 +79,92 @@ struct ValueEncoderMemoryTests {
             if !Value.isIdentical(remembered, plain) { return }
         }
     }
+
+    /// A state with arrays of `Equatable` elements in several places: at the root, in a nested
+    /// struct, under dictionary keys, in an optional, and as elements of enums.
+    struct Shelf: Codable, Equatable {
+        enum Mode: Codable, Equatable { case idle, picking([Item]), done(count: Int) }
+        struct Section: Codable, Equatable { var title: String; var items: [Item] }
+        var items: [Item] = []
+        var section = Section(title: "s", items: [])
+        var lanes: [String: [Item]] = [:]
+        var pinned: [Item]?
+        var mode = Mode.idle
+        var count = 0
+    }
+
+    /// One random edit of `shelf`.
+    private static func edit(_ shelf: inout Shelf, _ random: inout SplitMix64, step: Int) {
+        func item() -> Item { Item(id: random.int(0...9), tags: random.chance(30) ? ["t\(step)"] : [], note: random.chance(20) ? "n" : nil) }
+        func editArray(_ items: inout [Item]) {
+            switch random.int(0...5) {
+            case 0: items.insert(item(), at: random.int(0...items.count))
+            case 1 where !items.isEmpty: items.remove(at: random.int(0...items.count - 1))
+            case 2 where items.count > 1: items.insert(items.remove(at: random.int(0...items.count - 1)), at: random.int(0...items.count - 1))
+            case 3 where !items.isEmpty: items[random.int(0...items.count - 1)].tags.append("x")
+            case 4: items.append(contentsOf: (0..<random.int(0...3)).map { _ in item() })
+            default: if !items.isEmpty { items[random.int(0...items.count - 1)].id += 1 }
+            }
+        }
+        switch random.int(0...7) {
+        case 0, 1: editArray(&shelf.items)
+        case 2: editArray(&shelf.section.items)
+        case 3: editArray(&shelf.lanes["lane\(random.int(0...2))", default: []])
+        case 4: if shelf.pinned == nil || random.chance(20) { shelf.pinned = random.chance(50) ? [] : nil } else { editArray(&shelf.pinned!) }
+        case 5:
+            if case .picking(var items) = shelf.mode, random.chance(70) {
+                editArray(&items)
+                shelf.mode = .picking(items)
+            } else {
+                shelf.mode = random.pick([.idle, .picking([item()]), .done(count: step)])
+            }
+        case 6: shelf.section.title = "s\(random.int(0...3))"
+        default: shelf.lanes["lane\(random.int(0...2))"] = nil
+        }
+        shelf.count += 1
+    }
+
+    /// Random edits, each encoded from the last encoding with `encode(_:memory:replacing:)`: the
+    /// value is what a plain encoder gives, and the changes are exactly those `changes(to:)`
+    /// finds between plain encodings of the two states (which apply to give the new one).
+    @Test func encodingInPlaceGivesThePlainValueAndChanges() throws {
+        let seed = TestBudget.seed(default: 0x1A_2026)
+        let runs = TestBudget.count("PATCHBAY_ENCODER_RUNS", default: 40)
+        for run in 0..<runs {
+            var random = SplitMix64(seed: SplitMix64.seed(seed, run: run))
+            let memory = ValueEncoder.Memory()
+            var shelf = Shelf(items: (0..<random.int(0...8)).map { Item(id: $0, tags: [], note: nil) })
+            var current = try ValueEncoder().encode(shelf, memory: memory)
+            for step in 0..<60 {
+                let before = shelf
+                Self.edit(&shelf, &random, step: step)
+                let (value, changes) = try ValueEncoder().encode(shelf, memory: memory, replacing: consume current)
+                current = value
+                let old = try ValueEncoder().encode(before), new = try ValueEncoder().encode(shelf)
+                #expect(Value.isIdentical(value, new), "seed \(seed) run \(run) step \(step)")
+                #expect(changes == old.changes(to: new), "seed \(seed) run \(run) step \(step): \(before) -> \(shelf)")
+                var applied = old
+                for change in changes { try applied.apply(change) }
+                #expect(Value.isIdentical(applied, new))
+                if changes != old.changes(to: new) || !Value.isIdentical(value, new) { return }
+            }
+        }
+    }
+
+    /// "Update one item" changes the encoded array in place: its storage stays where it was.
+    @Test func anItemUpdatedChangesTheEncodedArrayInPlace() throws {
+        let memory = ValueEncoder.Memory()
+        var board = Board(items: (0..<1_000).map { Item(id: $0, tags: [], note: nil) })
+        var current = try ValueEncoder().encode(board, memory: memory)
+        func address(_ value: Value) -> UnsafeRawPointer? {
+            guard case .array(let elements)? = value["items"] else { return nil }
+            return elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        let before = address(current)
+        board.items[500].tags.append("changed")
+        let (value, changes) = try ValueEncoder().encode(board, memory: memory, replacing: consume current)
+        current = value
+        #expect(address(current) == before)
+        #expect(changes.map(\.pathText) == ["items[500].tags[0]"])
+    }
 }

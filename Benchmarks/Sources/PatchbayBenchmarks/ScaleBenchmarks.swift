@@ -17,6 +17,10 @@ import PatchbayShell
 /// - SV-N: `RecordedSession.verify` of such a recording (200,000 actions, with the checkpoints
 ///   the recorder chose), per action, the reading and decoding of the file's states included.
 ///   Target at N = 100,000: at least 100,000 actions per second; reported at the other sizes.
+/// - SH-N: the shell's `dispatch` to the store hosted (`HostedStore`), "update one item", per
+///   dispatch. Target: at most 2x the copy floor + 0.1 ms.
+/// - SJ-N: the shell's `jump` in that store's history, one step back and one forward, per jump,
+///   then a dispatch (which decodes the state jumped to). Target: as SH.
 /// - SC-N: one copy of the state (the copy floor), reported.
 ///
 /// Quick mode runs N = 10 and 1,000 with few actions, and checks results only.
@@ -79,6 +83,11 @@ struct ScaleBenchmarks: BenchmarkGroup {
                     reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
                     target: .floorTimesPlus(times: 2, plus: 100_000)),
                 BenchmarkRow(
+                    id: "SJ-\(size)", title: "shell: jump back and forth in a hosted store's history, N = \(size), per jump",
+                    ours: Self.hostedJump(size: size, jumps: Self.hostedActions(size, mode)),
+                    reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
+                    target: .floorTimesPlus(times: 2, plus: 100_000)),
+                BenchmarkRow(
                     id: "SC-\(size)", title: "the copy floor: one copy of the state, N = \(size)",
                     ours: Self.copy(size: size), target: .reported),
             ]
@@ -97,6 +106,25 @@ struct ScaleBenchmarks: BenchmarkGroup {
             try shell.host([HostedStore("app", initialState: State(size: size), reducer: reducer)])
             let commands = (0..<count).map { "dispatch app update {index: \(($0 &* 7919) % size), value: \($0)}" }
             return Trial(expectedChecksum: count) {
+                for command in commands where shell.execute(command).status != .success {
+                    throw CorrectnessFailure(description: "'\(command)' failed")
+                }
+                return Int(try SessionFixture.output("state app .counter", in: shell)) ?? -1
+            }
+        }
+    }
+
+    /// `jump app -1` and `jump app +1` in turn (the history holds a few dispatches), then one
+    /// dispatch, which runs the app's reducer on the state jumped to.
+    static func hostedJump(size: Int, jumps count: Int) -> Workload {
+        Workload(operations: count + 1) {
+            let shell = Shell()
+            try shell.host([HostedStore("app", initialState: State(size: size), reducer: reducer)])
+            for index in 0..<4 where shell.execute("dispatch app update {index: \(index), value: \(index)}").status != .success {
+                throw CorrectnessFailure(description: "a dispatch failed")
+            }
+            let commands = (0..<count).map { $0 % 2 == 0 ? "jump app 3" : "jump app 4" } + ["dispatch app update {index: 0, value: 9}"]
+            return Trial(expectedChecksum: 5) {
                 for command in commands where shell.execute(command).status != .success {
                     throw CorrectnessFailure(description: "'\(command)' failed")
                 }

@@ -51,6 +51,8 @@ package struct HostedOutcome {
     package var action: Value?
     /// The actions a middleware dispatched meanwhile, to be handled after this one.
     package var followUps: [Value]
+    /// What the action changed, as `Value.changes(to:)` gives it from the state before.
+    package var changes: [ValueChange] = []
 }
 
 /// Why a hosted store's reducer could not run; nothing changed.
@@ -68,8 +70,9 @@ package class HostedReducer {
 
     /// Reduces `state` by `action`, through the middleware first unless `throughMiddleware` is
     /// off (a history recomputed: its actions are those the middleware let through, as they
-    /// left it); `state` is unchanged when this throws (an action or state that does not
-    /// decode, a state that does not encode).
+    /// left it), and says what changed; `state` is unchanged when this throws (an action or
+    /// state that does not decode, a state that does not encode). The caller keeps no other
+    /// copy of `state`, so that the arrays that change change in place.
     package func reduce(_ state: inout Value, _ action: Value, throughMiddleware: Bool = true) throws(HostedStoreError) -> HostedOutcome {
         HostedOutcome(action: action, followUps: [])
     }
@@ -166,12 +169,25 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
             }
             typedAction = next
         }
+        let before = typed
         reducer.reduce(&typed, typedAction)
-        let value = try encode(typed)
-        let outcome = HostedOutcome(action: try object(typedAction), followUps: try followUps.map(object))
-        cache = (value, typed)
-        state = value
-        return outcome
+        var outcome = HostedOutcome(action: try object(typedAction), followUps: try followUps.map(object))
+        // The cache lets go of the state's storage, and so does the caller: the arrays of
+        // `Equatable` elements that changed are changed in place (see `ValueEncoder.Memory`).
+        cache = nil
+        let previous = state
+        state = .null
+        do throws(ValueCodingError) {
+            let encoded = try ValueEncoder().encode(typed, memory: memory, replacing: consume previous)
+            state = encoded.value
+            outcome.changes = encoded.changes
+            cache = (encoded.value, typed)
+            return outcome
+        } catch {
+            // `previous` may have lost arrays taken out of it: the state before is encoded again.
+            state = (try? self.encode(before)) ?? .null
+            throw .state("the state does not encode: \(error)")
+        }
     }
 
     private func decode(_ value: Value) throws(HostedStoreError) -> State {

@@ -26,6 +26,22 @@ extension Value {
         return current
     }
 
+    /// The member at the object key path `path`, taken out: `.null` is left in its place, and
+    /// the objects on the way are changed in place, so that what is taken is not shared with
+    /// this value when nothing else held it. `nil` (and nothing changed) when a key is missing.
+    package mutating func take(at path: ArraySlice<String>) -> Value? {
+        guard let key = path.first else {
+            let taken = self
+            self = .null
+            return taken
+        }
+        // `if case`, not a `switch` (see `set`).
+        guard case .object(var members) = self, let index = members.index(forKey: key) else { return nil }
+        self = .null
+        defer { self = .object(members) }
+        return members.values[index].take(at: path.dropFirst())
+    }
+
     /// Sets `newValue` at `path`, creating missing object keys (and objects in place of `null`);
     /// keys keep their positions. Fails when the path goes through something that is neither,
     /// or past the end of an array.

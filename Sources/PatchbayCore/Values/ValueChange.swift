@@ -141,20 +141,99 @@ extension Value {
         }
     }
 
+    /// `changes(to:)`, for a value out of which arrays were taken and changed in place into
+    /// `new`'s (`ValueEncoder.encode(_:memory:replacing:)`): `holes` holds their object key
+    /// paths, where this value has `.null` now, with the changes made to each. The objects on
+    /// the way to them are compared member by member (a whole one is never a change, and the
+    /// holes are filled back in, from `new` and the changes, when one is replaced or removed).
+    package func changes(to new: Value, holes: [[String]: [ValueChange]]) -> [ValueChange] {
+        let replaced = Replaced(new: new, holes: holes)
+        var changes: [ValueChange] = []
+        Self.diff(self, new, keys: [], replaced, into: &changes)
+        return changes
+    }
+
+    private static func diff(_ old: Value, _ new: Value, keys: [String], _ replaced: Replaced, into changes: inout [ValueChange]) {
+        if let known = replaced.holes[keys] {
+            changes += known
+            return
+        }
+        let path = keys.map(ValueChange.PathComponent.key)
+        guard replaced.leadsToHoles(keys) else {
+            diff(old, new, path: path, into: &changes)
+            return
+        }
+        guard case .object(let a) = old, case .object(let b) = new else {
+            changes.append(ValueChange(path: path, operation: .replace, old: replaced.filled(old, at: keys), new: new))
+            return
+        }
+        for (key, value) in a {
+            if let newValue = b[key] {
+                diff(value, newValue, keys: keys + [key.string], replaced, into: &changes)
+            } else {
+                changes.append(ValueChange(path: path + [.key(key.string)], operation: .remove, old: replaced.filled(value, at: keys + [key.string]), new: nil))
+            }
+        }
+        for (key, value) in b where a[key] == nil {
+            changes.append(ValueChange(path: path + [.key(key.string)], operation: .add, old: nil, new: value))
+        }
+    }
+
+    /// The arrays a replacement changed in place (see `changes(to:holes:)`).
+    private struct Replaced {
+        let new: Value
+        let holes: [[String]: [ValueChange]]
+        /// The key paths that lead to a hole, the holes' own excluded.
+        let ways: Set<[String]>
+
+        init(new: Value, holes: [[String]: [ValueChange]]) {
+            self.new = new
+            self.holes = holes
+            ways = Set(holes.keys.flatMap { keys in (0..<keys.count).map { Array(keys[..<$0]) } })
+        }
+
+        func leadsToHoles(_ keys: [String]) -> Bool { ways.contains(keys) }
+
+        /// `value`, at `keys`, with the arrays taken out of it put back as they were: `new`'s,
+        /// with their changes undone.
+        func filled(_ value: Value, at keys: [String]) -> Value {
+            var value = value
+            for (hole, changes) in holes where hole.starts(with: keys) {
+                let holePath = hole.map(ValueChange.PathComponent.key)
+                guard var array = new.value(at: holePath) else { continue }
+                for change in changes.reversed() {
+                    var relative = change
+                    relative.path.removeFirst(hole.count)
+                    try? array.undo(relative, position: nil)
+                }
+                try? value.set(array, at: Array(holePath.dropFirst(keys.count)))
+            }
+            return value
+        }
+    }
+
     /// How many elements at the start of `a` and `b` are identical, and then how many at their
     /// ends, not counting those of the start again. Most elements of a large array an action
     /// changed in one place are the same storage as before (a memory's encoding takes them
-    /// over), and `_ValueBits` tells those apart without copying them.
+    /// over), and `_SameBytes` tells those apart without copying them.
     private static func identicalEnds(_ a: [Value], _ b: [Value]) -> (prefix: Int, suffix: Int) {
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 func identical(_ i: Int, _ j: Int) -> Bool {
-                    _ValueBits.equal(a.baseAddress! + i, b.baseAddress! + j) || isIdentical(a[i], b[j])
+                    _SameBytes.equal(a.baseAddress! + i, b.baseAddress! + j) || isIdentical(a[i], b[j])
                 }
+                let common = Swift.min(a.count, b.count)
                 var prefix = 0
-                while prefix < a.count, prefix < b.count, identical(prefix, prefix) { prefix += 1 }
+                while prefix < common {
+                    prefix += _SameBytes.commonPrefix(a.baseAddress! + prefix, b.baseAddress! + prefix, count: common - prefix)
+                    guard prefix < common, identical(prefix, prefix) else { break }
+                    prefix += 1
+                }
                 var suffix = 0
-                while suffix < a.count - prefix, suffix < b.count - prefix, identical(a.count - 1 - suffix, b.count - 1 - suffix) {
+                while suffix < common - prefix {
+                    suffix += _SameBytes.commonSuffix(a.baseAddress! + a.count - suffix, b.baseAddress! + b.count - suffix,
+                                                      count: common - prefix - suffix)
+                    guard suffix < common - prefix, identical(a.count - 1 - suffix, b.count - 1 - suffix) else { break }
                     suffix += 1
                 }
                 return (prefix, suffix)
@@ -240,14 +319,14 @@ extension Value {
 /// The bytes of two values in memory, compared without reading the values (so without the
 /// reference counting a copy costs).
 ///
-/// The invariant: two values whose bytes are all equal are identical (`Value.isIdentical`): a
-/// value's bytes are its scalar or the references to its storage, and the same storage holds
-/// the same contents. Bytes that differ prove nothing (a case's unused payload bytes need not
-/// match), so a caller asks `isIdentical` then.
-enum _ValueBits {
-    static func equal(_ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) -> Bool {
+/// The invariant: two values of a type whose bytes are all equal are the same value: the same
+/// scalars and the same references, so the same storage with the same contents; they are
+/// identical (`Value.isIdentical`) and encode alike. Bytes that differ prove nothing (a case's
+/// unused payload bytes, or padding, need not match), so a caller compares the values then.
+enum _SameBytes {
+    static func equal<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>) -> Bool {
         let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-        let size = MemoryLayout<Value>.size
+        let size = MemoryLayout<T>.size
         var offset = 0
         while offset + 8 <= size {
             if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
@@ -258,5 +337,32 @@ enum _ValueBits {
             offset += 1
         }
         return true
+    }
+
+    /// How many of the `count` values from `a` and from `b` on have the same bytes, counted
+    /// from the first: the start that `equal` would find, compared a word at a time. (It may
+    /// stop short, at a value whose bytes differ only in padding: the caller compares that one.)
+    static func commonPrefix<T>(_ a: UnsafePointer<T>, _ b: UnsafePointer<T>, count: Int) -> Int {
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        let bytes = count * MemoryLayout<T>.stride
+        var offset = 0
+        while offset + 8 <= bytes,
+              x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+            offset += 8
+        }
+        return offset / MemoryLayout<T>.stride
+    }
+
+    /// How many of the `count` values that end at `aEnd` and at `bEnd` (just past them) have the
+    /// same bytes, counted from the last (see `commonPrefix`).
+    static func commonSuffix<T>(_ aEnd: UnsafePointer<T>, _ bEnd: UnsafePointer<T>, count: Int) -> Int {
+        let x = UnsafeRawPointer(aEnd), y = UnsafeRawPointer(bEnd)
+        let bytes = count * MemoryLayout<T>.stride
+        var offset = 8
+        while offset <= bytes,
+              x.loadUnaligned(fromByteOffset: -offset, as: UInt64.self) == y.loadUnaligned(fromByteOffset: -offset, as: UInt64.self) {
+            offset += 8
+        }
+        return (offset - 8) / MemoryLayout<T>.stride
     }
 }

@@ -39,13 +39,13 @@ extension Graph {
     /// decode changes nothing and is no step; one a middleware drops is no step either.
     func dispatchHosted(to store: StoreNode, _ reducer: HostedReducer, _ action: Value, cause: Int?,
                         announce: Bool) throws(GraphError) -> StoreStep? {
+        // The reducer has the only copy of the state: what changes changes in place.
         var state = store.takeState()
-        let before = state
         let outcome: HostedOutcome
         do {
             outcome = try reducer.reduce(&state, action)
         } catch {
-            store.restoreState(before)
+            store.restoreState(state)
             throw GraphError(error)
         }
         guard let reduced = outcome.action else {
@@ -54,7 +54,7 @@ extension Graph {
             return nil
         }
         store.actionCount += 1
-        let step = StoreStep(store: store.name, index: store.actionCount, action: reduced, changes: before.changes(to: state), cause: cause)
+        let step = StoreStep(store: store.name, index: store.actionCount, action: reduced, changes: outcome.changes, cause: cause)
         if announce { report(.dispatched(step)) }
         publish(step, state: state, in: store)
         dispatchFollowUps(outcome.followUps, to: store, cause: step.index)
@@ -76,14 +76,11 @@ extension Graph {
     /// shell reducers (recomputing a history): the action is one the middleware let through
     /// already, so the middleware does not run again.
     func reduceHosted(_ reducer: HostedReducer, action: Value, state: inout Value) -> StoreReduction {
-        let before = state
         do {
-            _ = try reducer.reduce(&state, action, throughMiddleware: false)
+            return StoreReduction(changes: try reducer.reduce(&state, action, throughMiddleware: false).changes, failure: nil)
         } catch {
-            state = before
             return StoreReduction(changes: [], failure: GraphError(error).description)
         }
-        return StoreReduction(changes: before.changes(to: state), failure: nil)
     }
 }
 
