@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@testable import PatchbayShell
 import PatchbayTestSupport
 
 /// Random input for the shell over its whole command grammar: every command of `help`, with
@@ -188,7 +188,7 @@ struct CommandFuzzer {
 
     /// A command of `help`, with random arguments.
     private mutating func command() -> String {
-        switch random.int(0...65) {
+        switch random.int(0...75) {
         case 0: return "= \(expression())"
         case 1: return "help \(random.pick(["", "store", "patch counter", "functions", "values", "nope", "help help"]))"
         case 2: return "load \(file())"
@@ -283,8 +283,27 @@ struct CommandFuzzer {
         case 62: return "= \(number()) \(random.pick(["+", "*", "-", "/", "%"])) \(number())"
         case 63: return "middleware \(store()) \(random.chance(50) ? "on Inc " : ""): \(middlewareStatements())"
         case 64: return "middleware \(random.pick(["list", "list app", "rm m1", "rm m9", "rm", ""]))"
+        case 65..<75: return catalogExample()
         default: return "\(random.pick(["= ", "state ", "dispatch app Inc ", "var a = "]))\(deep())"
         }
+    }
+
+    /// The commands the catalog's examples are not drawn from: they end the session or open an
+    /// editor.
+    static let notTried: Set = ["quit", "exit", "edit"]
+
+    /// The catalog's commands with their examples (those `help` shows), minus `notTried`.
+    private static let catalogCommands = CommandCatalog.commands.filter { !notTried.contains($0.name) && !$0.examples.isEmpty }
+
+    /// An example of a command of the catalog, now and then with a word swapped for a random
+    /// piece: every command `help` lists is tried, however far the grammar above lags behind.
+    private mutating func catalogExample() -> String {
+        let info = random.pick(Self.catalogCommands)
+        var words = random.pick(info.examples).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        if words.count > 1, random.chance(50) {
+            words[random.int(1...(words.count - 1))] = random.pick([expression(), name(), integer(), store(), port(), string()])
+        }
+        return confined(words.joined(separator: " "))
     }
 
     /// `text` cut, spliced or sprinkled with odd characters.
