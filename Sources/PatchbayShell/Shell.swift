@@ -41,20 +41,9 @@ public final class Shell {
     /// comes once per store in a replay), and whether the step running is a setup line (which
     /// rebuilds the recording's start: no note); `nil` outside a replay.
     var staleHistoryNotes: (noted: Set<String>, inSetup: Bool)?
-    /// The recorders that took the command being run (see `recorders(for:)`).
-    private(set) var recordersInCharge: [SessionRecorder] = []
-    /// The recorders that take the commands run by the command being run: those that took it,
-    /// when it is recorded as the commands it runs (`load`, `replay`, `step`, `continue`).
-    private var inheritedRecorders: [SessionRecorder] = []
-    /// Whether the command being run has started what it runs (a `load` its commands, a
-    /// `replay` or `inspect` a fresh session): its own error is then not recorded.
-    var hasStartedInnerCommands = false
-    /// Where the histories, the graph and the recorders stood when the command being run
-    /// started, to take back what it did if Ctrl-C stops it.
-    private var commandMarks: (histories: StoreHistories.Marks, graph: Graph.Mark, events: [Int])?
-    /// What the commands run by the command being run (a `load`'s) did that Ctrl-C cannot take
-    /// back with it.
-    private var lastingChanges = LastingChanges()
+    /// The command being run: who records it, where the session stood when it started, and
+    /// what it did that cannot be taken back.
+    var running = CommandTransaction()
     /// The app's stores the shell hosts (see `host(_:)`), which every fresh session has.
     private(set) var hostedStores: [HostedStore] = []
     /// The files this session is reading (its scripts, loads and replays): never written
@@ -136,13 +125,13 @@ public final class Shell {
     /// and the command says so instead of "nothing changed".
     func writeWhole(_ text: String, to path: String, replacing: Bool, at range: Range<Int>) throws(ShellError) {
         try ScriptFileWriter.write(text, to: path, replacing: replacing, at: range, beforeReplacing: checkInterruption)
-        lastingChanges.wrote(path)
+        running.lastingChanges.wrote(path)
     }
 
     /// Notes that the command replaced or made `path` by other means than `writeWhole` (a
     /// recording's file).
     func noteWritten(_ path: String) {
-        lastingChanges.wrote(path)
+        running.lastingChanges.wrote(path)
     }
 
     var renderer: Renderer { Renderer(options: options, presenter: changePresenter) }
@@ -224,7 +213,7 @@ public final class Shell {
         var form = RecordedForm.itself
         let savedCause = graph.cause
         graph.cause = Self.causeText(text)
-        let saved = (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks, lastingChanges)
+        let saved = running
         // What a `load` that Ctrl-C stops puts back besides the graph and the histories.
         var settings: (ShellOptions, String?, [String: Set<String>])?
         var graphMark: Graph.Mark?
@@ -234,12 +223,12 @@ public final class Shell {
             graph.cause = savedCause
             // What this command's commands did stays with the command that ran it; a command
             // typed or run by a script has no command around it to tell.
-            let lasting = executeDepth > 0 ? saved.4.merging(lastingChanges) : LastingChanges()
-            (recordersInCharge, inheritedRecorders, hasStartedInnerCommands, commandMarks, lastingChanges) =
-                (saved.0, saved.1, saved.2, saved.3, lasting)
+            let lasting = executeDepth > 0 ? saved.lastingChanges.merging(running.lastingChanges) : LastingChanges()
+            running = saved
+            running.lastingChanges = lasting
         }
-        hasStartedInnerCommands = false
-        lastingChanges = LastingChanges()
+        running.hasStartedInnerCommands = false
+        running.lastingChanges = LastingChanges()
         dropSelectionOfAGoneStore()
         do {
             let context = ParserContext(storeNames: graph.storeNameSet)
@@ -250,10 +239,10 @@ public final class Shell {
             if case .load = command { settings = (options, selectedStore, warnedActionTypes) }
             recorders = self.recorders(for: command)
             form = command.recordedForm
-            recordersInCharge = recorders
-            inheritedRecorders = form == .whatItRuns ? recorders : []
+            running.recordersInCharge = recorders
+            running.inheritedRecorders = form == .whatItRuns ? recorders : []
             graphMark = graph.mark()
-            commandMarks = (histories.mark(), graphMark!, recorders.map(\.pendingCount))
+            running.marks = (histories.mark(), graphMark!, recorders.map(\.pendingCount))
             switch form {
             case .itself: for recorder in recorders { recorder.record(.command(text)) }
             case .whatItRuns: break
@@ -262,12 +251,12 @@ public final class Shell {
             executeDepth += 1
             defer { executeDepth -= 1 }
             var result = try run(command, text: text, origin: origin, output: &lines)
-            if lastingChanges.writtenFiles.isEmpty {
+            if running.lastingChanges.writtenFiles.isEmpty {
                 try checkInterruption()
             } else if Interruption.current?.isRequested == true {
-                result = CommandResult(InterruptedAfterWriting(result: result.report, files: lastingChanges.writtenFiles))
+                result = CommandResult(InterruptedAfterWriting(result: result.report, files: running.lastingChanges.writtenFiles))
             }
-            lastingChanges.note(command, text: text)
+            running.lastingChanges.note(command, text: text)
             let events = graph.takeEvents()
             if let runaway = events.runaway {
                 // The command failed as a whole: the actions it made go, and so does what the
@@ -297,7 +286,7 @@ public final class Shell {
             return CommandOutcome(status: .success, lines: lines)
         } catch {
             if Interruption.current?.isRequested == true {
-                if case .load(let path, _)? = parsedCommand, let graphMark, let kept = lastingChanges.kept(in: graph, since: graphMark) {
+                if case .load(let path, _)? = parsedCommand, let graphMark, let kept = running.lastingChanges.kept(in: graph, since: graphMark) {
                     // A load ran a command that cannot be taken back: what its commands did before
                     // the one interrupted (which took itself back) stays, and is recorded, as
                     // after a load that stops at an error.
@@ -326,7 +315,7 @@ public final class Shell {
             switch form {
             case .itself:
                 for recorder in recorders { recorder.record(.error(command: text, message: error.message)) }
-            case .whatItRuns where !hasStartedInnerCommands:
+            case .whatItRuns where !running.hasStartedInnerCommands:
                 // As a comment: run again, it would read its file as the file is then.
                 for recorder in recorders {
                     recorder.record(.setup("# " + Self.causeText(text)))
@@ -358,7 +347,7 @@ public final class Shell {
     /// With `removingNewNodes`, the nodes the command made go too, with their histories.
     @discardableResult
     private func takeBack(_ recorders: [SessionRecorder], removingNewNodes: Bool = false) -> (restored: [String], isComplete: Bool) {
-        guard let (historyMarks, graphMark, eventMarks) = commandMarks else { return ([], true) }
+        guard let (historyMarks, graphMark, eventMarks) = running.marks else { return ([], true) }
         let (restored, kept) = histories.rollBack(to: historyMarks)
         var isComplete = kept.isEmpty
         // After the stores moved back: every node is then as it was before the command, but a
@@ -392,7 +381,7 @@ public final class Shell {
             guard let recording, command?.isRecordingControl != true else { return [] }
             return [recording.recorder]
         }
-        var recorders = inheritedRecorders
+        var recorders = running.inheritedRecorders
         if let capture = replayCapture, capture.depth == executeDepth { recorders.append(capture.recorder) }
         return recorders
     }
@@ -478,7 +467,7 @@ public final class Shell {
         defer { nestingDepth -= 1 }
         var nested: [OutputLine] = []
         var runner = ScriptRunner(shell: self, name: path, keepGoing: false) { nested.append($0) }
-        hasStartedInnerCommands = true
+        running.hasStartedInnerCommands = true
         reading([path]) { runner.run(lines) }
         output += nested
         if let failure = lines.failure { throw ShellError(.file(path: path, detail: failure), at: range) }

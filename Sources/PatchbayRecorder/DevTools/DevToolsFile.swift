@@ -181,14 +181,16 @@ public struct DevToolsFile: Sendable, Equatable {
     ///   action) to the last, with the error of a step whose action failed.
     /// A history keeps no wall-clock times: every `timestamp` is 0.
     public func liftedText(computedStates: [(state: Value, error: String?)]) -> String {
+        liftedText(computedStates: computedStates) { () throws(Never) in }
+    }
+
+    /// `liftedText(computedStates:)`, calling `checking` now and then while it writes the
+    /// states (a large history's text takes seconds): what `checking` throws stops it.
+    public func liftedText<Failure: Error>(computedStates: [(state: Value, error: String?)],
+                                           checking: () throws(Failure) -> Void) throws(Failure) -> String {
         var actionsByID = Value.Members(minimumCapacity: actions.count + 1)
         for (id, action) in ([["type": "@@INIT"]] + actions).enumerated() {
             actionsByID[String(id)] = ["type": "PERFORM_ACTION", "action": action, "timestamp": 0]
-        }
-        let states = computedStates.map { step -> Value in
-            var computed: Value.Members = ["state": step.state]
-            if let error = step.error { computed["error"] = .string(error) }
-            return .object(computed)
         }
         // In the order of the monitor's copy, which it exports: the lifted state without the
         // actions and states, then those.
@@ -200,9 +202,27 @@ public struct DevToolsFile: Sendable, Equatable {
             "isLocked": false,
             "isPaused": false,
             "actionsById": .object(actionsByID),
-            "computedStates": .array(states),
+            "computedStates": [],
         ]
         if let preloadedState { lifted["committedState"] = preloadedState }
-        return Value.object(lifted).jsonText
+        // Written member by member, the states one by one, so that `checking` runs between them.
+        var text = "{"
+        for (position, (key, value)) in lifted.enumerated() {
+            if position > 0 { text += "," }
+            text += Value.string(key.string).jsonText + ":"
+            guard key.string == "computedStates" else {
+                text += value.jsonText
+                continue
+            }
+            text += "["
+            for (index, step) in computedStates.enumerated() {
+                if index % 1_024 == 0 { try checking() }
+                var computed: Value.Members = ["state": step.state]
+                if let error = step.error { computed["error"] = .string(error) }
+                text += (index > 0 ? "," : "") + Value.object(computed).jsonText
+            }
+            text += "]"
+        }
+        return text + "}"
     }
 }

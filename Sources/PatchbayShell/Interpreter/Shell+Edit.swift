@@ -34,7 +34,7 @@ extension Shell {
                 opened = (header + [file.comment(for: error)] + [file.uncommented]).joined(separator: "\n") + "\n"
                 continue
             }
-            hasStartedInnerCommands = true
+            running.hasStartedInnerCommands = true
             let outcome = perform("reducer \(id.text) : \(body)", at: origin, rendered: true)
             output += outcome.lines
             guard outcome.status != .failure else {

@@ -115,8 +115,8 @@ extension Shell {
             throw ShellError(.session(path: path, detail: "action \(number)\(type) does not decode as one of the actions of the app's store \(store): "
                                       + "\(failure); nothing was imported"), at: range)
         }
-        hasStartedInnerCommands = true
-        for recorder in recordersInCharge { recorder.record(.setup("# " + Self.causeText(command))) }
+        running.hasStartedInnerCommands = true
+        for recorder in running.recordersInCharge { recorder.record(.setup("# " + Self.causeText(command))) }
         if exists {
             histories.replace(store, with: History(initial: initial, store: store))
             try call([], [], range) { () throws(GraphError) in try graph.travel(store, to: initial, index: 0) }

@@ -72,7 +72,7 @@ extension Shell {
     /// The recorders that take the commands run now: those a replay or `inspect` that starts
     /// the session over tells, with how many events each holds before it starts.
     func restartingRecorders() -> [(recorder: SessionRecorder, mark: Int)] {
-        recordersInCharge.map { ($0, $0.pendingCount) }
+        running.recordersInCharge.map { ($0, $0.pendingCount) }
     }
 
     /// After a replay or `inspect` started the session over and rebuilt its stores: each

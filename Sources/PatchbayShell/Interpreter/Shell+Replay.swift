@@ -16,7 +16,7 @@ extension Shell {
         let identity = FileIdentity(path: run.file)
         if let identity { filesBeingRead.append(identity) }
         nestingDepth += 1
-        hasStartedInnerCommands = true
+        running.hasStartedInnerCommands = true
         defer {
             (replayCapture, replayAccess, staleHistoryNotes) = saved
             if identity != nil { filesBeingRead.removeLast() }

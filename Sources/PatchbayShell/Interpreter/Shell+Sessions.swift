@@ -40,7 +40,7 @@ extension Shell {
             let before = session
             let followingBefore = following
             startOver()
-            hasStartedInnerCommands = true
+            running.hasStartedInnerCommands = true
             if replayOptions.verify { run.recorder = SessionRecorder(graph: graph, histories: histories) }
             do {
                 try restore(run.prelude, path: path, at: range)
@@ -54,7 +54,7 @@ extension Shell {
                 following = followingBefore
                 replayRun = nil
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
-                hasStartedInnerCommands = false
+                running.hasStartedInnerCommands = false
                 throw ShellError(.interrupted, at: 0..<0)
             }
         case .inspect(let file, let range, let inspectOptions):
@@ -70,7 +70,7 @@ extension Shell {
             let before = session
             let followingBefore = following
             startOver()
-            hasStartedInnerCommands = true
+            running.hasStartedInnerCommands = true
             var inspected: Inspected, damage: SessionError?, inspection: Inspection
             do {
                 (inspected, damage, inspection) = try inspect(reader, path: path, at: range)
@@ -78,7 +78,7 @@ extension Shell {
                 putBack(before)
                 following = followingBefore
                 for (recorder, mark) in recorders { recorder.discard(since: mark) }
-                hasStartedInnerCommands = false
+                running.hasStartedInnerCommands = false
                 throw ShellError(.interrupted, at: 0..<0)
             } catch {
                 recordRestart(into: recorders)
@@ -137,7 +137,8 @@ extension Shell {
                 }
                 try checkInterruption()
             }
-            try writeWhole(asLifted ? devTools.liftedText(computedStates: computedStates) : devTools.text, to: path, replacing: force, at: range)
+            let text = asLifted ? try devTools.liftedText(computedStates: computedStates, checking: checkInterruption) : devTools.text
+            try writeWhole(text, to: path, replacing: force, at: range)
             return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: asLifted,
                                                   keeps: kept.isEmpty ? nil : kept.joined(separator: " and ")))
         case .importDevTools(let file, let range, let store, let force):
