@@ -113,6 +113,36 @@ struct LongCommandInterruptionTests {
         #expect(observe(session) == before)
     }
 
+    /// `import devtools` and `inspect --force` replace a store's history: Ctrl-C in the middle
+    /// puts back the session as it was, the store and its history included.
+    @Test(arguments: ["import devtools FILE app --force", "inspect RECORDING --force"])
+    func anImportOrInspectStoppedMidwayPutsTheSessionBack(command: String) throws {
+        let directory = TemporaryDirectory()
+        let source = DataflowSession()
+        let recording = directory.path + "/source.jsonl"
+        source.run("record \(recording)\nstore app = {n: 0}\nreducer app on Add : state.n += 1")
+        for _ in 0..<300 { source.run("dispatch app Add") }
+        source.run("export devtools app \(directory.path)/app.json\nrecord stop")
+        let session = DataflowSession()
+        session.run("store app = {n: 7}\nreducer app on Add : state.n += 2\ndispatch app Add\nstore other = {k: 1}")
+        let observed = ["state app", "history app", "nodes", "state other", "reducer list app"]
+        let before = observed.flatMap { session.run($0) }
+        var steps = 0
+        let text = command.replacingOccurrences(of: "FILE", with: directory.path + "/app.json").replacingOccurrences(of: "RECORDING", with: recording)
+        let outcome = interrupt(text, in: session) { interruption in
+            // `inspect` starts a fresh session, whose stores no observer here hears: Ctrl-C comes
+            // before it starts reading.
+            guard command.hasPrefix("import") else { return interruption.request() }
+            session.shell.graph.observeStores { event in
+                steps += 1
+                if steps == 150 { interruption.request() }
+            }
+        }
+        #expect(outcome.status == .failure)
+        #expect(outcome.lines.map(\.text).contains { $0.contains("interrupted") })
+        #expect(observed.flatMap { session.run($0) } == before)
+    }
+
     @Test func aTickThatFinishesKeepsWhatItDid() {
         let session = timerSession(recordingInto: nil)
         session.run("tick 3")

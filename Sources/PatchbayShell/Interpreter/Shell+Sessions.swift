@@ -46,7 +46,10 @@ extension Shell {
                 try restore(run.prelude, path: path, at: range)
                 recordRestart(into: recorders)
                 if replayOptions.step { run.until = 0 }
-                return try advance(&run, output: &output, reportingDamage: true)
+                let result = try advance(&run, output: &output, reportingDamage: true)
+                // Ctrl-C after the last check still puts the session back: nothing of it stays.
+                try checkInterruption()
+                return result
             } catch where error.reason == .interrupted || Interruption.current?.isRequested == true {
                 // Stopped by Ctrl-C (a verification too, whatever it found): the session is as it
                 // was before the replay.
@@ -74,6 +77,8 @@ extension Shell {
             var inspected: Inspected, damage: SessionError?, inspection: Inspection
             do {
                 (inspected, damage, inspection) = try inspect(reader, path: path, at: range)
+                // Ctrl-C after the last check still puts the session back: nothing of it stays.
+                try checkInterruption()
             } catch where error.reason == .interrupted || Interruption.current?.isRequested == true {
                 putBack(before)
                 following = followingBefore

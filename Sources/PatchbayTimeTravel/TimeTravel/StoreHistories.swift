@@ -79,7 +79,16 @@ public final class StoreHistories {
 
     /// Puts a history in place of a store's (`inspect`, `import`).
     public func replace(_ store: String, with history: History) {
-        if let old = histories[store] { willChange(store, old) }
+        if let old = histories[store] {
+            willChange(store, old)
+            // The history replaced goes back in place if the command is taken back: it keeps
+            // its steps, and the store goes back to the state it has now.
+            let state = liveState(store)
+            for open in openMarks {
+                guard let taken = open.taken, taken.replaced[store] == nil else { continue }
+                taken.replaced[store] = (old, state)
+            }
+        }
         histories[store] = history
         announce(.reset(store: store, state: history.initial))
     }
@@ -180,6 +189,9 @@ public final class StoreHistories {
     fileprivate final class TakenMarks {
         var marks: [(store: String, history: History, mark: History.Mark)] = []
         var marked: Set<ObjectIdentifier> = []
+        /// The histories replaced since the mark (`import devtools --force`), by store, with
+        /// the store's state when each was replaced.
+        var replaced: [String: (history: History, state: Value)] = [:]
     }
 
     /// A `Marks` still held by someone: it goes when its holder drops it.
@@ -210,8 +222,9 @@ public final class StoreHistories {
 
     /// Takes back the actions every history recorded since `marks` (a command that failed as
     /// a whole) and moves each store that had some back to its state then, so that what is
-    /// wired to it follows. A history rewritten since (a skip, a sweep) or replaced is left as
-    /// it is, and then `isComplete` is false.
+    /// wired to it follows. A history replaced since (`import devtools --force`) goes back in
+    /// place; one rewritten since (a skip, a sweep) is left as it is, and then `isComplete` is
+    /// false.
     /// - Returns: the stores moved back, and those whose history stays as it is (empty when
     ///   every history is as it was at `marks`).
     @discardableResult
@@ -219,7 +232,19 @@ public final class StoreHistories {
         var moved: [String] = []
         var kept: [String] = []
         for (store, history, mark) in marks.taken.marks {
+            if histories[store] !== history, let replaced = marks.taken.replaced[store], replaced.history === history,
+               graph.storeNameSet.contains(store) {
+                // Replaced since: the history goes back in place, at the state it had then.
+                histories[store] = history
+                lastRecorded = nil
+                let state = history.isUnchanged(since: mark) ? replaced.state : history.rollBack(to: mark) ?? replaced.state
+                graph.engine.droppingFollowUps { try? travel(store, to: state, history: history) }
+                moved.append(store)
+                continue
+            }
             guard histories[store] === history else {
+                // A history made since, in place of one that went back (or goes back) in place.
+                if let replaced = marks.taken.replaced[store], replaced.history !== history { continue }
                 kept.append(store)
                 continue
             }
