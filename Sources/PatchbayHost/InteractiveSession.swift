@@ -35,6 +35,12 @@ struct InteractiveSession {
         if !shell.options.json {
             output.write(OutputLine(Self.hint))
         }
+        // A long command's progress goes on the terminal's last line, cleared when it ends.
+        if isatty(STDERR_FILENO) != 0 {
+            shell.progressHandler = { text in
+                FileHandle.standardError.write(Data(("\r\u{1B}[2K" + (text ?? "")).utf8))
+            }
+        }
 
         var assembler = InputAssembler()
         var pendingLines: [String] = []

@@ -52,6 +52,15 @@ public final class Shell {
     /// The user's editor, which `edit REDUCER` opens; `nil` (no terminal, or neither `VISUAL`
     /// nor `EDITOR` set) makes `edit` an error.
     public var editor: ExternalEditor?
+    /// Where a command that reads a long history (`blame`, `find`, a filtered `history`) says
+    /// how far it has come, once it has run for `progressDelay`, a few times a second: a line
+    /// such as `blame: 120000 of 200000 steps (Ctrl-C stops)`, then `nil` when the command
+    /// ends, to clear it. The interactive session shows it on the terminal; `nil` shows nothing.
+    public var progressHandler: ((String?) -> Void)?
+    /// How long a command runs before its progress shows.
+    var progressDelay: Duration = .seconds(1)
+    /// When the running command started, and when its progress last showed, if it did.
+    var progressTimes: (start: ContinuousClock.Instant, shown: ContinuousClock.Instant?)?
     /// The store `use STORE` selected: commands that leave out their STORE use it. A fresh
     /// session has none, and a store that goes takes its selection with it.
     public internal(set) var selectedStore: String?
@@ -115,6 +124,15 @@ public final class Shell {
         recording?.recorder.attach(to: graph, histories: histories)
     }
 
+    /// Says how far a long command has come (see `progressHandler`): `done` of `total` `units`.
+    func showProgress(_ command: String, _ done: Int, of total: Int, _ units: String) {
+        guard let progressHandler, let times = progressTimes else { return }
+        let now = ContinuousClock.now
+        guard now - times.start >= progressDelay, times.shown.map({ now - $0 >= .milliseconds(250) }) ?? true else { return }
+        progressTimes?.shown = now
+        progressHandler("\(command): \(done) of \(total) \(units) (Ctrl-C stops)")
+    }
+
     /// Throws when Ctrl-C asked the running command to stop (see `Interruption`).
     func checkInterruption() throws(ShellError) {
         do throws(InterruptionError) { try Interruption.check() } catch { throw ShellError(.interrupted, at: 0..<0) }
@@ -157,6 +175,13 @@ public final class Shell {
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
+        if executeDepth == 0 { progressTimes = (ContinuousClock.now, nil) }
+        defer {
+            if executeDepth == 0 {
+                if progressTimes?.shown != nil { progressHandler?(nil) }
+                progressTimes = nil
+            }
+        }
         var outcome = perform(text, at: origin, rendered: true)
         if executeDepth == 0, let gone = dropSelectionOfAGoneStore() {
             outcome.lines += renderer.selectionDropped(gone)

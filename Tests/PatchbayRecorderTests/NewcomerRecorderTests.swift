@@ -76,14 +76,15 @@ struct InterruptibleBlameTests {
         let history = try counting(5_000)
         var checks = 0
         #expect(throws: Stop.self) {
-            _ = try history.blame([.key("n")], checking: { () throws(Stop) in
+            _ = try history.blame([.key("n")], checking: { (done, total) throws(Stop) in
                 checks += 1
+                #expect(done == checks * 1024 && total == 5_000)
                 if checks == 2 { throw Stop() }
             })
         }
         // Called every 1024 actions: stopped at the second call, long before the 5000th action.
         #expect(checks == 2)
-        #expect(try history.blame([.key("n")], checking: { () throws(Stop) in }).count == 5_000)
+        #expect(try history.blame([.key("n")], checking: { (_, _) throws(Stop) in }).count == 5_000)
         #expect(history.blame([.key("n")]).count == 5_000)
     }
 }

@@ -11,20 +11,21 @@ extension History {
     /// `IdentityPath`): an action that only moves the element, or inserts or removes others
     /// before it, did not change it.
     public func blame(_ path: [ValueChange.PathComponent], identity: IdentityPath? = nil) -> [Blame] {
-        blame(path, identity: identity, checking: { () throws(Never) in })
+        blame(path, identity: identity, checking: { (_, _) throws(Never) in })
     }
 
-    /// `blame(_:identity:)`, calling `check` every 1024 actions, so that a long history can be
-    /// stopped (Ctrl-C) by a `check` that throws; what it throws ends the blame.
+    /// `blame(_:identity:)`, calling `check` every 1024 actions with how many it has read of
+    /// how many, so that a long history can show its progress and be stopped (Ctrl-C) by a
+    /// `check` that throws; what it throws ends the blame.
     public func blame<E: Error>(_ path: [ValueChange.PathComponent], identity: IdentityPath? = nil,
-                                checking check: () throws(E) -> Void) throws(E) -> [Blame] {
+                                checking check: (_ done: Int, _ total: Int) throws(E) -> Void) throws(E) -> [Blame] {
         let steps = timelines[selected].steps
         guard steps.count > 0 else { return [] }
         var state = initial
         var lines: [Blame] = []
         var changes: [ValueChange] = []
         for index in 1...steps.count {
-            if index % 1024 == 0 { try check() }
+            if index % 1024 == 0 { try check(index, steps.count) }
             changes.removeAll(keepingCapacity: true)
             var reader = ChangeReader(step: steps.reader(at: index), values: .new)
             while reader.next() { changes.append(reader.change) }

@@ -93,7 +93,10 @@ extension Shell {
             let identity = options.settings.identity.flatMap { key in
                 (try? graph.storeState(name)).flatMap { IdentityPath(path, in: $0, identity: key) }
             }
-            let blames = try history.blame(path, identity: identity, checking: { () throws(ShellError) in try checkInterruption() })
+            let blames = try history.blame(path, identity: identity, checking: { (done, total) throws(ShellError) in
+                try checkInterruption()
+                showProgress("blame", done, of: total, "steps")
+            })
             if blames.isEmpty { try checkPathExists(path, in: history, of: name, at: pathRange) }
             let (shown, before, after) = bounded(blames, by: bound)
             return CommandResult(BlameListing(path: path, blames: shown, hiddenBefore: before, hiddenAfter: after, boundGiven: bound != nil))
@@ -148,6 +151,7 @@ extension Shell {
             let lower = Swift.max(actions.lowerBound, upper - wanted + 1)
             // A filter over a long history reads all of it: Ctrl-C stops it between two chunks.
             try checkInterruption()
+            showProgress("history", actions.upperBound - upper, of: actions.count, "steps")
             let chunk = try travel(nil, range) { () throws(TimeTravelError) in
                 do throws(HistoryError) { return try history.entries(lower...upper) } catch { throw .history(store: store, error) }
             }
@@ -262,7 +266,10 @@ extension Shell {
         var evaluated = 0
         try history.walk { (index, entry, state) throws(ShellError) -> Bool in
             // A long history is read whole: Ctrl-C stops it between two steps.
-            if index % 256 == 0 { try checkInterruption() }
+            if index % 256 == 0 {
+                try checkInterruption()
+                showProgress("find", index, of: history.count, "steps")
+            }
             do throws(ExpressionError) {
                 let result = try condition.evaluate(Bindings(state: state, action: entry?.action ?? .null), in: graph)
                 evaluated += 1
@@ -307,7 +314,7 @@ extension Shell {
                                  at range: Range<Int>) throws(ShellError) {
         let live = (try? graph.storeState(store)) ?? history.initial
         guard history.initial.value(at: path) == nil, live.value(at: path) == nil,
-              try history.blame(path, checking: { () throws(ShellError) in try checkInterruption() }).isEmpty
+              try history.blame(path, checking: { (_, _) throws(ShellError) in try checkInterruption() }).isEmpty
         else { return }
         // The deepest container on the way that exists, in the current state or the initial one.
         var depth = 0
