@@ -188,12 +188,9 @@ public struct DevToolsFile: Sendable, Equatable {
     /// states (a large history's text takes seconds): what `checking` throws stops it.
     public func liftedText<Failure: Error>(computedStates: [(state: Value, error: String?)],
                                            checking: () throws(Failure) -> Void) throws(Failure) -> String {
-        var actionsByID = Value.Members(minimumCapacity: actions.count + 1)
-        for (id, action) in ([["type": "@@INIT"]] + actions).enumerated() {
-            actionsByID[String(id)] = ["type": "PERFORM_ACTION", "action": action, "timestamp": 0]
-        }
         // In the order of the monitor's copy, which it exports: the lifted state without the
-        // actions and states, then those.
+        // actions and states, then those. The two long members are written element by element
+        // (below), so that `checking` runs between them.
         var lifted: Value.Members = [
             "nextActionId": .int(actions.count + 1),
             "stagedActionIds": .array((0...actions.count).map(Value.int)),
@@ -201,27 +198,35 @@ public struct DevToolsFile: Sendable, Equatable {
             "currentStateIndex": .int(current ?? actions.count),
             "isLocked": false,
             "isPaused": false,
-            "actionsById": .object(actionsByID),
+            "actionsById": [:],
             "computedStates": [],
         ]
         if let preloadedState { lifted["committedState"] = preloadedState }
-        // Written member by member, the states one by one, so that `checking` runs between them.
         var text = "{"
         for (position, (key, value)) in lifted.enumerated() {
             if position > 0 { text += "," }
             text += Value.string(key.string).jsonText + ":"
-            guard key.string == "computedStates" else {
+            switch key.string {
+            case "actionsById":
+                text += "{"
+                for (id, action) in ([["type": "@@INIT"]] + actions).enumerated() {
+                    if id % 1_024 == 0 { try checking() }
+                    let performed: Value = ["type": "PERFORM_ACTION", "action": action, "timestamp": 0]
+                    text += (id > 0 ? "," : "") + Value.string(String(id)).jsonText + ":" + performed.jsonText
+                }
+                text += "}"
+            case "computedStates":
+                text += "["
+                for (index, step) in computedStates.enumerated() {
+                    if index % 1_024 == 0 { try checking() }
+                    var computed: Value.Members = ["state": step.state]
+                    if let error = step.error { computed["error"] = .string(error) }
+                    text += (index > 0 ? "," : "") + Value.object(computed).jsonText
+                }
+                text += "]"
+            default:
                 text += value.jsonText
-                continue
             }
-            text += "["
-            for (index, step) in computedStates.enumerated() {
-                if index % 1_024 == 0 { try checking() }
-                var computed: Value.Members = ["state": step.state]
-                if let error = step.error { computed["error"] = .string(error) }
-                text += (index > 0 ? "," : "") + Value.object(computed).jsonText
-            }
-            text += "]"
         }
         return text + "}"
     }

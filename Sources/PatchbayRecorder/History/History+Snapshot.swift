@@ -9,6 +9,13 @@ extension History {
     /// `live` is the store's state (the state at `current`); it ends the events as a checkpoint.
     /// `hosted` marks the store line of an app's store the shell hosts.
     package func snapshot(of name: String, live: Value, hosted: Bool = false) -> [SessionEvent] {
+        snapshot(of: name, live: live, hosted: hosted) { () throws(Never) in }
+    }
+
+    /// `snapshot(of:live:hosted:)`, calling `check` every 1024 actions: what it throws (Ctrl-C)
+    /// stops it.
+    package func snapshot<Failure: Error>(of name: String, live: Value, hosted: Bool = false,
+                                          checking check: () throws(Failure) -> Void) throws(Failure) -> [SessionEvent] {
         var events: [SessionEvent] = [.store(name: name, state: initial, hosted: hosted)]
         var built: [String] = []
         for timeline in timelines {
@@ -20,6 +27,7 @@ extension History {
             var skipped: [Int] = []
             if start < timeline.count {
                 for index in start + 1...timeline.count {
+                    if index % 1_024 == 0 { try check() }
                     let entry = timeline.steps.record(at: index).entry(index: index)
                     if entry.skipped { skipped.append(index) }
                     let action = SessionAction(store: name, index: index, action: entry.action, patch: JSONPatch.operations(entry.changes),

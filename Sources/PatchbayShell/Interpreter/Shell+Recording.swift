@@ -34,7 +34,8 @@ extension Shell {
         }
         // A recording that starts in the middle of a session begins with what exists, and with
         // the selected store: the commands after it may leave out their STORE.
-        var opening = SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes)
+        var opening = try SessionRecorder.opening(of: graph, histories: histories, lineLimit: InputLimits.maxLineBytes,
+                                                  checking: checkInterruption)
         if let selectedStore {
             if opening.isEmpty { opening.append(.setup("reset")) }
             opening.append(.setup("use \(selectedStore)"))

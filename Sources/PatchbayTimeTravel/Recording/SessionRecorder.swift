@@ -56,18 +56,32 @@ public final class SessionRecorder {
     /// `History.snapshot(of:live:hosted:)`); the store line of a hosted store says so, so that
     /// a shell that does not host it refuses to replay the recording.
     public static func snapshot(of graph: Graph, histories: StoreHistories) -> [SessionEvent] {
+        snapshot(of: graph, histories: histories) { () throws(Never) in }
+    }
+
+    /// `snapshot(of:histories:)`, calling `check` every 1024 actions: what it throws stops it.
+    package static func snapshot<Failure: Error>(of graph: Graph, histories: StoreHistories,
+                                                 checking check: () throws(Failure) -> Void) throws(Failure) -> [SessionEvent] {
         let hosted = Set(graph.hostedStoreNames)
-        return graph.storeNames.flatMap { name -> [SessionEvent] in
-            guard let (_, history) = try? histories.history(of: name), let state = try? graph.storeState(name) else { return [] }
-            return history.snapshot(of: name, live: state, hosted: hosted.contains(name))
+        var events: [SessionEvent] = []
+        for name in graph.storeNames {
+            guard let (_, history) = try? histories.history(of: name), let state = try? graph.storeState(name) else { continue }
+            events += try history.snapshot(of: name, live: state, hosted: hosted.contains(name), checking: check)
         }
+        return events
     }
 
     /// The events that rebuild the stores' histories (`snapshot(of:histories:)`) and then set
     /// the pending timers again, in the order they fire: what a session holds that its
     /// definitions do not make.
     public static func restart(of graph: Graph, histories: StoreHistories) -> [SessionEvent] {
-        snapshot(of: graph, histories: histories) + graph.pendingTimers.map(SessionEvent.timer)
+        restart(of: graph, histories: histories) { () throws(Never) in }
+    }
+
+    /// `restart(of:histories:)`, calling `check` every 1024 actions: what it throws stops it.
+    package static func restart<Failure: Error>(of graph: Graph, histories: StoreHistories,
+                                                checking check: () throws(Failure) -> Void) throws(Failure) -> [SessionEvent] {
+        try snapshot(of: graph, histories: histories, checking: check) + graph.pendingTimers.map(SessionEvent.timer)
     }
 
     /// The events that begin a recording of the session as it is: nothing for an empty one;
@@ -80,15 +94,22 @@ public final class SessionRecorder {
     /// navigation stack, a patch's outputs) is not rebuilt.
     /// - Parameter lineLimit: the longest definition line, as for `Graph.definitionScript`.
     public static func opening(of graph: Graph, histories: StoreHistories, lineLimit: Int) -> [SessionEvent] {
+        opening(of: graph, histories: histories, lineLimit: lineLimit) { () throws(Never) in }
+    }
+
+    /// `opening(of:histories:lineLimit:)`, calling `check` every 1024 actions: what it throws
+    /// (Ctrl-C) stops it.
+    package static func opening<Failure: Error>(of graph: Graph, histories: StoreHistories, lineLimit: Int,
+                                                checking check: () throws(Failure) -> Void) throws(Failure) -> [SessionEvent] {
         let definitions = graph.definitionScript(lineLimit: lineLimit, omittingStores: true).lines.filter { !$0.hasPrefix("#") }
-        let stores = snapshot(of: graph, histories: histories)
+        let stores = try snapshot(of: graph, histories: histories, checking: check)
         let now = graph.engine.clock.now
         guard !stores.isEmpty || !definitions.isEmpty || now > 0 else { return [] }
         var events: [SessionEvent] = [.setup("reset")]
         if now > 0 { events.append(.setup("tick \(now)")) }
         events += stores + definitions.map(SessionEvent.setup)
         // A timer belongs to a node the definitions make.
-        if !definitions.isEmpty { events += restart(of: graph, histories: histories) }
+        if !definitions.isEmpty { events += try restart(of: graph, histories: histories, checking: check) }
         return events
     }
 
