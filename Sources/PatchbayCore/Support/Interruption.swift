@@ -20,58 +20,58 @@ import Synchronization
 ///
 /// A loop that checks very often can read `Interruption.current` once and call
 /// `throwIfRequested()` on it, one relaxed atomic load per call.
-public final class Interruption: Sendable {
+package final class Interruption: Sendable {
     /// Requests made since the interruption was created; a counter rather than a flag, so that
     /// a request made while one is being answered is not lost.
     private let requests = Atomic<Int>(0)
     /// The value of `requests` when the running command started.
     private let answered = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 
     /// The interruption of the command running on this task, if it can be interrupted.
-    @TaskLocal public static var current: Interruption?
+    @TaskLocal package static var current: Interruption?
 
     /// Asks the running command to stop. Async-signal-safe: an atomic increment and nothing else.
-    public func request() {
+    package func request() {
         requests.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// Whether `request()` was called since the running command started (or, outside
     /// `during(_:)`, since the last `forgetRequests()`).
-    public var isRequested: Bool {
+    package var isRequested: Bool {
         requests.load(ordering: .relaxed) != answered.load(ordering: .relaxed)
     }
 
     /// Forgets the requests made so far.
-    public func forgetRequests() {
+    package func forgetRequests() {
         answered.store(requests.load(ordering: .relaxed), ordering: .relaxed)
     }
 
     /// Throws `InterruptionError` when a request came since the running command started.
-    public func throwIfRequested() throws(InterruptionError) {
+    package func throwIfRequested() throws(InterruptionError) {
         if isRequested { throw InterruptionError() }
     }
 
     /// Runs `body` as one command that `request()` interrupts: earlier requests are forgotten,
     /// and the interruption is `current` while `body` runs.
-    public func during<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func during<Result>(_ body: () throws -> Result) rethrows -> Result {
         forgetRequests()
         return try Self.$current.withValue(self, operation: body)
     }
 
     /// Throws `InterruptionError` when the running command was asked to stop; does nothing
     /// outside `during(_:)`.
-    public static func check() throws(InterruptionError) {
+    package static func check() throws(InterruptionError) {
         try current?.throwIfRequested()
     }
 }
 
 /// A command stopped by `Interruption`.
-public struct InterruptionError: Error, Sendable, Equatable, CustomStringConvertible {
-    public init() {}
+package struct InterruptionError: Error, Sendable, Equatable, CustomStringConvertible {
+    package init() {}
 
     /// `interrupted; nothing changed`: a command that stops this way must leave the state as
     /// it was before it started.
-    public var description: String { "interrupted; nothing changed" }
+    package var description: String { "interrupted; nothing changed" }
 }

@@ -1,10 +1,10 @@
 /// Suggestions for misspelled names ("did you mean ...?").
-public enum Spelling {
+package enum Spelling {
     /// The candidate closest to `word` by edit distance, when it is close enough to be a likely
     /// typo: at most a third of the word's length, and at least one edit allowed. Of candidates
     /// equally close, the first in code-point order, so that the answer does not depend on the
     /// order of `candidates` (often the keys of a dictionary, which differs from run to run).
-    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
         guard !target.isEmpty else { return nil }
         let limit = Swift.max(1, target.count / 3)

@@ -5,7 +5,7 @@
 /// change at every position after it.
 ///
 /// It is for showing only: the patches that are recorded and applied stay positional.
-public enum PresentedChange: Sendable, Equatable {
+package enum PresentedChange: Sendable, Equatable {
     /// A change as a patch has it; in an array matched by identity, an element's change is at
     /// its new index, an insertion at its new index and a removal at its old one.
     case change(ValueChange)
@@ -14,7 +14,7 @@ public enum PresentedChange: Sendable, Equatable {
     case move(array: [ValueChange.PathComponent], from: Int, to: Int, key: String, id: Value)
 
     /// Where the change is: a move's new place.
-    public var path: [ValueChange.PathComponent] {
+    package var path: [ValueChange.PathComponent] {
         switch self {
         case .change(let change): change.path
         case .move(let array, _, let to, _, _): array + [.index(to)]
@@ -22,7 +22,7 @@ public enum PresentedChange: Sendable, Equatable {
     }
 
     /// `path` as expressions write it (`items[2].qty`).
-    public var pathText: String { ValueChange.pathText(path) }
+    package var pathText: String { ValueChange.pathText(path) }
 }
 
 extension Value {
@@ -32,7 +32,7 @@ extension Value {
     /// object whose `key` is a scalar, no two on one side with the same, and the positional
     /// changes in it are more than insertions or removals alone (those read the same either way);
     /// any other change is shown as it is, in its place. With no `key`, the changes as they are.
-    public func presented(_ changes: [ValueChange], to new: Value, identity key: String?) -> [PresentedChange] {
+    package func presented(_ changes: [ValueChange], to new: Value, identity key: String?) -> [PresentedChange] {
         presented(changes, to: new, identity: key, shortcut: true)
     }
 
@@ -69,7 +69,7 @@ extension Value {
     /// identities in an array matched by identity are distinct, each shifted position then
     /// shows its `key` changed (or the element replaced), which this catches. Insertions or
     /// removals alone read the same either way.
-    public static func mayPresentByIdentity(_ changes: [ValueChange], key: String) -> Bool {
+    package static func mayPresentByIdentity(_ changes: [ValueChange], key: String) -> Bool {
         changes.contains { mayNeedIdentity($0, key: key) }
     }
 

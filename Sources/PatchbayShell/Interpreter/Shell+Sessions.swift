@@ -113,16 +113,23 @@ extension Shell {
         case .exportDevTools(let store, let file, let range, let lifted, let force):
             let path = try writablePath(file, at: range)
             let (name, history) = try travel(store, store.range) { () throws(TimeTravelError) in try histories.history(of: store.text) }
-            let entries = try travel(store, store.range) { () throws(TimeTravelError) in
-                do throws(HistoryError) { return history.count == 0 ? [] : try history.entries(1...history.count) } catch { throw .history(store: name, error) }
+            // Read in chunks, so that Ctrl-C stops a long history between two.
+            var entries: [HistoryEntry] = []
+            for start in stride(from: 1, through: history.count, by: 4_096) {
+                try checkInterruption()
+                let end = Swift.min(history.count, start + 4_095)
+                entries += try travel(store, store.range) { () throws(TimeTravelError) in
+                    do throws(HistoryError) { return try history.entries(start...end) } catch { throw .history(store: name, error) }
+                }
             }
             // The lifted form holds the state after each step too.
             var computedStates: [(state: Value, error: String?)] = []
             if lifted {
                 history.walk { (_, entry, state) in
                     computedStates.append((state, entry?.failure))
-                    return true
+                    return Interruption.current?.isRequested != true
                 }
+                try checkInterruption()
             }
             let devTools = DevToolsFile(actions: entries.map(\.action), preloadedState: history.initial,
                                         skipped: entries.filter(\.skipped).map(\.index), current: history.current)
