@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PatchbayCore
 import PatchbayRecorder
 import PatchbayShell
@@ -22,6 +23,8 @@ import PatchbayShell
 /// - SJ-N: the shell's `jump` in that store's history, one step back and one forward, per jump,
 ///   then a dispatch (which decodes the state jumped to). Target: as SH.
 /// - SC-N: one copy of the state (the copy floor), reported.
+///
+/// Each row's note gives how its figure grows per 10x of N, from the size before it.
 ///
 /// Quick mode runs N = 10 and 1,000 with few actions, and checks results only.
 struct ScaleBenchmarks: BenchmarkGroup {
@@ -58,39 +61,58 @@ struct ScaleBenchmarks: BenchmarkGroup {
                     id: "SD-\(size)", title: "Store.dispatch, update one item, N = \(size)",
                     ours: Self.dispatch(size: size, actions: actions, append: false),
                     reference: Reference(kind: .floor, name: "the reducer alone", workload: Self.reduce(size: size, actions: actions, append: false)),
-                    target: .ratioAtMost(2)),
+                    target: .ratioAtMost(2), notes: Self.growth("SD", size)),
                 BenchmarkRow(
                     id: "SA-\(size)", title: "Store.dispatch, append, N = \(size)",
                     ours: Self.dispatch(size: size, actions: actions, append: true),
                     reference: Reference(kind: .floor, name: "the reducer alone", workload: Self.reduce(size: size, actions: actions, append: true)),
-                    target: .ratioAtMost(2)),
+                    target: .ratioAtMost(2), notes: Self.growth("SA", size)),
                 BenchmarkRow(
                     id: "SR-\(size)", title: "Store.dispatch with the default Recorder, update one item, N = \(size)",
                     ours: Self.recorded(size: size, actions: actions, path: path),
                     reference: Reference(kind: .baseline, name: "dispatch, not recorded",
                                          workload: Self.dispatch(size: size, actions: actions, append: false)),
-                    target: .overheadAtMost(5_000),
+                    target: .overheadAtMost(5_000), notes: Self.growth("SR", size),
                     cleanUp: { try? FileManager.default.removeItem(atPath: path) }),
                 BenchmarkRow(
                     id: "SV-\(size)", title: "RecordedSession.verify of the default recording, N = \(size), per action",
                     ours: Self.verify(size: size, actions: mode == .quick ? actions : 200_000, path: path + ".verify"),
                     target: size >= 100_000 ? .perSecondAtLeast(100_000) : .reported,
-                    notes: { ours, _, _ in ["verify at N = \(size): \(formatted(1e9 / ours, digits: 0)) actions/s"] },
+                    notes: { ours, reference, second in
+                        ["verify at N = \(size): \(formatted(1e9 / ours, digits: 0)) actions/s"] + Self.growth("SV", size)(ours, reference, second)
+                    },
                     cleanUp: { try? FileManager.default.removeItem(atPath: path + ".verify") }),
                 BenchmarkRow(
                     id: "SH-\(size)", title: "shell: dispatch to a hosted store, update one item, N = \(size)",
                     ours: Self.hostedDispatch(size: size, actions: Self.hostedActions(size, mode)),
                     reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
-                    target: .floorTimesPlus(times: 2, plus: 100_000)),
+                    target: .floorTimesPlus(times: 2, plus: 100_000), notes: Self.growth("SH", size)),
                 BenchmarkRow(
                     id: "SJ-\(size)", title: "shell: jump back and forth in a hosted store's history, N = \(size), per jump",
                     ours: Self.hostedJump(size: size, jumps: Self.hostedActions(size, mode)),
                     reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
-                    target: .floorTimesPlus(times: 2, plus: 100_000)),
+                    target: .floorTimesPlus(times: 2, plus: 100_000), notes: Self.growth("SJ", size)),
                 BenchmarkRow(
                     id: "SC-\(size)", title: "the copy floor: one copy of the state, N = \(size)",
-                    ours: Self.copy(size: size), target: .reported),
+                    ours: Self.copy(size: size), target: .reported, notes: Self.growth("SC", size)),
             ]
+        }
+    }
+
+    /// Each series' figure (ns per operation) by N, as the rows' notes see them, in order.
+    private static let figures = Mutex<[String: (size: Int, figure: Double)]>([:])
+
+    /// A row's note: how its figure grew per 10x of N since the series' row before (the first
+    /// row of a series only records its figure).
+    static func growth(_ series: String, _ size: Int) -> (Double, Double?, Double?) -> [String] {
+        { ours, _, _ in
+            let last = figures.withLock { figures in
+                defer { figures[series] = (size, ours) }
+                return figures[series]
+            }
+            guard let last, last.size < size, last.figure > 0 else { return [] }
+            let perTenfold = Foundation.pow(ours / last.figure, 1 / Foundation.log10(Double(size) / Double(last.size)))
+            return ["\(series) grows \(formatted(perTenfold, digits: 2))x per 10x of N (from N = \(last.size) to \(size))"]
         }
     }
 
