@@ -72,4 +72,17 @@ struct RecordWhatIsPendingTests {
         verifies(path, after: "route /a\nback", in: session)
         withExtendedLifetime(directory) {}
     }
+
+    /// Found by the session oracle: a reducer given a new body (`reducer r1 : ...`) keeps its
+    /// guard, whose error must name the guard's text as the whole definition (which a recording
+    /// replays) does, or the replay's failure reads otherwise and the verification fails.
+    @Test func aReplacedReducersGuardFailsAsItsWholeDefinitionDoes() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/r.jsonl"
+        let session = DataflowSession()
+        session.run("store log = {n: 0}\nreducer log on Inc when action.by > 2 : state.n += 1\nreducer r1 : state.n += 2\nrecord \(path)")
+        let failure = session.run("dispatch log Inc").first ?? ""
+        #expect(failure.contains("no key 'by' (keys: type) in 'action.by'; use ?. or ?? to read optional data"), "\(failure)")
+        verifies(path, after: "dispatch log Inc {by: 3}", in: session)
+    }
 }

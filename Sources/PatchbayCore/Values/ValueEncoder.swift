@@ -605,29 +605,10 @@ extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
             guard case .array(let last) = previous.value else { return nil }
             elements = last
         }
+        // Equal bytes are the same element (the same values, the same storage), so its encoding
+        // is the same; other elements are compared with `==`.
         let (prefix, suffix) = withUnsafeBufferPointer { new in
-            old.withUnsafeBufferPointer { old in
-                // Equal bytes are the same element (the same values, the same storage), so its
-                // encoding is the same; other elements are compared with `==`.
-                func equal(_ i: Int, _ j: Int) -> Bool {
-                    _SameBytes.equal(new.baseAddress! + i, old.baseAddress! + j) || new[i] == old[j]
-                }
-                let common = Swift.min(new.count, old.count)
-                var prefix = 0
-                while prefix < common {
-                    prefix += _SameBytes.commonPrefix(new.baseAddress! + prefix, old.baseAddress! + prefix, count: common - prefix)
-                    guard prefix < common, equal(prefix, prefix) else { break }
-                    prefix += 1
-                }
-                var suffix = 0
-                while suffix < common - prefix {
-                    suffix += _SameBytes.commonSuffix(new.baseAddress! + new.count - suffix, old.baseAddress! + old.count - suffix,
-                                                      count: common - prefix - suffix)
-                    guard suffix < common - prefix, equal(new.count - 1 - suffix, old.count - 1 - suffix) else { break }
-                    suffix += 1
-                }
-                return (prefix, suffix)
-            }
+            old.withUnsafeBufferPointer { old in _SameBytes.commonEnds(new, old) { new[$0] == old[$1] } }
         }
         let oldMiddle = old.count - prefix - suffix, newMiddle = count - prefix - suffix
         let paired = Swift.min(oldMiddle, newMiddle)

@@ -161,11 +161,18 @@ final class StoreReducer {
 
     private func passes(_ evaluator: inout Evaluator) throws(ExpressionError) -> Bool {
         guard let condition else { return true }
-        let test = try condition.evaluate(with: &evaluator)
-        guard case .bool(let pass) = test else {
-            throw ExpressionError(.notABool(context: "the 'when' guard", type: test.typeName), at: condition.range)
+        do throws(ExpressionError) {
+            let test = try condition.evaluate(with: &evaluator)
+            guard case .bool(let pass) = test else {
+                throw ExpressionError(.notABool(context: "the 'when' guard", type: test.typeName), at: condition.range)
+            }
+            return pass
+        } catch {
+            // A body given since with `reducer ID : ...` comes from another line than the guard:
+            // the guard's error names the guard's own text, as the whole definition would.
+            guard condition.source != body.source else { throw error }
+            throw ExpressionError(.failed(error.message(in: condition.source)), at: 0..<0)
         }
-        return pass
     }
 
     /// The reducer as `reducer list` shows it.
