@@ -49,6 +49,23 @@ struct HostedNewcomerTests {
         #expect(error.contains(#"Recorder(..., storeName: "profile")"#), "\(error)")
     }
 
+    /// Found by following the README from a fresh package: a recording started after a `skip`,
+    /// a `jump` and a branch opens with that history, which the test API took for actions to
+    /// verify (the skipped one "left another state"); it is the past, loaded, and the run is
+    /// verified from where the recording started.
+    @Test func aRecordingStartedMidSessionIsVerifiedFromWhereItStarted() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/profile.jsonl"
+        let session = try HostedFixtures.session([ProfileFixtures.store()])
+        session.run("dispatch profile birthday\ndispatch profile birthday\njump 1\nskip 1\nrecord \(path)")
+        session.run("dispatch profile birthday\ndispatch profile rename {_0: 'Max'}\nrecord stop")
+        #expect(try RecordedSession(path: path).verify(ProfileFixtures.reducer()) == 2)
+        let thrown = #expect(throws: RecordedSessionError.self) {
+            try RecordedSession(path: path).verify(ProfileFixtures.reducer(birthdayAdds: 2))
+        }
+        #expect(thrown?.description.contains("action #2 of profile") == true, "\(String(describing: thrown))")
+    }
+
     @Test func aDivergenceHasTheSameLineInTheShellAndInTheTestAPI() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/profile.jsonl"

@@ -13,7 +13,9 @@ public import PatchbayCore
 /// The error's description is the readable divergence, so a thrown error fails an XCTest or a
 /// Swift Testing test with it. Any recording whose store's actions follow one another works:
 /// an app's (`Recorder`) or a shell's (a hosted store, or `record` in the shell). A recording
-/// that travels in time (a jump, a skip, a branch) is refused.
+/// that travels in time (a jump, a skip, a branch) is refused; one started in the middle of a
+/// shell session is verified from where it started (the history its opening brings is the
+/// past, loaded, not verified).
 public struct RecordedSession: Sendable {
     /// The session file.
     public let path: String
@@ -33,7 +35,8 @@ public struct RecordedSession: Sendable {
     /// checkpoints: a step costs the reducer and the decoding of its action, and a checkpoint
     /// one encoding of the state, which the recorder spaced so that it costs a few microseconds
     /// per action.
-    /// - Returns: how many actions were verified: all of the store's. A recording that ends
+    /// - Returns: how many actions were verified: all of the store's (those after its opening,
+    ///   for a recording started in the middle of a shell session). A recording that ends
     ///   with actions whose states it does not hold (an app that stopped without a last
     ///   checkpoint) is refused, since they could not be checked.
     /// - Throws: `RecordedSessionError.diverged` at the first action (or, between
@@ -46,6 +49,12 @@ public struct RecordedSession: Sendable {
         let reader: SessionFileReader
         do { reader = try SessionFileReader(path: path) } catch { throw .session(error) }
         var replay: Replay<State, Action>?
+        // A recording started in the middle of a shell session opens with what the session held
+        // (`setup reset`, then the stores' histories, which may skip, jump and branch): that is
+        // the past, loaded, not verified; the run starts from the store's state at the
+        // opening's last checkpoint, and ends the opening at its first command.
+        var inOpening = false
+        var events = 0
         while true {
             let recorded: RecordedEvent
             do {
@@ -53,6 +62,30 @@ public struct RecordedSession: Sendable {
                 recorded = next
             } catch {
                 throw .session(error)
+            }
+            events += 1
+            if events == 1, case .setup("reset") = recorded.event { inOpening = true }
+            if inOpening {
+                switch recorded.event {
+                case .command:
+                    inOpening = false
+                case .store(let name, _, _) where store == nil && replay != nil && name != replay?.name:
+                    let first = replay?.name ?? name
+                    throw .cannotVerify(line: nil, "the recording has several stores (\(first), \(name)): "
+                                        + "name the one to verify (verify(reducer, store: \"\(first)\"))")
+                case .store(let name, let state, _), .checkpoint(let name, _, let state):
+                    guard store == nil || store == name, replay == nil || replay?.name == name else { continue }
+                    let index: Int = if case .checkpoint(_, let index, _) = recorded.event { index } else { 0 }
+                    do throws(ValueCodingError) {
+                        replay = Replay(name: name, initial: state, state: try ValueDecoder().decode(State.self, from: state),
+                                        reducer: reducer, mapping: mapping, index: index)
+                    } catch {
+                        throw .cannotVerify(line: recorded.line, "the recorded state of \(name) does not decode as \(State.self): \(error)")
+                    }
+                    continue
+                default:
+                    continue
+                }
             }
             switch recorded.event {
             case .store(let name, let state, _) where replay == nil && (store == nil || store == name):
@@ -88,7 +121,7 @@ public struct RecordedSession: Sendable {
                 + "whose states it does not hold (no checkpoint after them); they ran, but could not be checked "
                 + "(a Recorder fed by record(_:state:) writes the last state with stop(state:))")
         }
-        return replay.verified
+        return replay.verified - replay.start
     }
 
     /// Replays the actions of `store` (the file's only store when `nil`) through `reducer`,
@@ -107,6 +140,9 @@ private struct Replay<State: Codable, Action> {
     let mapping: ActionMapping<Action>
     /// The state the reducer made.
     var state: State
+    /// The index of the action the run starts after (0, or where a recording started in the
+    /// middle of a shell session).
+    let start: Int
     /// The index of the last action replayed.
     var index = 0
     /// The index of the last state checked against the recording.
@@ -123,13 +159,17 @@ private struct Replay<State: Codable, Action> {
     /// after each action costs what the action changed.
     let memory = ValueEncoder.Memory(for: State.self)
 
-    init(name: String, initial: Value, state: State, reducer: Reducer<State, Action>, mapping: ActionMapping<Action>) {
+    /// A run from `state` (recorded as `initial`), the state after action `index`.
+    init(name: String, initial: Value, state: State, reducer: Reducer<State, Action>, mapping: ActionMapping<Action>, index: Int = 0) {
         self.name = name
         self.reducer = reducer
         self.mapping = mapping
         self.state = state
+        start = index
+        self.index = index
+        verified = index
         expected = initial
-        matched = (0, state)
+        matched = (index, state)
     }
 
     mutating func step(_ line: SessionAction, at lineNumber: Int) throws(RecordedSessionError) {
