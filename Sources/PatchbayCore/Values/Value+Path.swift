@@ -26,20 +26,16 @@ extension Value {
         return current
     }
 
-    /// The member at the object key path `path`, taken out: `.null` is left in its place, and
-    /// the objects on the way are changed in place, so that what is taken is not shared with
-    /// this value when nothing else held it. `nil` (and nothing changed) when a key is missing.
-    package mutating func take(at path: ArraySlice<String>) -> Value? {
-        guard let key = path.first else {
-            let taken = self
-            self = .null
-            return taken
+    /// The value at `path`, taken out: `.null` is left in its place, and the containers on the
+    /// way are changed in place, so that what is taken is not shared with this value when
+    /// nothing else held it. `nil` (and nothing changed) when the path leads nowhere.
+    package mutating func take(at path: [ValueChange.PathComponent]) -> Value? {
+        var taken: Value?
+        try? modify(at: path) { value throws(PathError) in
+            taken = value
+            value = .null
         }
-        // `if case`, not a `switch` (see `set`).
-        guard case .object(var members) = self, let index = members.index(forKey: key) else { return nil }
-        self = .null
-        defer { self = .object(members) }
-        return members.values[index].take(at: path.dropFirst())
+        return taken
     }
 
     /// Sets `newValue` at `path`, creating missing object keys (and objects in place of `null`);

@@ -85,7 +85,7 @@ extension Value {
     }
 
     /// Changes the value at `path` in place, keeping it uniquely referenced.
-    private mutating func modify(at path: [ValueChange.PathComponent], _ body: (inout Value) throws(PathError) -> Void) throws(PathError) {
+    mutating func modify(at path: [ValueChange.PathComponent], _ body: (inout Value) throws(PathError) -> Void) throws(PathError) {
         guard let first = path.first else {
             try body(&self)
             return

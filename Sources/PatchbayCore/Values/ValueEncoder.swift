@@ -242,11 +242,11 @@ final class ValueEncoding: Encoder {
     /// nothing else need share them).
     /// - Returns: the keys of the place, when the elements were taken into `elements`.
     func takeReplaced(_ part: EncodedPart, into elements: inout [Value]) -> [String]? {
-        guard let replacement, let keys = keyPath, case .array = part.value,
-              replacement.previous.value(at: keys.map(ValueChange.PathComponent.key))?.sharesStorage(with: part.value) == true
-        else { return nil }
+        guard let replacement, let keys = keyPath, case .array = part.value else { return nil }
+        let path = keys.map(ValueChange.PathComponent.key)
+        guard replacement.previous.value(at: path)?.sharesStorage(with: part.value) == true else { return nil }
         part.value = .null
-        guard case .array(let taken)? = replacement.previous.take(at: keys[...]) else { return nil }
+        guard case .array(let taken)? = replacement.previous.take(at: path) else { return nil }
         elements = taken
         return keys
     }

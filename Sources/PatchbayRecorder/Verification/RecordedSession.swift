@@ -55,6 +55,15 @@ public struct RecordedSession: Sendable {
         // opening's last checkpoint, and ends the opening at its first command.
         var inOpening = false
         var events = 0
+        // A run of `name` from `state`, the state after action `index`.
+        func start(_ name: String, _ state: Value, index: Int, line: Int) throws(RecordedSessionError) -> Replay<State, Action> {
+            do throws(ValueCodingError) {
+                return Replay(name: name, initial: state, state: try ValueDecoder().decode(State.self, from: state),
+                              reducer: reducer, mapping: mapping, index: index)
+            } catch {
+                throw .cannotVerify(line: line, "the recorded state of \(name) does not decode as \(State.self): \(error)")
+            }
+        }
         while true {
             let recorded: RecordedEvent
             do {
@@ -65,41 +74,22 @@ public struct RecordedSession: Sendable {
             }
             events += 1
             if events == 1, case .setup("reset") = recorded.event { inOpening = true }
-            if inOpening {
-                switch recorded.event {
-                case .command:
-                    inOpening = false
-                case .store(let name, _, _) where store == nil && replay != nil && name != replay?.name:
-                    let first = replay?.name ?? name
-                    throw .cannotVerify(line: nil, "the recording has several stores (\(first), \(name)): "
-                                        + "name the one to verify (verify(reducer, store: \"\(first)\"))")
-                case .store(let name, let state, _), .checkpoint(let name, _, let state):
-                    guard store == nil || store == name, replay == nil || replay?.name == name else { continue }
-                    let index: Int = if case .checkpoint(_, let index, _) = recorded.event { index } else { 0 }
-                    do throws(ValueCodingError) {
-                        replay = Replay(name: name, initial: state, state: try ValueDecoder().decode(State.self, from: state),
-                                        reducer: reducer, mapping: mapping, index: index)
-                    } catch {
-                        throw .cannotVerify(line: recorded.line, "the recorded state of \(name) does not decode as \(State.self): \(error)")
-                    }
-                    continue
-                default:
-                    continue
-                }
-            }
             switch recorded.event {
-            case .store(let name, let state, _) where replay == nil && (store == nil || store == name):
-                do throws(ValueCodingError) {
-                    replay = Replay(name: name, initial: state, state: try ValueDecoder().decode(State.self, from: state),
-                                    reducer: reducer, mapping: mapping)
-                } catch {
-                    throw .cannotVerify(line: recorded.line, "the recorded state of \(name) does not decode as \(State.self): \(error)")
-                }
             case .store(let name, _, _) where store == nil && replay != nil && name != replay?.name:
                 // Which store the reducer is for is the caller's to say, not the file's order.
                 let first = replay?.name ?? name
                 throw .cannotVerify(line: nil, "the recording has several stores (\(first), \(name)): "
                                     + "name the one to verify (verify(reducer, store: \"\(first)\"))")
+            case .command:
+                inOpening = false
+            case .store(let name, let state, _) where inOpening || replay == nil:
+                guard store == nil || store == name, replay == nil || replay?.name == name else { continue }
+                replay = try start(name, state, index: 0, line: recorded.line)
+            case .checkpoint(let name, let index, let state) where inOpening:
+                guard store == nil || store == name, replay == nil || replay?.name == name else { continue }
+                replay = try start(name, state, index: index, line: recorded.line)
+            case _ where inOpening:
+                continue
             case .action(let line) where line.store == replay?.name:
                 try replay?.step(line, at: recorded.line)
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
