@@ -151,6 +151,68 @@ struct ValueEncoderMemoryTests {
         }
     }
 
+    /// A history made by random edits (each encoded in place, its changes kept), then travelled
+    /// at random as the shell's `jump` does: the state at the target step rebuilt from the
+    /// current one by applying or undoing the steps' changes, decoded with the memory, and
+    /// encoded again with it. The decoded state is the state the edits made at that step.
+    @Test func decodingWithTheMemoryGivesTheStatesOfTheHistory() throws {
+        let seed = TestBudget.seed(default: 0x1B_2026)
+        let runs = TestBudget.count("PATCHBAY_ENCODER_RUNS", default: 40)
+        for run in 0..<runs {
+            var random = SplitMix64(seed: SplitMix64.seed(seed, run: run))
+            let memory = ValueEncoder.Memory()
+            var shelf = Shelf(items: (0..<random.int(0...8)).map { Item(id: $0, tags: [], note: nil) })
+            var states = [shelf]
+            var steps: [[(change: ValueChange, position: Int?)]] = []
+            var current = try ValueEncoder().encode(shelf, memory: memory)
+            for step in 0..<40 {
+                Self.edit(&shelf, &random, step: step)
+                let before = current
+                let (value, changes) = try ValueEncoder().encode(shelf, memory: memory, replacing: consume current)
+                current = value
+                steps.append(changes.map { ($0, before.keyPosition(at: $0.path)) })
+                states.append(shelf)
+            }
+            var index = states.count - 1
+            for jump in 0..<30 {
+                let target = random.int(0...states.count - 1)
+                while index > target {
+                    for (change, position) in steps[index - 1].reversed() { try current.undo(change, position: position) }
+                    index -= 1
+                }
+                while index < target {
+                    for (change, _) in steps[index] { try current.apply(change) }
+                    index += 1
+                }
+                let decoded = try ValueDecoder().decode(Shelf.self, from: current, memory: memory)
+                #expect(decoded == states[target], "seed \(seed) run \(run) jump \(jump) to \(target)")
+                if decoded != states[target] { return }
+                current = try ValueEncoder().encode(decoded, memory: memory)
+            }
+        }
+    }
+
+    /// Going back one step of 1,000 items decodes the item it changed: the other items are the
+    /// memory's own, the same storage as before.
+    @Test func decodingWithTheMemoryTakesOverTheUnchangedItems() throws {
+        let memory = ValueEncoder.Memory()
+        var board = Board(items: (0..<1_000).map { Item(id: $0, tags: ["t"], note: nil) })
+        var current = try ValueEncoder().encode(board, memory: memory)
+        let first = board
+        board.items[500].tags.append("changed")
+        let before = current
+        let (value, changes) = try ValueEncoder().encode(board, memory: memory, replacing: consume current)
+        current = value
+        for change in changes.reversed() { try current.undo(change, position: before.keyPosition(at: change.path)) }
+        let decoded = try ValueDecoder().decode(Board.self, from: current, memory: memory)
+        #expect(decoded == first)
+        decoded.items.withUnsafeBufferPointer { decodedItems in
+            board.items.withUnsafeBufferPointer { liveItems in
+                #expect(_SameBytes.equal(decodedItems.baseAddress! + 499, liveItems.baseAddress! + 499), "an unchanged item is the memory's own")
+            }
+        }
+    }
+
     /// "Update one item" changes the encoded array in place: its storage stays where it was.
     @Test func anItemUpdatedChangesTheEncodedArrayInPlace() throws {
         let memory = ValueEncoder.Memory()

@@ -114,7 +114,11 @@ extension ValueGenerator {
                 hash: int(0..<4) == 0 ? nil : StateDigest(value()),
                 failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil,
                 delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil))
-        case 3: return .checkpoint(store: name(), index: int(0..<5000), state: value())
+        case 3:
+            // A store of its own, at a step its name gives, so that the checkpoints of a sequence
+            // stand where their store is (another step's is damage; see `CheckpointPlaces`).
+            let store = "checkpointed " + name()
+            return .checkpoint(store: store, index: store.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) % 5000 }, state: value())
         case 4: return .publish(port: name() + ".value", value: value())
         case 5:
             return .route(SessionRoute(

@@ -4,9 +4,9 @@ import PatchbayRecorder
 @testable import PatchbayShell
 import Testing
 
-// A checkpoint that disagrees with the patches before it is damage at its line, for `inspect`,
-// `replay --verify` and `RecordedSession` alike: the history shows the states the patches give,
-// never a checkpoint's other state.
+// A checkpoint that disagrees with the patches before it, or stands after another step than the
+// one it holds, is damage at its line, for `inspect`, `replay --verify` and `RecordedSession`
+// alike: the history shows the states the patches give, never a checkpoint's other state.
 
 @Suite("A checkpoint that disagrees with the patches is damage")
 struct CheckpointDamageTests {
@@ -76,6 +76,32 @@ struct CheckpointDamageTests {
         let line = try tamper(path, checkpoint: 32, of: "tally", from: #""total":32"#, to: #""total":50"#)
         #expect(throws: RecordedSessionError.cannotVerify(
             line: line, "checkpoint #32 of tally differs from the state the patches before it give: the file is damaged here")) {
+            try RecordedSession(path: path).verify(HostedFixtures.tallyReducer())
+        }
+    }
+
+    /// A checkpoint's index and state edited together (`"index":0,"state":{"n":0}` to
+    /// `"index":1,"state":{"n":99}`), in the opening after a jump and among the steps, at the
+    /// indexes a careless edit gives: the same damage, at the same line, from every reader.
+    @Test(arguments: [(0, -1), (0, 1), (0, 99), (32, 0), (32, 31), (32, 33)])
+    func aCheckpointOfAnotherStepIsDamageAtItsLine(index: Int, edited: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/moved.jsonl"
+        try record(path, before: "dispatch tally add {amount: 1}\njump tally 0",
+                   during: Array(repeating: "dispatch tally add {amount: 1}", count: 40).joined(separator: "\n"),
+                   hosting: [HostedFixtures.tally()])
+        let line = try tamper(path, checkpoint: index, of: "tally", from: #""index":\#(index),"#, to: #""index":\#(edited),"#)
+        let damage = "checkpoint #\(edited) of tally comes where tally is at state #\(index)"
+
+        let inspecting = DataflowSession()
+        try inspecting.shell.host([HostedFixtures.tally()])
+        #expect(firstLine(inspecting.run("inspect \(path)")) == "error: \(path): line \(line): \(damage); everything before that line is loaded")
+
+        let replaying = DataflowSession()
+        try replaying.shell.host([HostedFixtures.tally()])
+        #expect(firstLine(replaying.run("replay \(path) --verify")) == "error: \(path): line \(line): \(damage); the steps before it ran")
+
+        #expect(throws: RecordedSessionError.session(SessionError(path: path, line: line, .outOfPlace(damage)))) {
             try RecordedSession(path: path).verify(HostedFixtures.tallyReducer())
         }
     }

@@ -15,6 +15,8 @@ import PatchbayShell
 /// - SA-N: the same for "append".
 /// - SR-N: `Store.dispatch` with the default `Recorder` observing the store, against dispatch
 ///   without it. Target: the recorder adds at most 5 µs per action on the app's thread.
+/// - SX-N: `Store.dispatch` with a `Recorder` of `.everyChange` (every step's patch), per
+///   action, the file written to its end. Target: at most 2x the copy floor + 0.1 ms.
 /// - SV-N: `RecordedSession.verify` of such a recording (200,000 actions, with the checkpoints
 ///   the recorder chose), per action, the reading and decoding of the file's states included.
 ///   Target at N = 100,000: at least 100,000 actions per second; reported at the other sizes.
@@ -22,7 +24,15 @@ import PatchbayShell
 ///   dispatch. Target: at most 2x the copy floor + 0.1 ms.
 /// - SJ-N: the shell's `jump` in that store's history, one step back and one forward, per jump,
 ///   then a dispatch (which decodes the state jumped to). Target: as SH.
+/// - SK-N: the shell's `skip` and `unskip` of a step of that store's history with 20 steps
+///   after it (the app's reducer runs again on each), per step run again. Target: as SH.
+/// - SQ-N: the shell's `diff` of two steps and `blame` of one item's field in that history,
+///   per command. Target: as SH.
 /// - SC-N: one copy of the state (the copy floor), reported.
+/// - SM: `inspect` of an app's recording of 100,000 "update one item" steps at N = 100,000 (a
+///   file with every step's patch): the heap it holds, less the steps' changes (100,000 arrays
+///   of `ValueChange`, built in the same run), as a multiple of one state's encoding. Target:
+///   below 3.
 ///
 /// Each row's note gives how its figure grows per 10x of N, from the size before it.
 ///
@@ -54,7 +64,18 @@ struct ScaleBenchmarks: BenchmarkGroup {
         let encodeAction = BenchmarkRow(
             id: "SE", title: "encode one action (.update(index:value:)) with ActionMapping.codable(), on the app's thread",
             ours: Self.encodeAction(actions), target: .reported)
-        return [encodeAction] + sizes.flatMap { size -> [BenchmarkRow] in
+        let memorySize = mode == .quick ? 1_000 : 100_000
+        let memoryPath = NSTemporaryDirectory() + "patchbay-bench-scale-memory-\(getpid()).jsonl"
+        let inspectMemory = BenchmarkRow(
+            id: "SM", title: "inspect of an app's recording, \(memorySize) steps at N = \(memorySize): heap held beyond the steps' changes, in states",
+            ours: Self.inspectMemory(size: memorySize, steps: memorySize, path: memoryPath), target: .factorBelow(3),
+            notes: { _, _, _ in
+                let (held, state, changes) = Self.inspectHeap.withLock { $0 }
+                return ["inspect held \(formatted(held / 1e6, digits: 1)) MB: one state is \(formatted(state / 1e6, digits: 1)) MB, "
+                    + "the steps' changes \(formatted(changes / 1e6, digits: 1)) MB"]
+            },
+            cleanUp: { try? FileManager.default.removeItem(atPath: memoryPath) })
+        return [encodeAction, inspectMemory] + sizes.flatMap { size -> [BenchmarkRow] in
             let path = NSTemporaryDirectory() + "patchbay-bench-scale-\(getpid())-\(size).jsonl"
             return [
                 BenchmarkRow(
@@ -75,6 +96,12 @@ struct ScaleBenchmarks: BenchmarkGroup {
                     target: .overheadAtMost(5_000), notes: Self.growth("SR", size),
                     cleanUp: { try? FileManager.default.removeItem(atPath: path) }),
                 BenchmarkRow(
+                    id: "SX-\(size)", title: "Store.dispatch with a Recorder of every change, update one item, N = \(size)",
+                    ours: Self.recordedEveryChange(size: size, actions: Self.hostedActions(size, mode), path: path + ".every"),
+                    reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
+                    target: .floorTimesPlus(times: 2, plus: 100_000), notes: Self.growth("SX", size),
+                    cleanUp: { try? FileManager.default.removeItem(atPath: path + ".every") }),
+                BenchmarkRow(
                     id: "SV-\(size)", title: "RecordedSession.verify of the default recording, N = \(size), per action",
                     ours: Self.verify(size: size, actions: mode == .quick ? actions : 200_000, path: path + ".verify"),
                     target: size >= 100_000 ? .perSecondAtLeast(100_000) : .reported,
@@ -92,6 +119,16 @@ struct ScaleBenchmarks: BenchmarkGroup {
                     ours: Self.hostedJump(size: size, jumps: Self.hostedActions(size, mode)),
                     reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
                     target: .floorTimesPlus(times: 2, plus: 100_000), notes: Self.growth("SJ", size)),
+                BenchmarkRow(
+                    id: "SK-\(size)", title: "shell: skip and unskip in a hosted store's history, N = \(size), per step run again",
+                    ours: Self.hostedSkip(size: size, rounds: Swift.max(2, Self.hostedActions(size, mode) / 40)),
+                    reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
+                    target: .floorTimesPlus(times: 2, plus: 100_000), notes: Self.growth("SK", size)),
+                BenchmarkRow(
+                    id: "SQ-\(size)", title: "shell: diff and blame in a hosted store's history, N = \(size), per command",
+                    ours: Self.hostedQueries(size: size, rounds: Self.hostedActions(size, mode)),
+                    reference: Reference(kind: .floor, name: "one copy of the state", workload: Self.copy(size: size)),
+                    target: .floorTimesPlus(times: 2, plus: 100_000), notes: Self.growth("SQ", size)),
                 BenchmarkRow(
                     id: "SC-\(size)", title: "the copy floor: one copy of the state, N = \(size)",
                     ours: Self.copy(size: size), target: .reported, notes: Self.growth("SC", size)),
@@ -155,6 +192,102 @@ struct ScaleBenchmarks: BenchmarkGroup {
         }
     }
 
+    /// A hosted store with `steps` dispatches ("update one item") in its history.
+    private static func hostedHistory(size: Int, steps: Int) throws -> Shell {
+        let shell = Shell()
+        try shell.host([HostedStore("app", initialState: State(size: size), reducer: reducer)])
+        for index in 0..<steps where shell.execute("dispatch app update {index: \(index % size), value: \(index)}").status != .success {
+            throw CorrectnessFailure(description: "a dispatch failed")
+        }
+        return shell
+    }
+
+    /// `skip app 2` and `unskip app 2` in turn, in a history of 22 steps: each runs the app's
+    /// reducer again on the 20 steps after step 2. Counted per step run again.
+    static func hostedSkip(size: Int, rounds: Int) -> Workload {
+        Workload(operations: rounds * 40) {
+            let shell = try hostedHistory(size: size, steps: 22)
+            let commands = (0..<rounds).flatMap { _ in ["skip app 2", "unskip app 2"] }
+            return Trial(expectedChecksum: 22) {
+                for command in commands where shell.execute(command).status != .success {
+                    throw CorrectnessFailure(description: "'\(command)' failed")
+                }
+                return Int(try SessionFixture.output("state app .counter", in: shell)) ?? -1
+            }
+        }
+    }
+
+    /// `diff app 3 4` and `blame app items[3].a` in turn, in a history of 22 steps.
+    static func hostedQueries(size: Int, rounds: Int) -> Workload {
+        Workload(operations: rounds) {
+            let shell = try hostedHistory(size: size, steps: 22)
+            let commands = (0..<rounds).map { $0 % 2 == 0 ? "diff app 3 4" : "blame app items[3].a" }
+            // The last command is a blame: one step changed items[3].a.
+            return Trial(expectedChecksum: 1) {
+                var lines = 0
+                for command in commands {
+                    let outcome = shell.execute(command)
+                    guard outcome.status == .success else { throw CorrectnessFailure(description: "'\(command)' failed") }
+                    lines = outcome.lines.count
+                }
+                return lines
+            }
+        }
+    }
+
+    /// The last SM trial's figures, in bytes: held by `inspect`, one state, the steps' changes.
+    private static let inspectHeap = Mutex<(Double, Double, Double)>((0, 0, 0))
+
+    /// Writes a recording of `steps` "update one item" actions with their patches, then
+    /// measures what `inspect` of it holds (see SM).
+    static func inspectMemory(size: Int, steps: Int, path: String) -> Workload {
+        Workload(operations: 1) {
+            let stateBytes: Int, changesBytes: Int
+            do {
+                let before = heapBytesInUse()
+                let state = try ValueEncoder().encode(State(size: size))
+                stateBytes = heapBytesInUse() - before
+                let writer = try SessionWriter(path: path, replacing: true)
+                try writer.write(.store(name: "app", state: state))
+                let mapping = ActionMapping<Action>.codable()
+                var values = Array(0..<size)
+                var events: [SessionEvent] = []
+                let changesBefore = heapBytesInUse()
+                var kept: [[ValueChange]] = []
+                kept.reserveCapacity(steps)
+                for step in 1...steps {
+                    let index = (step &* 7919) % size
+                    let changes = [
+                        ValueChange(path: [.key("items"), .index(index), .key("a")], operation: .replace, old: .int(values[index]), new: .int(step)),
+                        ValueChange(path: [.key("counter")], operation: .replace, old: .int(step - 1), new: .int(step)),
+                    ]
+                    values[index] = step
+                    kept.append(changes)
+                    events.append(.action(SessionAction(store: "app", index: step, action: try mapping.object(for: .update(index: index, value: step)),
+                                                        patch: JSONPatch.operations(changes), hash: nil, cause: nil)))
+                    if events.count == 1_000 {
+                        _ = try writer.write(events)
+                        events = []
+                    }
+                }
+                changesBytes = heapBytesInUse() - changesBefore
+                _ = try writer.write(events)
+                writer.close()
+                withExtendedLifetime((state, kept)) {}
+            }
+            let factor = Box(0.0)
+            return Trial(expectedChecksum: steps, run: {
+                let shell = Shell()
+                let before = heapBytesInUse()
+                guard shell.execute("inspect \(path)").status == .success else { throw CorrectnessFailure(description: "inspect failed") }
+                let held = heapBytesInUse() - before
+                factor.value = Double(held - changesBytes) / Double(stateBytes)
+                inspectHeap.withLock { $0 = (Double(held), Double(stateBytes), Double(changesBytes)) }
+                return withExtendedLifetime(shell) { Int((try? SessionFixture.output("state app .counter", in: shell)) ?? "") ?? -1 }
+            }, measurement: { factor.value })
+        }
+    }
+
     static func actionList(size: Int, count: Int, append: Bool) -> [Action] {
         (0..<count).map { append ? .append(name: "new \($0)") : .update(index: ($0 &* 7919) % size, value: $0) }
     }
@@ -191,6 +324,21 @@ struct ScaleBenchmarks: BenchmarkGroup {
                 for action in actions { store.dispatch(action) }
                 if let error = recorder.error { throw CorrectnessFailure(description: "recording failed: \(error)") }
                 return withExtendedLifetime(recorder) { store.state.counter }
+            }
+        }
+    }
+
+    static func recordedEveryChange(size: Int, actions count: Int, path: String) -> Workload {
+        Workload(operations: count) {
+            try? FileManager.default.removeItem(atPath: path)
+            let store = Store(initialState: State(size: size), reducer: reducer)
+            let recorder = try Recorder(store: store, path: path, detail: .everyChange)
+            let actions = actionList(size: size, count: count, append: false)
+            return Trial(expectedChecksum: count) {
+                for action in actions { store.dispatch(action) }
+                recorder.flush()
+                if let error = recorder.error { throw CorrectnessFailure(description: "recording failed: \(error)") }
+                return store.state.counter
             }
         }
     }

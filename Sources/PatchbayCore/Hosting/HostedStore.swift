@@ -192,7 +192,7 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
 
     private func decode(_ value: Value) throws(HostedStoreError) -> State {
         if let cache, cache.value.sharesStorage(with: value) { return cache.state }
-        do throws(ValueCodingError) { return try ValueDecoder().decode(State.self, from: value) } catch {
+        do throws(ValueCodingError) { return try ValueDecoder().decode(State.self, from: value, memory: memory) } catch {
             throw .state("the state does not decode as \(State.self): \(error)")
         }
     }

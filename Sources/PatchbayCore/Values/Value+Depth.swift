@@ -130,7 +130,8 @@ extension Value {
         return total
     }
 
-    private var isContainer: Bool {
+    /// Whether the value is an array or an object.
+    var isContainer: Bool {
         switch self {
         case .array, .object: true
         default: false

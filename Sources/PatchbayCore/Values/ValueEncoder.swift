@@ -160,7 +160,7 @@ final class ValueEncoding: Encoder {
         // The same bytes are the same value (the same storage and scalars), found without
         // walking it: an unchanged part is taken over at the cost of a few words, and a changed
         // one is not walked by `==` before its parts are (an array of 100,000 items compared once).
-        if let previous, isEquatable, Self.sameBytes(value, previous.typed) {
+        if let previous, isEquatable, _SameBytes.same(value, previous.typed) {
             place.made.append(previous)
             reuse = place
             return previous.value
@@ -218,11 +218,6 @@ final class ValueEncoding: Encoder {
         }
         if let scalar = try scalar(value) { return scalar }
         return try self.value(of: value)
-    }
-
-    /// Whether `a` and `b` have the same bytes (see `_SameBytes`).
-    private static func sameBytes<T>(_ a: T, _ b: T) -> Bool {
-        withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in _SameBytes.equal(a, b) } }
     }
 
     /// The object keys that lead from the root to the value being encoded, or `nil` when the

@@ -21,6 +21,12 @@ enum _SameBytes {
         return true
     }
 
+    /// Whether `a` and `b` have the same bytes.
+    @inline(__always)
+    static func same<T>(_ a: T, _ b: T) -> Bool {
+        withUnsafePointer(to: a) { a in withUnsafePointer(to: b) { b in equal(a, b) } }
+    }
+
     /// How many values at the start of `a` and `b` are the same, and then how many at their
     /// ends, not counting those of the start again: the same bytes (compared a word at a time),
     /// or `same(i, j)` for `a[i]` and `b[j]` where the bytes differ.

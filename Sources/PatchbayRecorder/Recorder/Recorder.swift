@@ -179,16 +179,19 @@ public final class Recorder<State, Action>: StoreObserver {
                              detail: RecordingDetail, created: Date, checkpointInterval: Int?, replacing: Bool,
                              queuedAction: ((Action) -> RecordingWriter.Snapshot)?) throws(RecorderError)
     where State: Encodable & Sendable {
-        // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`).
+        // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`),
+        // and with `.everyChange` in place, giving its changes (see `StateChanges`).
         let memory = ValueEncoder.Memory(for: State.self)
         let encode = { (state: State) throws(ValueCodingError) in try ValueEncoder().encode(state, memory: memory) }
+        let inPlace = detail == .everyChange ? memory.map(StateChanges<State>.init) : nil
         try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: false, created: created, detail: detail,
                       checkpointInterval: checkpointInterval, replacing: replacing, snapshot: { state throws(ValueCodingError) in
                           switch detail {
                           case .checkpoints: .typed { () throws(ValueCodingError) in try ValueEncoder().encode(state) }
-                          case .everyChange: .value(try encode(state))
+                          case .everyChange: if let inPlace { .changes(try inPlace.changes(to: state)) } else { .value(try encode(state)) }
                           }
-                      }, encodeState: encode, actions: actions, queuedAction: queuedAction)
+                      }, encodeState: { state throws(ValueCodingError) in if let inPlace { try inPlace.start(state) } else { try encode(state) } },
+                      actions: actions, queuedAction: queuedAction)
     }
 
     /// Starts recording a store of `Codable` actions (mapped with `ActionMapping.codable()`);
@@ -377,5 +380,34 @@ public final class Recorder<State, Action>: StoreObserver {
         }
         if low < droppedStoreIndexes.count, droppedStoreIndexes[low] == storeIndex { return nil }
         return storeIndex - firstStoreIndex - low
+    }
+}
+
+/// With `.everyChange`, for an `Equatable` state: the state's encoding, which only this object
+/// holds, changed in place after each action (`ValueEncoder.encode(_:memory:replacing:)`), so
+/// that the app's thread pays for what the action changed and the comparison of the typed
+/// parts, and hands the writer only the changes (the writer applies them to its own copy).
+private final class StateChanges<State: Encodable> {
+    private let memory: ValueEncoder.Memory
+    private var current: Value = .null
+
+    init(memory: ValueEncoder.Memory) {
+        self.memory = memory
+    }
+
+    /// The first state's encoding, from which the next changes are found.
+    func start(_ state: State) throws(ValueCodingError) -> Value {
+        current = try ValueEncoder().encode(state, memory: memory)
+        return current
+    }
+
+    /// What changed from the state before to `state`.
+    /// - Throws: when `state` does not encode; the encoding is then lost, and the recording ends.
+    func changes(to state: State) throws(ValueCodingError) -> [ValueChange] {
+        let previous = current
+        current = .null
+        let encoded = try ValueEncoder().encode(state, memory: memory, replacing: consume previous)
+        current = encoded.value
+        return encoded.changes
     }
 }

@@ -15,8 +15,9 @@ public enum RecordingDetail: Sendable, Equatable {
     case checkpoints
     /// Every action with exactly what it changed, found on the app's thread after each action:
     /// the state is encoded again where it changed (an `Equatable` state is compared part by
-    /// part, so the cost grows with the state's size, a comparison per part), and its storage is
-    /// kept, so the next action copies each collection it changes.
+    /// part, a word at a time where the parts are the same storage, and its encoding changed in
+    /// place), and the typed state is kept, so the next action copies each collection it
+    /// changes: about one copy of the state per action at most (1.9 ms at 100,000 items).
     case everyChange
 }
 
@@ -40,6 +41,9 @@ final class RecordingWriter: Sendable {
     enum Snapshot: Sendable {
         case value(Value)
         case typed(@Sendable () throws(ValueCodingError) -> Value)
+        /// What changed since the state before (with `.everyChange`, found on the app's thread
+        /// by encoding in place): the writer applies it to its own copy of the state.
+        case changes([ValueChange])
     }
 
     /// The most entries waiting before the app's thread waits for the writer.
@@ -154,11 +158,11 @@ final class RecordingWriter: Sendable {
                 if let finalState, output.lastIndex > 0 {
                     let index = output.lastIndex
                     do throws(RecorderError) {
-                        let state = try encode(finalState, what: "the state after action \(index)")
+                        let (state, changes) = try self.state(finalState, what: "the state after action \(index)", output: &output)
+                        output.state = state
                         // Not when the patches already tell the state.
-                        if output.state != state {
+                        if changes?.isEmpty != true {
                             output.digest = StateDigest(state)
-                            output.state = state
                             try write([.checkpoint(store: storeName, index: index, state: state)], to: writer)
                         }
                     } catch {
@@ -195,11 +199,8 @@ final class RecordingWriter: Sendable {
                 var hash: StateDigest?
                 var checkpoint: Value?
                 if let snapshot = entry.state {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    let state = try encode(snapshot, what: "the state after action \(entry.index)")
-                    if case .typed = snapshot { adapt(encodingTook: DispatchTime.now().uptimeNanoseconds - start) }
-                    if let before = output.state {
-                        let changes = before.changes(to: state)
+                    let (state, changes) = try self.state(snapshot, what: "the state after action \(entry.index)", output: &output)
+                    if let changes {
                         output.digest.apply(changes, after: state)
                         patch = JSONPatch.operations(changes)
                         hash = output.digest
@@ -236,6 +237,26 @@ final class RecordingWriter: Sendable {
         do throws(SessionError) { try writer.write(events) } catch { throw .session(error) }
     }
 
+    /// The state `snapshot` tells, and what changed from the state the writer knew before
+    /// (`nil` when it knew none). A typed state is encoded here, and its encoding timed.
+    private func state(_ snapshot: Snapshot, what: String, output: inout Output) throws(RecorderError) -> (Value, [ValueChange]?) {
+        if case .changes(let changes) = snapshot {
+            // Taken out of the output while it changes, so that it changes in place.
+            guard var state = output.state.take() else { throw .encoding(what: what, message: "no state before its changes") }
+            do throws(PathError) {
+                for change in changes { try state.apply(change) }
+            } catch {
+                throw .encoding(what: what, message: "its changes do not apply: \(error)")
+            }
+            return (state, changes)
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let state = try encode(snapshot, what: what)
+        if case .typed = snapshot { adapt(encodingTook: DispatchTime.now().uptimeNanoseconds - start) }
+        return (state, output.state.map { $0.changes(to: state) })
+    }
+
+    /// An action or a state, encoded if it is typed.
     private func encode(_ snapshot: Snapshot, what: String) throws(RecorderError) -> Value {
         switch snapshot {
         case .value(let value): return value
@@ -243,6 +264,7 @@ final class RecordingWriter: Sendable {
             do throws(ValueCodingError) { return try encode() } catch {
                 throw .encoding(what: what, message: error.description)
             }
+        case .changes: throw .encoding(what: what, message: "changes without the value they change")
         }
     }
 

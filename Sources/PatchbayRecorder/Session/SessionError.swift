@@ -51,6 +51,9 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case wrongType(String, expected: String, found: String)
         /// A field holds a value of the right type that is still wrong; the text says why.
         case invalidField(String, String)
+        /// An event that cannot stand where it does (a checkpoint of another step than the one
+        /// its store reached); the text says why.
+        case outOfPlace(String)
         /// A followed file is now `size` bytes long, shorter than the `read` bytes read from
         /// it: it was truncated or written again.
         case truncated(size: Int, read: Int)
@@ -120,6 +123,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .missingField(let field, let expected): "missing \"\(field)\" (\(expected))"
         case .wrongType(let field, let expected, let found): "\"\(field)\" must be \(expected), not \(found)"
         case .invalidField(let field, let detail): "\"\(field)\" \(detail)"
+        case .outOfPlace(let detail): detail
         case .truncated(let size, let read):
             "the file shrank to \(size) bytes after \(read) were read (it was truncated or written again)"
         case .replaced: "the path names another file now (the file was replaced or removed)"

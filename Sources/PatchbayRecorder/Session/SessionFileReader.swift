@@ -39,6 +39,8 @@ public final class SessionFileReader {
     public private(set) var unknownKindCount = 0
     /// The damage that stopped reading, once `next()` has thrown it.
     public private(set) var damage: SessionError?
+    /// The stores' places in their histories, against which checkpoints are checked.
+    private var places = CheckpointPlaces()
 
     private var lines: LineSource
     private var decoder = SessionLineDecoder()
@@ -114,6 +116,7 @@ public final class SessionFileReader {
                     if header.version < SessionHeader.checkpointsOnlyVersion, case .action(let action) = event, action.patch == nil {
                         throw .missingField("patch", expected: SessionField.ValueType.patch.phrase)
                     }
+                    try places.follow(event)
                     return RecordedEvent(line: lines.lineNumber, seq: seq, event: event)
                 } catch {
                     // A last line that ends before its JSON does: the writer stopped midway.
@@ -292,4 +295,30 @@ final class FileDescriptor {
 /// `read(2)`, under a name that the readers' own methods do not hide.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
+}
+
+/// Where each store's history stands as a recording's lines tell it (a store line starts it at
+/// #0, an action line or a jump moves it), so that a checkpoint of another step than the one its
+/// store reached is damage at its line for every reader alike: `inspect`, `replay` and
+/// `RecordedSession`. (After a checkout or a sweep the lines no longer tell it: the next
+/// checkpoint or action says where the store is.)
+struct CheckpointPlaces {
+    private var reached: [String: Int] = [:]
+
+    /// Follows `event`.
+    /// - Throws: `outOfPlace` for a checkpoint of another step than its store's.
+    mutating func follow(_ event: SessionEvent) throws(SessionError.Reason) {
+        switch event {
+        case .store(let name, _, _), .reset(let name, _): reached[name] = 0
+        case .action(let action): reached[action.store] = action.index
+        case .jump(let name, let index): reached[name] = index
+        case .checkout(let name, _), .sweep(let name): reached[name] = nil
+        case .checkpoint(let name, let index, _):
+            if let at = reached[name], at != index {
+                throw .outOfPlace(SessionEvent.checkpointOutOfPlace(index, of: name, reached: at))
+            }
+            reached[name] = index
+        case .command, .setup, .publish, .route, .error, .timer, .skip, .recompute: break
+        }
+    }
 }

@@ -255,6 +255,12 @@ extension SessionEvent {
     package static func checkpointDamage(_ index: Int, of store: String) -> String {
         "checkpoint #\(index) of \(store) differs from the state the patches before it give: the file is damaged here"
     }
+
+    /// What a checkpoint of another step than the one its store reached is (a checkpoint is
+    /// written after the step it holds): damage at its line, said alike by every reader.
+    package static func checkpointOutOfPlace(_ index: Int, of store: String, reached: Int) -> String {
+        "checkpoint #\(index) of \(store) comes where \(store) is at state #\(reached)"
+    }
 }
 
 /// Why a recorded session did not verify.

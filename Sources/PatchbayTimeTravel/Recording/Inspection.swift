@@ -84,7 +84,9 @@ public struct Inspection {
                 try store.recordUnrecorded(reaching: checkpoint)
                 return
             }
-            guard store.history.current == index else { return }
+            // A checkpoint is written after the step it holds: one of another step is damage.
+            let reached = store.history.current + store.unrecorded.count
+            guard index == reached else { throw InspectionError(message: SessionEvent.checkpointOutOfPlace(index, of: name, reached: reached)) }
             // The history shows the states the patches give: a checkpoint that says otherwise
             // is damage, where it stands, and not a state to take (what a jump shows would then
             // disagree with what the store held).

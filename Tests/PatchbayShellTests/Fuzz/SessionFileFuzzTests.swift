@@ -67,7 +67,13 @@ struct SessionFileFuzzTests {
             let empty = mutation.bytes.isEmpty || (try? SessionReader.read(mutation.bytes)).map { $0.events.isEmpty && $0.damage == nil } == true
             for command in ["inspect \(path)", "replay \(path) --verify"] {
                 let outcome = Shell.scratch().execute(command)
-                let problems = Self.problems(with: outcome, damagedLine: damagedLine, singleChange: mutation.singleChange, empty: empty)
+                var problems = Self.problems(with: outcome, damagedLine: damagedLine, singleChange: mutation.singleChange, empty: empty)
+                if let line = mutation.movedCheckpointLine {
+                    let message = outcome.lines.first(where: { $0.stream == .error })?.text ?? ""
+                    if !(message.contains("line \(line): checkpoint #") && message.contains(" comes where ")) {
+                        problems.append("a checkpoint moved to another step not reported as damage at its line")
+                    }
+                }
                 for problem in problems where findings[problem] == nil {
                     findings[problem] = "\(command.split(separator: " ")[0]) of \(original.name) \(mutation.description) (damaged file \(index)): "
                         + outcome.lines.map(\.text).joined(separator: " | ").prefix(400)
@@ -118,6 +124,8 @@ struct SessionFileMutation: CustomStringConvertible {
     private(set) var description = ""
     /// Whether one line at most was changed (the others are as recorded).
     private(set) var singleChange = true
+    /// The line of a checkpoint whose index was changed to another step's.
+    private(set) var movedCheckpointLine: Int?
 
     init(_ original: [UInt8], random: inout SplitMix64) {
         bytes = original
@@ -126,7 +134,19 @@ struct SessionFileMutation: CustomStringConvertible {
         guard !lines.isEmpty else { return }
         let line = random.int(0...(lines.count - 1))
         func joined(_ lines: [[UInt8]]) -> [UInt8] { Array(lines.joined(separator: [0x0A])) + [0x0A] }
-        switch random.int(0...7) {
+        switch random.int(0...8) {
+        case 8 where lines.contains(where: { $0.starts(with: Array(#"{"seq":"#.utf8)) && String(decoding: $0, as: UTF8.self).contains(#""kind":"checkpoint""#) }):
+            // A checkpoint put after another step: damage at its line, for every reader.
+            let positions = lines.indices.filter { String(decoding: lines[$0], as: UTF8.self).contains(#""kind":"checkpoint""#) }
+            let position = random.pick(positions)
+            let text = String(decoding: lines[position], as: UTF8.self)
+            if let match = text.firstMatch(of: /"index":(-?[0-9]+),/), let index = Int(match.1) {
+                let moved = random.pick([index - 1, index + 1, index + 99, -1].filter { $0 != index })
+                lines[position] = Array(text.replacingCharacters(in: match.range, with: #""index":\#(moved),"#).utf8)
+                movedCheckpointLine = position + 1
+            }
+            bytes = joined(lines)
+            description = "with the checkpoint of line \(position + 1) moved to another step"
         case 0:
             let end = random.int(0...max(0, bytes.count - 1))
             bytes = Array(bytes[..<end])
