@@ -118,9 +118,10 @@ struct CheckpointRecordingTests {
     }
 
     /// Random sessions of random states, recorded with random intervals (and the adaptive
-    /// default): the file's states, where it holds them, are the app's; `verify` passes; a
-    /// reducer changed at one step is caught there when the file holds that step's change, and
-    /// otherwise at the first checkpoint after it, which names the step.
+    /// default), or with every change (whose encoding changes in place): the file's states,
+    /// where it holds them, are the app's; `verify` passes; a reducer changed at one step is
+    /// caught there when the file holds that step's change, and otherwise at the first
+    /// checkpoint after it, which names the step.
     @Test(arguments: 0..<40)
     func randomSessionsVerifyAndAPlantedDivergenceIsFound(seed: UInt64) throws {
         var generator = Generator(state: seed)
@@ -130,7 +131,8 @@ struct CheckpointRecordingTests {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = Store(initialState: initial, reducer: Reducer(reduce))
-        let recorder = try Recorder(store: store, path: path, checkpointInterval: interval)
+        let detail: RecordingDetail = seed % 4 == 1 ? .everyChange : .checkpoints
+        let recorder = try Recorder(store: store, path: path, detail: detail, checkpointInterval: interval)
         var states: [Value] = [try ValueEncoder().encode(initial)]
         var edits: [Edit] = []
         for _ in 0..<(generator.next(40) + 1) {
@@ -164,6 +166,7 @@ struct CheckpointRecordingTests {
             }
         }
         #expect(try RecordedSession(path: path).verify(Reducer(reduce)) == edits.count)
+        if detail == .everyChange { #expect(changeHeld.count == edits.count && changeHeld.values.allSatisfy { $0 }, "seed \(seed)") }
 
         // A reducer that does something else for one action (and for the same action earlier,
         // where it then first diverges): pure, as reducers are.

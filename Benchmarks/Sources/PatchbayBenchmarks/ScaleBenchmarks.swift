@@ -30,7 +30,7 @@ import PatchbayShell
 ///   per command. Target: as SH.
 /// - SC-N: one copy of the state (the copy floor), reported.
 /// - SM: `inspect` of an app's recording of 100,000 "update one item" steps at N = 100,000 (a
-///   file with every step's patch): the heap it holds, less the steps' changes (100,000 arrays
+///   file with every step's patch), in a shell that hosts the app's store: the heap it holds, less the steps' changes (100,000 arrays
 ///   of `ValueChange`, built in the same run), as a multiple of one state's encoding. Target:
 ///   below 3.
 ///
@@ -277,7 +277,9 @@ struct ScaleBenchmarks: BenchmarkGroup {
             }
             let factor = Box(0.0)
             return Trial(expectedChecksum: steps, run: {
+                // The host of the app's store, as a developer inspects the app's recording.
                 let shell = Shell()
+                try shell.host([HostedStore("app", initialState: State(size: size), reducer: reducer)])
                 let before = heapBytesInUse()
                 guard shell.execute("inspect \(path)").status == .success else { throw CorrectnessFailure(description: "inspect failed") }
                 let held = heapBytesInUse() - before
