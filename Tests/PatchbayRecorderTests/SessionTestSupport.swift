@@ -7,6 +7,9 @@ import PatchbayTestSupport
 /// Random values for the property tests of the session format, the patch and the digest.
 struct ValueGenerator {
     var random: SplitMix64
+    /// How many action events `event()` made: each is of a store of its own, so that a
+    /// sequence of random events stays one a reader takes (an action follows its store's step).
+    private var actions = 0
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -109,8 +112,9 @@ extension ValueGenerator {
                 let op = [ValueChange.Operation.add, .remove, .replace][int(0..<3)]
                 return JSONPatch.Operation(op, path: pointer(), value: value())
             }
+            actions += 1
             return .action(SessionAction(
-                store: name(), index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], patch: operations,
+                store: name() + " #\(actions)", index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], patch: operations,
                 hash: int(0..<4) == 0 ? nil : StateDigest(value()),
                 failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil,
                 delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil))

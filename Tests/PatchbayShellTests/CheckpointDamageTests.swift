@@ -105,4 +105,35 @@ struct CheckpointDamageTests {
             try RecordedSession(path: path).verify(HostedFixtures.tallyReducer())
         }
     }
+
+    /// An action's patch edited: the step diverges from the reducer, and the checkpoint after
+    /// it contradicts the patches. The file is damaged, at the checkpoint, and every reader says
+    /// so there (not a divergence before it).
+    @Test func anEditedPatchIsDamageWhereTheCheckpointContradictsIt() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/edited.jsonl"
+        let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer())
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", detail: .everyChange, checkpointInterval: 2)
+        for _ in 0..<4 { store.dispatch(.add(amount: 1)) }
+        recorder.stop()
+        var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+        // The patch of #2, the last before the checkpoint of #2 (a later `replace` of the same
+        // path would make the patches agree with the checkpoint again).
+        let action = try #require(lines.firstIndex { $0.contains(#""kind":"action""#) && $0.contains(#""index":2,"#) })
+        lines[action] = lines[action].replacingOccurrences(of: #""path":"/total","value":2"#, with: #""path":"/total","value":7"#)
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let line = try #require(lines.firstIndex { $0.contains(#""kind":"checkpoint""#) && $0.contains(#""index":2,"#) }) + 1
+        let damage = "checkpoint #2 of tally differs from the state the patches before it give: the file is damaged here"
+
+        let inspecting = DataflowSession()
+        try inspecting.shell.host([HostedFixtures.tally()])
+        #expect(firstLine(inspecting.run("inspect \(path)")) == "error: \(path): line \(line): \(damage); everything before that line is loaded")
+        let replaying = DataflowSession()
+        try replaying.shell.host([HostedFixtures.tally()])
+        #expect(firstLine(replaying.run("replay \(path) --verify"))
+            == "error: \(path): line \(line): \(damage); the replay stopped agreeing with it at line \(action + 1)")
+        #expect(throws: RecordedSessionError.cannotVerify(line: line, damage)) {
+            try RecordedSession(path: path).verify(HostedFixtures.tallyReducer())
+        }
+    }
 }

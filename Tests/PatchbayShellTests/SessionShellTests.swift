@@ -399,15 +399,28 @@ struct ReplayRecordedLinesTests {
         #expect(printed.dropLast() == ["  count: \"\(long.prefix(198))\"… (102 more characters) → 2"])
     }
 
-    @Test func aMissingEffectDivergesAtItsStep() throws {
+    /// An action line taken out: the replay stops agreeing with the file at the command whose
+    /// action it was, and the file is damaged where the next action shows the gap. The damage
+    /// is what both `inspect` and the verification name, at its line.
+    @Test func aMissingActionLineIsDamageWhereTheNextActionShowsIt() throws {
         let directory = TemporaryDirectory()
         let path = try counter(directory) { body in body.remove(at: 4) }
+        let damage = "line 7: action #2 of app does not follow state #0"
         let printed = DataflowSession().shell.execute("replay \(path) --verify").lines.map(\.text)
-        #expect(printed.count == 3)
+        #expect(printed.map { Self.firstLine($0) } == ["error: \(path): \(damage); the replay stopped agreeing with it at line 5"])
+        let inspected = DataflowSession().shell.execute("inspect \(path)").lines.map(\.text)
+        #expect(Self.firstLine(inspected.last) == "error: \(path): \(damage); everything before that line is loaded")
+    }
+
+    /// The last action line taken out: nothing in the file shows the gap, and the verification
+    /// finds the step that no longer does what the file says.
+    @Test func aMissingLastEffectDivergesAtItsStep() throws {
+        let directory = TemporaryDirectory()
+        let path = try counter(directory) { body in body.removeLast() }
+        let printed = DataflowSession().shell.execute("replay \(path) --verify").lines.map(\.text)
         #expect(printed.first == "  expected: nothing")
-        #expect(printed.dropFirst().first?.hasPrefix(#"  actual:   {"seq":0,"kind":"action","store":"app","index":1,"#) == true)
-        #expect(Self.firstLine(printed.last)
-            == "error: \(path): replay diverged at step 3 (line 5: dispatch app Increment {by: 2}): expected nothing more, got action #1 of app")
+        #expect(printed.dropFirst().first?.hasPrefix(#"  actual:   {"seq":0,"kind":"action","store":"app","index":2,"#) == true)
+        #expect(Self.firstLine(printed.last)?.hasPrefix("error: \(path): replay diverged at step 4 (line 7: dispatch app Increment {by: 3})") == true)
     }
 
     @Test func anEffectTheReplayDoesNotDoDivergesAtItsStep() throws {

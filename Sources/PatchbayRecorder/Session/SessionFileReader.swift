@@ -40,7 +40,7 @@ public final class SessionFileReader {
     /// The damage that stopped reading, once `next()` has thrown it.
     public private(set) var damage: SessionError?
     /// The stores' places in their histories, against which checkpoints are checked.
-    private var places = CheckpointPlaces()
+    private var places = StorePlaces()
 
     private var lines: LineSource
     private var decoder = SessionLineDecoder()
@@ -298,19 +298,23 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, 
 }
 
 /// Where each store's history stands as a recording's lines tell it (a store line starts it at
-/// #0, an action line or a jump moves it), so that a checkpoint of another step than the one its
-/// store reached is damage at its line for every reader alike: `inspect`, `replay` and
-/// `RecordedSession`. (After a checkout or a sweep the lines no longer tell it: the next
-/// checkpoint or action says where the store is.)
-struct CheckpointPlaces {
+/// #0, an action line or a jump moves it), so that an action that does not follow its store's
+/// step, or a checkpoint of another step than the one its store reached, is damage at its line
+/// for every reader alike: `inspect`, `replay` and `RecordedSession`. (After a checkout or a
+/// sweep the lines no longer tell it: the next action or checkpoint says where the store is.)
+struct StorePlaces {
     private var reached: [String: Int] = [:]
 
     /// Follows `event`.
-    /// - Throws: `outOfPlace` for a checkpoint of another step than its store's.
+    /// - Throws: `outOfPlace` for an action or a checkpoint that does not stand where its store is.
     mutating func follow(_ event: SessionEvent) throws(SessionError.Reason) {
         switch event {
         case .store(let name, _, _), .reset(let name, _): reached[name] = 0
-        case .action(let action): reached[action.store] = action.index
+        case .action(let action):
+            if let at = reached[action.store], action.index != at + 1 {
+                throw .outOfPlace(SessionEvent.actionOutOfPlace(action.index, of: action.store, reached: at))
+            }
+            reached[action.store] = action.index
         case .jump(let name, let index): reached[name] = index
         case .checkout(let name, _), .sweep(let name): reached[name] = nil
         case .checkpoint(let name, let index, _):

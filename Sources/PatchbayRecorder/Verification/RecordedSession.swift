@@ -91,9 +91,9 @@ public struct RecordedSession: Sendable {
             case _ where inOpening:
                 continue
             case .action(let line) where line.store == replay?.name:
-                try replay?.step(line, at: recorded.line)
+                do { try replay?.step(line, at: recorded.line) } catch { throw Self.damage(after: reader, or: error) }
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
-                try replay?.checkpoint(state, at: recorded.line)
+                do { try replay?.checkpoint(state, at: recorded.line) } catch { throw Self.damage(after: reader, or: error) }
             case .jump(let name, _), .skip(let name, _, _, _), .reset(let name, _), .checkout(let name, _), .sweep(let name),
                  .recompute(let name, _):
                 guard name == replay?.name else { continue }
@@ -112,6 +112,46 @@ public struct RecordedSession: Sendable {
                 + "(a Recorder fed by record(_:state:) writes the last state with stop(state:))")
         }
         return replay.verified - replay.start
+    }
+
+    /// The damage `inspect` would name in the rest of the file, when a divergence met before it
+    /// may come from it (an edited patch diverges at its step, and contradicts the checkpoint
+    /// after it, where the file is damaged); `error` otherwise. From the recorded state after
+    /// the diverging step on, the store's patches are applied and its checkpoints compared
+    /// with them, and the reader finds damaged lines, as `inspect` does.
+    private static func damage(after reader: SessionFileReader, or error: RecordedSessionError) -> RecordedSessionError {
+        guard case .diverged(let divergence) = error else { return error }
+        let store = divergence.store
+        var state: Value? = divergence.problem == nil ? divergence.expected : nil
+        while true {
+            let recorded: RecordedEvent
+            do {
+                guard let next = try reader.next() else { return error }
+                recorded = next
+            } catch {
+                return .session(error)
+            }
+            switch recorded.event {
+            case .action(let action) where action.store == store:
+                guard let patch = action.patch, var known = state else {
+                    state = nil
+                    continue
+                }
+                do throws(JSONPatchError) { _ = try JSONPatch.apply(patch, to: &known) } catch {
+                    return .cannotVerify(line: recorded.line, "action #\(action.index) of \(store): \(error.description)")
+                }
+                state = known
+            case .checkpoint(store, let index, let checkpoint):
+                if let state, state != checkpoint { return .cannotVerify(line: recorded.line, SessionEvent.checkpointDamage(index, of: store)) }
+                state = checkpoint
+            case .store(store, let initial, _), .reset(store, let initial):
+                state = initial
+            case .jump(store, _), .skip(store, _, _, _), .checkout(store, _), .sweep(store), .recompute(store, _):
+                state = nil
+            default:
+                continue
+            }
+        }
     }
 
     /// Replays the actions of `store` (the file's only store when `nil`) through `reducer`,
@@ -186,7 +226,7 @@ private struct Replay<State: Codable, Action> {
             return
         }
         do throws(JSONPatchError) { _ = try JSONPatch.apply(patch, to: &expected) } catch {
-            throw .cannotVerify(line: lineNumber, "action #\(line.index): \(error.description)")
+            throw .cannotVerify(line: lineNumber, "action #\(line.index) of \(name): \(error.description)")
         }
         let actual = try encode(state, at: line, lineNumber)
         guard actual == expected else {
@@ -254,6 +294,12 @@ extension SessionEvent {
     /// at its line (`inspect`, `replay --verify` and `RecordedSession` say it alike).
     package static func checkpointDamage(_ index: Int, of store: String) -> String {
         "checkpoint #\(index) of \(store) differs from the state the patches before it give: the file is damaged here"
+    }
+
+    /// What an action line whose index does not follow its store's step is: damage at its line,
+    /// said alike by every reader.
+    package static func actionOutOfPlace(_ index: Int, of store: String, reached: Int) -> String {
+        "action #\(index) of \(store) does not follow state #\(reached)"
     }
 
     /// What a checkpoint of another step than the one its store reached is (a checkpoint is

@@ -152,6 +152,12 @@ extension Shell {
     /// The error of a replay that diverged, after the diff for people; in JSON the diff is in the
     /// error's `divergence`, and nothing else reaches the output.
     func diverged(_ divergence: ReplayDivergence, in run: ReplayRun, output: inout [OutputLine]) -> ShellError {
+        // A damaged file stops agreeing with the reducers where its damage first shows, often
+        // before the damaged line (a step whose action line was deleted): the damage is what
+        // `inspect` names, at its line, and the verification says so instead.
+        if let reader = try? SessionFileReader(path: run.file, regularOnly: true), let damage = Inspection.damage(in: reader) {
+            return ShellError(.session(path: run.path, detail: "\(damage); the replay stopped agreeing with it at line \(divergence.line)"), at: 0..<0)
+        }
         if !options.json { output += renderer.success(CommandResult(ReplayDiverged(divergence: divergence)), command: divergence.command) }
         let summary = divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")
         return ShellError(.session(path: run.path, detail: summary), at: 0..<0).adding(json: ["divergence": divergence.json])

@@ -54,7 +54,7 @@ public struct Inspection {
             let history = store.history
             guard recorded.index == history.current + store.unrecorded.count + 1 else {
                 let last = history.current + store.unrecorded.count
-                throw InspectionError(message: "action #\(recorded.index) of \(recorded.store) does not follow state #\(last)")
+                throw InspectionError(message: SessionEvent.actionOutOfPlace(recorded.index, of: recorded.store, reached: last))
             }
             guard let patch = recorded.patch else {
                 // Its state comes with the next checkpoint.
@@ -209,6 +209,28 @@ public struct Inspection {
                 _ = try history.jump(to: index, current: state)
             } catch {
                 throw InspectionError(message: "\(name) cannot go back to where the recording left it: \(error.description)")
+            }
+        }
+    }
+
+    /// Where `inspect` finds the file `reader` reads damaged: its first line that does not read,
+    /// or that the rebuild cannot take (`line 7: action #3 of app does not follow state #1`);
+    /// `nil` when the whole file rebuilds. Rebuilt into a graph of its own, so a verification
+    /// that met a divergence asks what `inspect` would say of the file without touching the
+    /// session.
+    public static func damage(in reader: SessionFileReader) -> String? {
+        let graph = Graph()
+        var inspection = Inspection(graph: graph, histories: StoreHistories(graph: graph))
+        while true {
+            let recorded: RecordedEvent
+            do throws(SessionError) {
+                guard let next = try reader.next() else { return nil }
+                recorded = next
+            } catch {
+                return error.detail
+            }
+            do throws(InspectionError) { try inspection.apply(recorded.event, line: recorded.line) } catch {
+                return "line \(recorded.line): \(error.message)"
             }
         }
     }

@@ -65,8 +65,10 @@ struct SessionFileFuzzTests {
             let damagedLine = mutation.firstLineNotAnObject
             // Cut right after its header, a file is a session with nothing in it: no line to name.
             let empty = mutation.bytes.isEmpty || (try? SessionReader.read(mutation.bytes)).map { $0.events.isEmpty && $0.damage == nil } == true
+            var reports: [String] = []
             for command in ["inspect \(path)", "replay \(path) --verify"] {
                 let outcome = Shell.scratch().execute(command)
+                reports.append(Self.damageReport(outcome))
                 var problems = Self.problems(with: outcome, damagedLine: damagedLine, singleChange: mutation.singleChange, empty: empty)
                 if let line = mutation.movedCheckpointLine {
                     let message = outcome.lines.first(where: { $0.stream == .error })?.text ?? ""
@@ -79,10 +81,33 @@ struct SessionFileFuzzTests {
                         + outcome.lines.map(\.text).joined(separator: " | ").prefix(400)
                 }
             }
+            // One reader decides what is damage: where inspect finds it, a verification finds the
+            // same damage at the same line (not a divergence before it), and the other way round.
+            if mutation.singleChange, reports[0] != reports[1], reports.contains(where: { $0.hasPrefix("damage") }) {
+                let problem = "inspect and replay --verify name the damage differently"
+                if findings[problem] == nil || ProcessInfo.processInfo.environment["PATCHBAY_FUZZ_ALL"] != nil {
+                    findings[problem + " \(index)"] = "\(original.name) \(mutation.description) (damaged file \(index)): inspect: \(reports[0]); verify: \(reports[1])"
+                    findings[problem] = findings[problem] ?? ""
+                }
+            }
         }
         for (problem, example) in findings.sorted(by: { $0.key < $1.key }) {
             Issue.record(Comment(rawValue: "\(problem)\n  \(example)"))
         }
+    }
+
+    /// What an outcome says of the file: `damage at line N: MESSAGE`, `divergence at line N`,
+    /// `fine`, or another error.
+    static func damageReport(_ outcome: CommandOutcome) -> String {
+        guard outcome.status == .failure else { return "fine" }
+        let message = outcome.lines.first(where: { $0.stream == .error }).map { String($0.text.split(separator: "\n")[0]) } ?? ""
+        if message.contains("diverged") {
+            return "divergence at line " + (message.firstMatch(of: /\(line ([0-9]+)/).map { String($0.1) } ?? "?")
+        }
+        guard let match = message.firstMatch(of: /line ([0-9]+): (.*?)(; everything before that line is loaded|; the steps before it ran|; the replay stopped agreeing with it at line [0-9]+)?$/) else {
+            return "error: " + message
+        }
+        return "damage at line \(match.1): \(match.2)"
     }
 
     /// What is wrong with how `inspect` or `replay --verify` reported a damaged file.
