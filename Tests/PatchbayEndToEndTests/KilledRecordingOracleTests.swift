@@ -6,7 +6,8 @@ import Testing
 // runs a random store session and is killed with SIGKILL at a random point. What the file
 // holds must then agree three ways: the commands it recorded, run again by a fresh patchbay
 // without recording (the live view), `inspect FILE`, and `replay FILE --verify` (which must
-// verify). Each view is every store's state, history and branches as `--json` prints them.
+// verify). Each view is every store's state, history and branches, and the router's history,
+// as `--json` prints them.
 //
 // CI kills 8 recordings; more by hand (other inputs with PATCHBAY_SEED):
 //
@@ -19,8 +20,11 @@ struct KilledRecordingOracleTests {
     /// Every store name the generator uses.
     private static let stores = ["app", "cart", "log", "imported"]
 
+    /// Every store's state, history and branches (a store that is missing gets the same error
+    /// everywhere), and the router's history. (Not `nodes`: `inspect` rebuilds the stores and the
+    /// URLs routed, not the router a `route add` made.)
     private static var queries: [String] {
-        ["nodes"] + stores.flatMap { ["state \($0)", "history \($0)", "branch \($0)"] }
+        stores.flatMap { ["state \($0)", "history \($0)", "branch \($0)"] } + ["history router"]
     }
 
     @Test func aKilledRecordingAgreesWithItsCommandsInspectAndReplay() throws {

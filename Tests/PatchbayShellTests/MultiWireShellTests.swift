@@ -125,7 +125,7 @@ struct MultiWireShellTests {
               unwire a.out -> app.dispatch
                      ^~~~~~~~~~~~~~~~~~~~~
             """)
-        #expect(session.failure("unwire x.out -> app.dispatch") == "error: no node 'x' (nodes: app, a, b, v)\n  unwire x.out -> app.dispatch\n         ^")
+        #expect(session.failure("unwire x.out -> app.dispatch") == "error: no node 'x' (nodes: a, app, b, v)\n  unwire x.out -> app.dispatch\n         ^")
         #expect(session.failure("unwire v.set -> app.dispatch")
             == "error: v has no output 'set' (outputs: value)\n  unwire v.set -> app.dispatch\n           ^~~")
         #expect(session.error("unwire a.out -> app.nope").hasPrefix("error: app has no input 'nope' (inputs: dispatch)"))

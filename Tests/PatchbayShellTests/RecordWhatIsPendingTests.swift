@@ -6,7 +6,7 @@ import Testing
 // A recording started in the middle of a session must replay as the session runs: what its
 // opening cannot carry (a transaction open, a navigation stack, a timer that runs a reducer
 // removed or replaced since) makes `record` refuse, saying what to do; once that is done, the
-// recording starts and verifies.
+// recording starts and verifies. What it can carry, it carries: the URLs routed before it.
 
 @Suite("record refuses what its replay could not rebuild")
 struct RecordWhatIsPendingTests {
@@ -84,5 +84,23 @@ struct RecordWhatIsPendingTests {
         let failure = session.run("dispatch log Inc").first ?? ""
         #expect(failure.contains("no key 'by' (keys: type) in 'action.by'; use ?. or ?? to read optional data"), "\(failure)")
         verifies(path, after: "dispatch log Inc {by: 3}", in: session)
+    }
+
+    /// The router's history at `record` goes into the opening: a replay and `inspect` list the
+    /// URLs routed before the recording as the live session does.
+    @Test func theURLsRoutedBeforeARecordingAreInIt() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/routes.jsonl"
+        let live = DataflowSession()
+        live.run("route add /message/:user view=Message\nroute /message/max\nroute /message/ada?tab=2\nback\nback")
+        live.run("record \(path)\nroute /message/bo\nback\nrecord stop")
+        let routed = live.run("history router")
+        #expect(routed.count == 3, "\(routed)")
+        let replay = DataflowSession()
+        #expect(replay.outcome("replay \(path) --verify").status == .success)
+        #expect(replay.run("history router") == routed)
+        let inspected = DataflowSession()
+        inspected.run("inspect \(path)")
+        #expect(inspected.run("history router") == routed)
     }
 }

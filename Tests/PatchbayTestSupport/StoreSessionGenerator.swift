@@ -19,6 +19,8 @@ public struct StoreSessionGenerator {
     private var exported = false
     /// The store `use` selected last (the command may have failed: the guess is good enough).
     private var selected: String?
+    /// Whether a route was registered.
+    private var routeAdded = false
 
     public init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -66,7 +68,8 @@ public struct StoreSessionGenerator {
         let store = anyStore()
         switch random.int(0...99) {
         case 0..<14: return reducer(for: store)
-        case 14..<40: return dispatch(to: store)
+        case 14..<36: return dispatch(to: store)
+        case 36..<40: return route()
         case 40..<47: return wire(from: store)
         case 47..<53: return random.chance(50) ? "tick" : "tick \(random.int(1...5))"
         case 53..<59: return "skip \(storeArgument())\(random.int(0...5))"
@@ -97,8 +100,24 @@ public struct StoreSessionGenerator {
             return "use \(selected!)"
         // A transaction open when a recording starts must make `record` refuse (issue 28).
         case 96..<98: return random.chance(60) ? "begin" : random.pick(["commit", "abort"])
+        // The router's history goes into a recording's opening; a screen left open makes
+        // `record` refuse (issue 28).
+        case 98..<100: return route()
         default:
             return dispatch(to: store)
+        }
+    }
+
+    /// A route registered, a URL routed (a screen pushed), or the top screen closed.
+    private mutating func route() -> String {
+        if !routeAdded || random.chance(5) {
+            routeAdded = true
+            return "route add /p/:id view=P"
+        }
+        switch random.int(0...3) {
+        case 0: return "route /p/\(random.int(1...3))?tab=\(random.int(1...2))"
+        case 1, 2: return "route /p/\(random.int(1...3))"
+        default: return "back"
         }
     }
 

@@ -336,6 +336,13 @@ extension Graph {
         return navigation
     }
 
+    /// Puts a routed URL at the end of `routeHistory` without routing it: a recording read back
+    /// (`inspect`, a replay's opening) gives the session the URLs routed before. Nothing is
+    /// presented or sent, and the route observers do not hear it.
+    package func restoreRoute(url: String, pattern: String, params: Value, view: String?, option: RoutingOption) {
+        routeHistory.append(Navigation(url: url, pattern: pattern, params: params, view: view, option: option, stack: NavigationStack()))
+    }
+
     /// Calls `observer` with every URL routed from now on (its `stack` left empty).
     public func observeRoutes(_ observer: @escaping (Navigation) -> Void) {
         routeObservers.append(observer)

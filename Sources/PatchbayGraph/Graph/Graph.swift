@@ -114,9 +114,10 @@ public final class Graph {
         if let node = nodes[name] { return node }
         if name == RouterNode.name { return routerNode() }
         // A router that this command's own lookup made, and that its failure takes back, is
-        // not listed.
+        // not listed. By name: the order nodes were made in is not one a replay keeps (the
+        // router is made by the first route, the stores first).
         let provisional = provisionalRouter(sinceDepth: openMarks.count) != nil
-        throw .unknownNode(name, existing: provisional ? nodeNames.filter { $0 != RouterNode.name } : nodeNames)
+        throw .unknownNode(name, existing: (provisional ? nodeNames.filter { $0 != RouterNode.name } : nodeNames).sorted())
     }
 
     func outputPort(_ address: PortAddress) throws(GraphError) -> OutputPort<Value> {

@@ -155,7 +155,11 @@ public struct Inspection {
         case .sweep(let name):
             let swept = try history(name)
             do throws(HistoryError) { _ = try swept.sweep() } catch { throw InspectionError(message: error.description) }
-        case .command, .setup, .publish, .route, .error, .timer:
+        case .route(let route):
+            // The router's history, as `history router` shows it.
+            graph.restoreRoute(url: route.url, pattern: route.pattern, params: route.params, view: route.view,
+                               option: route.option.flatMap(RoutingOption.init(rawValue:)) ?? .push)
+        case .command, .setup, .publish, .error, .timer:
             // A pending timer is set again by a replay, which makes the nodes it belongs to.
             break
         }

@@ -86,7 +86,8 @@ public final class SessionRecorder {
 
     /// The events that begin a recording of the session as it is: nothing for an empty one;
     /// otherwise a `setup` line (`reset`), the virtual clock's time (`tick`), the stores'
-    /// histories (`snapshot(of:histories:)`), the definitions as `save` writes them, each a
+    /// histories (`snapshot(of:histories:)`), the URLs routed so far (`route` lines, which a
+    /// reader puts back in the router's history), the definitions as `save` writes them, each a
     /// `setup` line, and the histories once more, with the pending timers (`restart(of:)`):
     /// making the definitions again (a wire into a store's `dispatch`, say) may dispatch, and
     /// the histories must end as they are now. A replay of the recording rebuilds from them
@@ -104,10 +105,15 @@ public final class SessionRecorder {
         let definitions = graph.definitionScript(lineLimit: lineLimit, omittingStores: true).lines.filter { !$0.hasPrefix("#") }
         let stores = try snapshot(of: graph, histories: histories, checking: check)
         let now = graph.engine.clock.now
-        guard !stores.isEmpty || !definitions.isEmpty || now > 0 else { return [] }
+        // The URLs routed so far, which `history router` lists: no definition routes them again.
+        let routes = graph.routeHistory.map { navigation in
+            SessionEvent.route(SessionRoute(url: navigation.url, pattern: navigation.pattern, params: navigation.params,
+                                            view: navigation.view, option: navigation.option.rawValue))
+        }
+        guard !stores.isEmpty || !definitions.isEmpty || now > 0 || !routes.isEmpty else { return [] }
         var events: [SessionEvent] = [.setup("reset")]
         if now > 0 { events.append(.setup("tick \(now)")) }
-        events += stores + definitions.map(SessionEvent.setup)
+        events += stores + routes + definitions.map(SessionEvent.setup)
         // A timer belongs to a node the definitions make.
         if !definitions.isEmpty { events += try restart(of: graph, histories: histories, checking: check) }
         return events

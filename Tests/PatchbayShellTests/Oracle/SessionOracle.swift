@@ -163,7 +163,8 @@ extension SessionOracle {
     /// A session's stores as the query commands print them, with the virtual clock.
     struct View {
         /// Each query and its JSON line, in order: `nodes`'s store names, then per store `state`,
-        /// `history`, `branch`, and the `diff` from the initial state to the current one.
+        /// `history`, `branch`, and the `diff` from the initial state to the current one; then
+        /// the router's history.
         var answers: [(query: String, answer: String)] = []
         var clock: String
 
@@ -190,6 +191,7 @@ extension SessionOracle {
                 }
                 answers.append(("diff \(store) 0 \(current)", ask("diff \(store) 0 \(current)")))
             }
+            answers.append(("history router", ask("history router")))
             clock = ask("clock")
         }
 
