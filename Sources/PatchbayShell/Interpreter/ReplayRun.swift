@@ -17,6 +17,8 @@ struct ReplayRun {
     private(set) var upcoming: RecordedCommand?
     /// The damage that ended the file early, once reading met it.
     private(set) var damage: SessionError?
+    /// The step `take()` took last: the one running.
+    private(set) var taken: RecordedCommand?
     let verify: Bool
     /// Whether the replayed commands may read and write files beside the recording.
     let allowFiles: Bool
@@ -66,6 +68,7 @@ struct ReplayRun {
     /// Takes the upcoming step (which the caller runs) and reads the one after it.
     mutating func take() {
         if upcoming?.isSetup == false { next += 1 }
+        taken = upcoming
         readAhead()
     }
 

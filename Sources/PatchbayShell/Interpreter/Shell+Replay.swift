@@ -159,7 +159,14 @@ extension Shell {
             return ShellError(.session(path: run.path, detail: "\(damage); the replay stopped agreeing with it at line \(divergence.line)"), at: 0..<0)
         }
         if !options.json { output += renderer.success(CommandResult(ReplayDiverged(divergence: divergence)), command: divergence.command) }
-        let summary = divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")
+        var summary = divergence.summary(diffWhere: options.json ? "in divergence.diff" : "above")
+        // The file's last command, with none of what it did after it: a file cut between a
+        // command's line and its effects' (which no reader can tell from a command that did
+        // nothing) reads so.
+        if run.upcoming == nil, run.damage == nil, divergence.expected == nil, let last = run.taken, last.line == divergence.line,
+           last.effects.isEmpty {
+            summary += "; it is the file's last line: if the file was cut there, what the command did is what is missing"
+        }
         return ShellError(.session(path: run.path, detail: summary), at: 0..<0).adding(json: ["divergence": divergence.json])
     }
 
