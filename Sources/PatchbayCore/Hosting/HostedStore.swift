@@ -13,7 +13,8 @@
 /// The state goes to and from values through its synthesized `Codable` forms (`ValueEncoder`,
 /// `ValueDecoder`); actions through an `ActionMapping` (an enum's cases or one struct per action
 /// type become `{type: "addTodo", title: "milk"}`). The state decodes again only after time
-/// travel: between dispatches the host keeps the typed state the reducer returned.
+/// travel (between dispatches the host keeps the typed state the reducer returned), and for an
+/// `Equatable` state only where it differs from the state last encoded.
 public struct HostedStore {
     /// The store's name in the shell.
     public let name: String
@@ -113,7 +114,9 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
     /// value (the same storage, which this copy keeps from being reused), it needs no decoding.
     private var cache: (value: Value, state: State)?
     /// For an `Equatable` state: the parts of the last state encoded, so that the next
-    /// encoding takes over those that did not change (see `ValueEncoder.Memory`).
+    /// encoding takes over those that did not change (see `ValueEncoder.Memory`), and a
+    /// decoding after time travel the typed parts whose encodings the state still holds (see
+    /// `ValueDecoder.decode(_:from:memory:)`).
     private let memory = ValueEncoder.Memory(for: State.self)
 
     package init(initialState: State, reducer: Reducer<State, Action>, middleware: [Middleware<State, Action>], actions: ActionMapping<Action>) {
