@@ -40,6 +40,32 @@ struct GraphMarkTests {
         #expect(graph.lookup(name: "c") == .value(5))
     }
 
+    /// A thousand inner marks, each changing the same nodes (the commands an import runs): the
+    /// outer mark keeps one save per node, so taking it back costs what one inner command's
+    /// would; a node first changed in an inner mark keeps that save; every value comes back.
+    @Test func innerMarksThatChangeWhatTheOuterSavedAddNoSaves() throws {
+        let graph = try timedGraph()
+        try graph.createVariable("v", value: 0)
+        try graph.createVariable("w", value: 0)
+        // The values and the clock (the transaction counter only counts on).
+        func values() -> [String] { look(graph).dropLast() + ["\(graph.lookup(name: "v"))", "\(graph.lookup(name: "w"))"] }
+        let before = values()
+        let outer = graph.mark()
+        try graph.set("v", to: .int(-1))
+        for index in 1...1_000 {
+            let inner = graph.mark()
+            try graph.set("v", to: .int(index))
+            if index == 500 { try graph.set("w", to: .int(index)) }
+            _ = try graph.tick(by: 1)
+            graph.release(inner)
+        }
+        #expect(graph.engine.undoLog.count == 4, "v, w, t and c, once each")
+        graph.rollBack(to: outer)
+        #expect(values() == before)
+        graph.release(outer)
+        #expect(graph.engine.undoLog.isEmpty)
+    }
+
     @Test func aMarkSavesOnlyTheNodesThatChange() throws {
         let graph = try timedGraph()
         for index in 0..<50 { try graph.createVariable("v\(index)", value: .int(index)) }

@@ -54,7 +54,7 @@ public final class Engine {
     /// What puts back each node saved since the outermost open undo scope, in the order they
     /// were saved; where each open scope's part of it starts, oldest scope first; and the
     /// generation of the innermost scope, 0 when none is open (Engine+Undo.swift).
-    var undoLog: [() -> Void] = []
+    var undoLog: [UndoEntry] = []
     var undoScopes: [UndoScope] = []
     var undoGeneration = 0
     var lastUndoGeneration = 0
