@@ -188,6 +188,16 @@ public struct DevToolsFile: Sendable, Equatable {
     /// states (a large history's text takes seconds): what `checking` throws stops it.
     public func liftedText<Failure: Error>(computedStates: [(state: Value, error: String?)],
                                            checking: () throws(Failure) -> Void) throws(Failure) -> String {
+        try liftedText(states: { (visit) throws(Failure) in
+            for step in computedStates { try visit(step.state, step.error) }
+        }, checking: checking)
+    }
+
+    /// `liftedText(computedStates:checking:)` with the states given one at a time, in order:
+    /// `states` calls its argument with each (as `History.walk` visits them), so that a long
+    /// history's states are written as they are made, never all held at once.
+    public func liftedText<Failure: Error>(states: ((_ state: Value, _ error: String?) throws(Failure) -> Void) throws(Failure) -> Void,
+                                           checking: () throws(Failure) -> Void) throws(Failure) -> String {
         // In the order of the monitor's copy, which it exports: the lifted state without the
         // actions and states, then those. The two long members are written element by element
         // (below), so that `checking` runs between them.
@@ -217,11 +227,16 @@ public struct DevToolsFile: Sendable, Equatable {
                 text += "}"
             case "computedStates":
                 text += "["
-                for (index, step) in computedStates.enumerated() {
-                    if index % 1_024 == 0 { try checking() }
-                    var computed: Value.Members = ["state": step.state]
-                    if let error = step.error { computed["error"] = .string(error) }
-                    text += (index > 0 ? "," : "") + Value.object(computed).jsonText
+                var index = 0
+                // `checking` runs from inside `states`' own call, never at once with it.
+                try withoutActuallyEscaping(checking) { (checking) throws(Failure) in
+                    try states { (state, error) throws(Failure) in
+                        if index % 1_024 == 0 { try checking() }
+                        var computed: Value.Members = ["state": state]
+                        if let error { computed["error"] = .string(error) }
+                        text += (index > 0 ? "," : "") + Value.object(computed).jsonText
+                        index += 1
+                    }
                 }
                 text += "]"
             default:

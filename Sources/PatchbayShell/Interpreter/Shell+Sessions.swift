@@ -113,45 +113,43 @@ extension Shell {
         case .exportDevTools(let store, let file, let range, let lifted, let force):
             let path = try writablePath(file, at: range)
             let (name, history) = try travel(store, store.range) { () throws(TimeTravelError) in try histories.history(of: store.text) }
-            // Read in chunks, so that Ctrl-C stops a long history between two.
-            var entries: [HistoryEntry] = []
+            // Read in chunks, so that Ctrl-C stops a long history between two; only the actions
+            // and which are skipped are kept.
+            var actions: [Value] = []
+            var skipped: [Int] = []
+            actions.reserveCapacity(history.count)
             for start in stride(from: 1, through: history.count, by: 4_096) {
                 try checkInterruption()
                 let end = Swift.min(history.count, start + 4_095)
-                entries += try travel(store, store.range) { () throws(TimeTravelError) in
+                let chunk = try travel(store, store.range) { () throws(TimeTravelError) in
                     do throws(HistoryError) { return try history.entries(start...end) } catch { throw .history(store: name, error) }
                 }
-            }
-            // The lifted form holds the state after each step too.
-            var computedStates: [(state: Value, error: String?)] = []
-            if lifted {
-                history.walk { (_, entry, state) in
-                    computedStates.append((state, entry?.failure))
-                    return Interruption.current?.isRequested != true
+                for entry in chunk {
+                    actions.append(entry.action)
+                    if entry.skipped { skipped.append(entry.index) }
                 }
-                try checkInterruption()
             }
-            let devTools = DevToolsFile(actions: entries.map(\.action), preloadedState: history.initial,
-                                        skipped: entries.filter(\.skipped).map(\.index), current: history.current)
+            let devTools = DevToolsFile(actions: actions, preloadedState: history.initial, skipped: skipped, current: history.current)
             // The default form holds the actions alone: a history with skipped actions, or away
             // from its last step, goes out as the lifted state, which keeps them, so that an
             // import gives the same state.
             var kept: [String] = []
             if !lifted {
                 if !devTools.skipped.isEmpty { kept.append("what is skipped") }
-                if history.current != entries.count { kept.append("the current step #\(history.current)") }
+                if history.current != actions.count { kept.append("the current step #\(history.current)") }
             }
             let asLifted = lifted || !kept.isEmpty
-            if asLifted, computedStates.isEmpty {
-                history.walk { (_, entry, state) in
-                    computedStates.append((state, entry?.failure))
-                    return Interruption.current?.isRequested != true
-                }
-                try checkInterruption()
-            }
-            let text = asLifted ? try devTools.liftedText(computedStates: computedStates, checking: checkInterruption) : devTools.text
+            // The lifted form holds the state after each step too, written as the walk makes it.
+            let text = asLifted
+                ? try devTools.liftedText(states: { (visit) throws(ShellError) in
+                    try history.walk { (_, entry, state) throws(ShellError) in
+                        try visit(state, entry?.failure)
+                        return true
+                    }
+                }, checking: checkInterruption)
+                : devTools.text
             try writeWhole(text, to: path, replacing: force, at: range)
-            return CommandResult(DevToolsExported(store: name, path: path, actions: entries.count, skipped: devTools.skipped.count, lifted: asLifted,
+            return CommandResult(DevToolsExported(store: name, path: path, actions: actions.count, skipped: devTools.skipped.count, lifted: asLifted,
                                                   keeps: kept.isEmpty ? nil : kept.joined(separator: " and ")))
         case .importDevTools(let file, let range, let store, let force):
             let path = try readablePath(file, from: origin, at: range)

@@ -7,8 +7,9 @@ import Foundation
 /// while it writes, so that no recording starts in the file it replaces.
 enum ScriptFileWriter {
     /// Writes `text` to `path`; an error points at `range`, where the command names the file.
-    /// `beforeReplacing` runs when the new file is written, just before it takes FILE's place:
-    /// when it throws (Ctrl-C), the new file goes and FILE stays as it was.
+    /// `beforeReplacing` runs while the new file is written (between megabytes) and when it is
+    /// written, just before it takes FILE's place: when it throws (Ctrl-C), the new file goes
+    /// and FILE stays as it was.
     static func write(_ text: String, to path: String, replacing: Bool, at range: Range<Int>,
                       beforeReplacing: () throws(ShellError) -> Void) throws(ShellError) {
         func failure(_ detail: String) -> ShellError {
@@ -43,12 +44,21 @@ enum ScriptFileWriter {
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // A file replaced keeps its permissions; a new one gets the usual ones.
         _ = fchmod(descriptor, exists ? existing.st_mode & 0o7777 : 0o644 & ~currentUmask())
-        let bytes = Array(text.utf8)
-        var written = 0
+        var text = text
+        text.makeContiguousUTF8()
         var error: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
+        var stopped: ShellError?
+        text.utf8.withContiguousStorageIfAvailable { buffer in
+            var written = 0
             while written < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                // A megabyte at a time, asking between them whether to stop.
+                if written > 0, written % (1 << 20) == 0 {
+                    do throws(ShellError) { try beforeReplacing() } catch {
+                        stopped = error
+                        return
+                    }
+                }
+                let count = Foundation.write(descriptor, buffer.baseAddress! + written, Swift.min(buffer.count - written, 1 << 20))
                 if count < 0 {
                     if errno == EINTR { continue }
                     error = errno
@@ -57,13 +67,14 @@ enum ScriptFileWriter {
                 written += count
             }
         }
-        if error == 0, fsync(descriptor) != 0 { error = errno }
+        if error == 0, stopped == nil, fsync(descriptor) != 0 { error = errno }
         if close(descriptor) != 0, error == 0 { error = errno }
-        if error == 0 {
-            do throws(ShellError) { try beforeReplacing() } catch {
-                unlink(temporary)
-                throw error
-            }
+        if error == 0, stopped == nil {
+            do throws(ShellError) { try beforeReplacing() } catch { stopped = error }
+        }
+        if let stopped {
+            unlink(temporary)
+            throw stopped
         }
         if error == 0, rename(temporary, path) != 0 { error = errno }
         guard error == 0 else {
