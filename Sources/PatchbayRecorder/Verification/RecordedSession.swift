@@ -122,7 +122,10 @@ public struct RecordedSession: Sendable {
     private static func damage(after reader: SessionFileReader, or error: RecordedSessionError) -> RecordedSessionError {
         guard case .diverged(let divergence) = error else { return error }
         let store = divergence.store
-        var state: Value? = divergence.problem == nil ? divergence.expected : nil
+        // Unknown after a step whose action or state did not go through the app's types. (Not
+        // `nil` in a conditional: `Value` takes the literal as `.null`.)
+        var state: Value?
+        if divergence.problem == nil { state = divergence.expected }
         while true {
             let recorded: RecordedEvent
             do {
