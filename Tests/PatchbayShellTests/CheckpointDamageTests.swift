@@ -34,6 +34,13 @@ struct CheckpointDamageTests {
         lines.first { $0.hasPrefix("error: ") }.map { String($0.split(separator: "\n")[0]) } ?? "(no error)"
     }
 
+    /// The first error line of `command` in a fresh shell that hosts the tally store.
+    private func firstLineHostingTally(_ command: String) throws -> String {
+        let session = DataflowSession()
+        try session.shell.host([HostedFixtures.tally()])
+        return firstLine(session.run(command))
+    }
+
     @Test func aCheckpointOfTheOpeningIsDamageAtItsLine() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/mid.jsonl"
@@ -93,13 +100,8 @@ struct CheckpointDamageTests {
         let line = try tamper(path, checkpoint: index, of: "tally", from: #""index":\#(index),"#, to: #""index":\#(edited),"#)
         let damage = "checkpoint #\(edited) of tally comes where tally is at state #\(index)"
 
-        let inspecting = DataflowSession()
-        try inspecting.shell.host([HostedFixtures.tally()])
-        #expect(firstLine(inspecting.run("inspect \(path)")) == "error: \(path): line \(line): \(damage); everything before that line is loaded")
-
-        let replaying = DataflowSession()
-        try replaying.shell.host([HostedFixtures.tally()])
-        #expect(firstLine(replaying.run("replay \(path) --verify")) == "error: \(path): line \(line): \(damage); the steps before it ran")
+        #expect(try firstLineHostingTally("inspect \(path)") == "error: \(path): line \(line): \(damage); everything before that line is loaded")
+        #expect(try firstLineHostingTally("replay \(path) --verify") == "error: \(path): line \(line): \(damage); the steps before it ran")
 
         #expect(throws: RecordedSessionError.session(SessionError(path: path, line: line, .outOfPlace(damage)))) {
             try RecordedSession(path: path).verify(HostedFixtures.tallyReducer())
@@ -125,12 +127,8 @@ struct CheckpointDamageTests {
         let line = try #require(lines.firstIndex { $0.contains(#""kind":"checkpoint""#) && $0.contains(#""index":2,"#) }) + 1
         let damage = "checkpoint #2 of tally differs from the state the patches before it give: the file is damaged here"
 
-        let inspecting = DataflowSession()
-        try inspecting.shell.host([HostedFixtures.tally()])
-        #expect(firstLine(inspecting.run("inspect \(path)")) == "error: \(path): line \(line): \(damage); everything before that line is loaded")
-        let replaying = DataflowSession()
-        try replaying.shell.host([HostedFixtures.tally()])
-        #expect(firstLine(replaying.run("replay \(path) --verify"))
+        #expect(try firstLineHostingTally("inspect \(path)") == "error: \(path): line \(line): \(damage); everything before that line is loaded")
+        #expect(try firstLineHostingTally("replay \(path) --verify")
             == "error: \(path): line \(line): \(damage); the replay stopped agreeing with it at line \(action + 1)")
         #expect(throws: RecordedSessionError.cannotVerify(line: line, damage)) {
             try RecordedSession(path: path).verify(HostedFixtures.tallyReducer())

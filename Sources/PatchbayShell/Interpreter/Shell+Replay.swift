@@ -154,8 +154,10 @@ extension Shell {
     func diverged(_ divergence: ReplayDivergence, in run: ReplayRun, output: inout [OutputLine]) -> ShellError {
         // A damaged file stops agreeing with the reducers where its damage first shows, often
         // before the damaged line (a step whose action line was deleted): the damage is what
-        // `inspect` names, at its line, and the verification says so instead.
-        if let reader = try? SessionFileReader(path: run.file, regularOnly: true), let damage = Inspection.damage(in: reader) {
+        // `inspect` names, at its line, and the verification says so instead. (Ctrl-C while
+        // the rest of a long file is read leaves the divergence as what is said.)
+        if let reader = try? SessionFileReader(path: run.file, regularOnly: true),
+           let damage = try? Inspection.damage(in: reader, checking: checkInterruption) {
             return ShellError(.session(path: run.path, detail: "\(damage); the replay stopped agreeing with it at line \(divergence.line)"), at: 0..<0)
         }
         if !options.json { output += renderer.success(CommandResult(ReplayDiverged(divergence: divergence)), command: divergence.command) }

@@ -221,11 +221,14 @@ public struct Inspection {
     /// or that the rebuild cannot take (`line 7: action #3 of app does not follow state #1`);
     /// `nil` when the whole file rebuilds. Rebuilt into a graph of its own, so a verification
     /// that met a divergence asks what `inspect` would say of the file without touching the
-    /// session.
-    public static func damage(in reader: SessionFileReader) -> String? {
+    /// session. `checking` runs every 1,024 lines: what it throws (Ctrl-C) stops the reading.
+    public static func damage<Failure: Error>(in reader: SessionFileReader, checking: () throws(Failure) -> Void) throws(Failure) -> String? {
         let graph = Graph()
         var inspection = Inspection(graph: graph, histories: StoreHistories(graph: graph))
+        var count = 0
         while true {
+            count += 1
+            if count % 1_024 == 0 { try checking() }
             let recorded: RecordedEvent
             do throws(SessionError) {
                 guard let next = try reader.next() else { return nil }
