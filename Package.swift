@@ -12,11 +12,10 @@ let package = Package(
     products: [
         .library(name: "PatchbayCore", targets: ["PatchbayCore"]),
         .library(name: "PatchbayRecorder", targets: ["PatchbayRecorder"]),
+        // An app's own inspector: the shell, hosting the app's stores. Its modules (PatchbayGraph,
+        // PatchbayHistory, PatchbayShell) come with it; they are the shell's, with no promise
+        // of a stable API (the benchmarks drive them through this product).
         .library(name: "PatchbayHost", targets: ["PatchbayHost"]),
-        // The shell's own model and interpreter, for tools that drive it (the benchmarks).
-        .library(name: "PatchbayGraph", targets: ["PatchbayGraph"]),
-        .library(name: "PatchbayTimeTravel", targets: ["PatchbayTimeTravel"]),
-        .library(name: "PatchbayShell", targets: ["PatchbayShell"]),
         .executable(name: "patchbay", targets: ["patchbay"]),
     ],
     dependencies: [
@@ -61,14 +60,16 @@ let package = Package(
             dependencies: ["PatchbayCore"],
             swiftSettings: strictSettings
         ),
+        // Each store's history of states (time travel, branches, blame), the Redux DevTools
+        // format, and sessions recorded from the shell's graph and read back into it.
         .target(
-            name: "PatchbayTimeTravel",
+            name: "PatchbayHistory",
             dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayRecorder"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PatchbayShell",
-            dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayRecorder", "PatchbayTimeTravel"],
+            dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayRecorder", "PatchbayHistory"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -89,19 +90,23 @@ let package = Package(
         ),
         .target(
             name: "PatchbayTestSupport",
+            dependencies: ["PatchbayCore"],
             path: "Tests/PatchbayTestSupport"
         ),
-        .testTarget(
-            name: "PatchbayCoreTests",
-            dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayTestSupport"]
-        ),
+        // One test target per module, named after it.
+        .testTarget(name: "PatchbayCoreTests", dependencies: ["PatchbayCore", "PatchbayTestSupport"]),
+        .testTarget(name: "PatchbayGraphTests", dependencies: ["PatchbayCore", "PatchbayGraph", "PatchbayTestSupport"]),
         .testTarget(
             name: "PatchbayRecorderTests",
-            dependencies: ["PatchbayRecorder", "PatchbayGraph", "PatchbayTimeTravel", "PatchbayTestSupport"]
+            dependencies: ["PatchbayRecorder", "PatchbayGraph", "PatchbayHistory", "PatchbayTestSupport"]
+        ),
+        .testTarget(
+            name: "PatchbayHistoryTests",
+            dependencies: ["PatchbayHistory", "PatchbayRecorder", "PatchbayGraph", "PatchbayTestSupport"]
         ),
         .testTarget(
             name: "PatchbayShellTests",
-            dependencies: ["PatchbayShell", "PatchbayGraph", "PatchbayRecorder", "PatchbayTimeTravel", "PatchbayTestSupport"]
+            dependencies: ["PatchbayShell", "PatchbayGraph", "PatchbayRecorder", "PatchbayHistory", "PatchbayTestSupport"]
         ),
         // An app that records a typed store while it runs, for the test of `inspect --follow`.
         .executableTarget(

@@ -20,10 +20,9 @@ let package = Package(
             name: "patchbay-benchmarks",
             dependencies: [
                 .product(name: "PatchbayCore", package: "Patchbay"),
-                .product(name: "PatchbayGraph", package: "Patchbay"),
                 .product(name: "PatchbayRecorder", package: "Patchbay"),
-                .product(name: "PatchbayTimeTravel", package: "Patchbay"),
-                .product(name: "PatchbayShell", package: "Patchbay"),
+                // The shell's modules (PatchbayGraph, PatchbayHistory, PatchbayShell) come with it.
+                .product(name: "PatchbayHost", package: "Patchbay"),
                 "CMallocInfo",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "RoutingKit", package: "routing-kit"),

@@ -2,7 +2,7 @@ import Foundation
 public import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 
 /// A Patchbay session: parses and runs commands and renders what they print.
 ///

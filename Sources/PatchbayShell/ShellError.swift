@@ -1,7 +1,7 @@
 public import PatchbayCore
 public import PatchbayGraph
 import PatchbayRecorder
-public import PatchbayTimeTravel
+public import PatchbayHistory
 
 /// An error of a shell command, with the UTF-8 range of the command text it points at.
 public struct ShellError: Error, Sendable, Equatable {

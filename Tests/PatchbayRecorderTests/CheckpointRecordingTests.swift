@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 import Testing
 
 /// A state of the shapes an app's holds: an array of structs, a dictionary, an optional and a

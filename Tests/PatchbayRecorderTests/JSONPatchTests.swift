@@ -1,7 +1,8 @@
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayTestSupport
+import PatchbayHistory
 import Testing
 
 @Suite struct JSONPatchTests {

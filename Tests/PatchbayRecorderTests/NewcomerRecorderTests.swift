@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayCore
+import PatchbayHistory
 import PatchbayRecorder
 import Testing
 

@@ -2,7 +2,8 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 @testable import PatchbayRecorder
-@testable import PatchbayTimeTravel
+import PatchbayTestSupport
+@testable import PatchbayHistory
 import Testing
 
 @Suite struct SessionReaderTests {

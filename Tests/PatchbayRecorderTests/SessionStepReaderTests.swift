@@ -2,7 +2,8 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayTestSupport
+import PatchbayHistory
 import Testing
 
 /// A replay's reading of a session (`SessionStepReader`): the commands with the events after

@@ -1,65 +1,11 @@
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 import PatchbayTestSupport
 
-/// Random values for the property tests of the session format, the patch and the digest.
-struct ValueGenerator {
-    var random: SplitMix64
-    /// How many action events `event()` made: each is of a store of its own, so that a
-    /// sequence of random events stays one a reader takes (an action follows its store's step).
-    private var actions = 0
-
-    init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
-    }
-
-    static let keys = ["a", "b", "count", "name", "items", "a/b", "~x", "", "é", "q\"", "line\nbreak", "0", "12"]
-    static let strings = ["", "x", "Max", "tab\there", "quote\"", "back\\slash", "\u{01}", "\u{7F}", "😀 émoji", "/~0~1"]
-
-    mutating func int(_ range: Range<Int>) -> Int {
-        Int.random(in: range, using: &random)
-    }
-
-    mutating func scalar() -> Value {
-        switch int(0..<9) {
-        case 0: return .null
-        case 1: return .bool(int(0..<2) == 0)
-        case 2: return .int(int(-1000..<1000))
-        case 3: return [.int(Int.min), .int(Int.max), .int(0), .int(-1)][int(0..<4)]
-        case 4: return [.decimal(1.0), .decimal(-0.5), .decimal(0.1), .decimal(1e300), .decimal(-2.5e-8), .decimal(-0.0),
-                         .decimal(.greatestFiniteMagnitude), .decimal(.leastNonzeroMagnitude), .decimal(9007199254740992)][int(0..<9)]
-        case 5: return .decimal(Double(int(-100..<100)) / 8)
-        default: return .string(Self.strings[int(0..<Self.strings.count)])
-        }
-    }
-
-    mutating func value(depth: Int = 3) -> Value {
-        guard depth > 0, int(0..<3) != 0 else { return scalar() }
-        if int(0..<2) == 0 {
-            return .array((0..<int(0..<5)).map { _ in value(depth: depth - 1) })
-        }
-        var members = Value.Members()
-        for _ in 0..<int(0..<5) {
-            members[Self.keys[int(0..<Self.keys.count)]] = value(depth: depth - 1)
-        }
-        return .object(members)
-    }
-}
-
-/// The text of `bytes`, for comparing written lines.
-func text(_ bytes: [UInt8]) -> String {
-    String(decoding: bytes, as: UTF8.self)
-}
 
 extension ValueGenerator {
-    static let names = ["app", "todo list", "ünï", "a\"b", "x/y~z"]
-
-    mutating func name() -> String {
-        Self.names[int(0..<Self.names.count)]
-    }
-
     mutating func pointer() -> JSONPointer {
         JSONPointer((0..<int(0..<4)).map { _ in int(0..<3) == 0 ? .index(int(0..<20)) : .key(Self.keys[int(0..<Self.keys.count)]) })
     }
@@ -112,9 +58,9 @@ extension ValueGenerator {
                 let op = [ValueChange.Operation.add, .remove, .replace][int(0..<3)]
                 return JSONPatch.Operation(op, path: pointer(), value: value())
             }
-            actions += 1
+            actionCount += 1
             return .action(SessionAction(
-                store: name() + " #\(actions)", index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], patch: operations,
+                store: name() + " #\(actionCount)", index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], patch: operations,
                 hash: int(0..<4) == 0 ? nil : StateDigest(value()),
                 failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil,
                 delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil))
@@ -186,9 +132,5 @@ extension ValueGenerator {
             guard !path.isEmpty || int(0..<8) == 0 else { return nil }
             return ValueChange(path: path, operation: .replace, old: target, new: self.value(depth: 2))
         }
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        Int.random(in: range, using: &random)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 @testable import PatchbayRecorder
-@testable import PatchbayTimeTravel
+@testable import PatchbayHistory
 import PatchbayTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 import PatchbayTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 import PatchbayShell
 import Testing
 

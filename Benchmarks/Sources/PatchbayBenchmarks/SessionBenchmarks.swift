@@ -6,7 +6,7 @@ import Darwin
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 import PatchbayShell
 
 /// Recording, inspecting and replaying sessions (PatchbayHost.docc/RecordingInTheShell.md), on the

@@ -21,13 +21,3 @@ public struct SessionStep: Sendable, Equatable {
         self.failure = failure
     }
 }
-
-extension SessionStep {
-    /// What each step of `recomputation` now does, as a recording carries it (with a skip or a
-    /// recompute), so that a reader rebuilds the same states without reducers.
-    public static func steps(of recomputation: Recomputation) -> [SessionStep] {
-        recomputation.steps.enumerated().map { offset, step in
-            SessionStep(index: recomputation.firstStep + offset, patch: JSONPatch.operations(step.changes), failure: step.failure)
-        }
-    }
-}

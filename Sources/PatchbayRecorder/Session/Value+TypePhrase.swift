@@ -2,7 +2,7 @@ import PatchbayCore
 
 extension Value {
     /// The value's type as a message names it: `a string`, `an integer`, `null`.
-    var typePhrase: String {
+    package var typePhrase: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 
 extension Shell {
     /// `inspect`: rebuilds every store's history from the recording's patches and checkpoints,

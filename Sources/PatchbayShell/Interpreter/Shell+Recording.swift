@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 
 /// A recording under way (`record FILE`): the recorder that makes the session's events and the
 /// file they go to, one command at a time (see `Shell.execute`).

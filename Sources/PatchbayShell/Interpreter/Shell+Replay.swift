@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 
 extension Shell {
     /// Runs a replay's steps until it ends, reaches `until`, or its break holds; at the end,

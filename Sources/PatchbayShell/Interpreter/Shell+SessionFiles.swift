@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 
 extension Shell {
     /// The path a command that writes a file writes, never one in use (see `checkNotInUse`).

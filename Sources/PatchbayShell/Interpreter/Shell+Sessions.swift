@@ -2,7 +2,7 @@ import Foundation
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 
 /// The session commands (`record`, `replay`, `inspect`, `export` and `import devtools`): what each
 /// does, found here by its name; the work is in `Shell+Recording`, `Shell+Replay`, `Shell+Inspect`

@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 
 extension Shell {
     /// How many actions `history` lists without `--last` before it shows only the newest.

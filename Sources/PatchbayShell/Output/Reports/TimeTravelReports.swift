@@ -1,5 +1,6 @@
 import PatchbayCore
 import PatchbayGraph
+import PatchbayHistory
 import PatchbayRecorder
 
 /// The actions `history` shows (filtered or not, the newest when there are more): the branch

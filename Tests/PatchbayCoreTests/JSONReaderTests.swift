@@ -1,5 +1,5 @@
 import PatchbayCore
-import PatchbayGraph
+import PatchbayTestSupport
 import Testing
 
 /// The JSON underneath session files: `JSONReader` and the byte writer.
@@ -118,19 +118,5 @@ func failure(_ bytes: [UInt8]) -> Failure? {
         return nil
     } catch {
         return Failure(message: error.message, offset: error.offset)
-    }
-}
-
-extension Value {
-    /// Whether two values are the same down to the kind of every number.
-    static func isSameKind(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
-        case (.int(let x), .int(let y)): x == y
-        case (.decimal(let x), .decimal(let y)): x == y
-        case (.array(let x), .array(let y)): x.count == y.count && zip(x, y).allSatisfy { isSameKind($0, $1) }
-        case (.object(let x), .object(let y)):
-            x.count == y.count && x.allSatisfy { key, value in y[key].map { isSameKind(value, $0) } ?? false }
-        default: a.typeName == b.typeName && a == b
-        }
     }
 }

@@ -3,8 +3,13 @@ package import PatchbayCore
 /// A full state kept by a timeline, from which the states around it are replayed; and the one
 /// policy that spaces full states out, in a history and in a session file alike.
 package struct Checkpoint {
-    var index: Int
-    var state: Value
+    package var index: Int
+    package var state: Value
+
+    package init(index: Int, state: Value) {
+        self.index = index
+        self.state = state
+    }
 
     /// The fewest steps between two checkpoints.
     static let minimumInterval = 32

@@ -1,7 +1,7 @@
 import PatchbayCore
 import PatchbayGraph
 import PatchbayRecorder
-import PatchbayTimeTravel
+import PatchbayHistory
 import PatchbayTestSupport
 
 /// Whether two values are equal down to the order of their keys and the kind of their numbers:

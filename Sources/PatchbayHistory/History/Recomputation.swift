@@ -1,4 +1,5 @@
 public import PatchbayCore
+public import PatchbayRecorder
 
 /// What `skip` or `unskip` did to the states after the action.
 public struct Recomputation: Sendable, Equatable {
@@ -22,5 +23,15 @@ public struct Recomputation: Sendable, Equatable {
         self.firstStep = firstStep
         self.steps = steps
         self.firstChanged = firstChanged
+    }
+}
+
+extension SessionStep {
+    /// What each step of `recomputation` now does, as a recording carries it (with a skip or a
+    /// recompute), so that a reader rebuilds the same states without reducers.
+    public static func steps(of recomputation: Recomputation) -> [SessionStep] {
+        recomputation.steps.enumerated().map { offset, step in
+            SessionStep(index: recomputation.firstStep + offset, patch: JSONPatch.operations(step.changes), failure: step.failure)
+        }
     }
 }

@@ -1,4 +1,5 @@
 public import PatchbayCore
+import PatchbayRecorder
 
 extension History {
     /// Redux DevTools' COMMIT: the current state (`current`, the caller's live state) becomes the

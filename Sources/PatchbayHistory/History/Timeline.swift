@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayRecorder
 
 /// One line of actions from the initial state: `main`, or a branch forked from another timeline.
 ///

@@ -1,4 +1,5 @@
 public import PatchbayCore
+public import PatchbayRecorder
 
 /// The whole history of one store (the shell's time travel): its initial state (state 0) and every
 /// action, action `i` leading to state `i`, on one or more timelines.

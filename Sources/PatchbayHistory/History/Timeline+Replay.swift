@@ -1,4 +1,5 @@
 import PatchbayCore
+import PatchbayRecorder
 
 /// A step whose changes do not apply to the state before it: the history was given changes that
 /// do not match its states.
