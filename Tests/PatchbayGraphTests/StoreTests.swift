@@ -750,15 +750,15 @@ struct StoreObserverTests {
 @Suite("Graph stores: steps")
 struct GraphStoreStepTests {
     /// A graph with `app = {log: []}`, reducers appending A and B, and every step collected.
-    private func graph() throws -> (Graph, () -> [StoreStep]) {
+    private func graph() throws -> (Graph, () -> [StoreStep<ValueChange>]) {
         let (graph, steps) = try graphWithStates()
         return (graph, { steps().map(\.step) })
     }
 
     /// The same graph, with the state after each step as the observers hear it.
-    private func graphWithStates() throws -> (Graph, () -> [(step: StoreStep, state: Value)]) {
+    private func graphWithStates() throws -> (Graph, () -> [(step: StoreStep<ValueChange>, state: Value)]) {
         let graph = Graph()
-        var steps: [(step: StoreStep, state: Value)] = []
+        var steps: [(step: StoreStep<ValueChange>, state: Value)] = []
         graph.observeStores { event in
             if case .step(let step, let state) = event { steps.append((step, state)) }
         }
@@ -776,7 +776,7 @@ struct GraphStoreStepTests {
         #expect(step.action == ["type": "A"])
         #expect(steps().map(\.state) == [["log": ["A"]]])
         #expect(step.changes == [ValueChange(path: [.key("log"), .index(0)], operation: .add, old: nil, new: "A")])
-        #expect(step.failure == nil && step.cause == nil && step.delayedFrom == nil)
+        #expect(step.failure == nil && step.cause == nil && step.delayedReducer == nil)
         #expect(steps().map(\.step) == [step])
         #expect(try graph.storeState("app") == ["log": ["A"]])
     }
@@ -813,8 +813,7 @@ struct GraphStoreStepTests {
         try graph.dispatch("app", ["type": "A"])
         _ = try graph.tick(by: 10)
         #expect(steps().map(\.index) == [1, 2])
-        #expect(steps().map(\.delayedFrom) == [nil, 1])
-        #expect(steps().map(\.reducer) == [nil, "r3"])
+        #expect(steps().map(\.delayedReducer) == [nil, "r3"])
         #expect(steps().map(\.cause) == [nil, 1])
         #expect(steps().last?.changes == [ValueChange(path: [.key("saved")], operation: .add, old: nil, new: true)])
     }

@@ -5,9 +5,7 @@ import PatchbayHistory
 import Testing
 
 @Suite struct HistoryEntryTests {
-    let entry = HistoryEntry(
-        index: 1, action: ["type": "Rename", "name": "Max"],
-        changes: [ValueChange(path: [.key("user"), .key("name")], operation: .replace, old: "unknown", new: "Max")])
+    let entry = StoreStep<ValueChange>(store: "the store", index: 1, action: ["type": "Rename", "name": "Max"], changes: [ValueChange(path: [.key("user"), .key("name")], operation: .replace, old: "unknown", new: "Max")])
 
     @Test func anEntryTouchesItsPathsTheirParentsAndTheirChildren() {
         #expect(entry.touches([.key("user"), .key("name")]))
@@ -23,6 +21,6 @@ import Testing
 
     @Test func theTypeComesFromTheAction() {
         #expect(entry.type == "Rename")
-        #expect(HistoryEntry(index: 2, action: ["kind": 1], changes: []).type == "?")
+        #expect(StoreStep<ValueChange>(store: "the store", index: 2, action: ["kind": 1], changes: []).type == "?")
     }
 }

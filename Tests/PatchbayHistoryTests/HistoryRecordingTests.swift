@@ -21,7 +21,7 @@ private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History,
         let value = Value.int(index)
         let change = ValueChange(path: [.key(key)], operation: .replace, old: state[key], new: value)
         try state.apply(change)
-        try history.record(HistoryEntry(index: index, action: ["type": "Set", "key": .string(key), "value": value], changes: [change]),
+        try history.record(StoreStep<ValueChange>(store: "the store", index: index, action: ["type": "Set", "key": .string(key), "value": value], changes: [change]),
                            after: state)
         states.append(state)
     }
@@ -35,7 +35,7 @@ private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History,
         #expect(history.current == 0)
         #expect(history.branch == "main")
         let change = ValueChange(path: [.key("count")], operation: .replace, old: 0, new: 1)
-        let forked = try history.record(HistoryEntry(index: 1, action: ["type": "Inc"], changes: [change]), after: ["count": 1])
+        let forked = try history.record(StoreStep<ValueChange>(store: "the store", index: 1, action: ["type": "Inc"], changes: [change]), after: ["count": 1])
         #expect(forked == nil)
         #expect(history.count == 1)
         #expect(history.current == 1)
@@ -44,14 +44,11 @@ private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History,
     @Test func entriesComeBackAsRecorded() throws {
         let history = History(initial: ["user": ["name": "unknown"], "items": [1, 2]])
         let entries = [
-            HistoryEntry(index: 1, action: ["type": "Rename", "name": "Max"],
-                         changes: [ValueChange(path: [.key("user"), .key("name")], operation: .replace, old: "unknown", new: "Max")]),
-            HistoryEntry(index: 2, action: ["type": "Bad", "x": 1.5], changes: [], failure: "r1: division by zero"),
-            HistoryEntry(index: 3, action: ["type": "Later"],
-                         changes: [ValueChange(path: [.key("items"), .index(0)], operation: .remove, old: 1, new: nil),
-                                   ValueChange(path: [.key("extra")], operation: .add, old: nil, new: ["a": [nil, true, -7]])],
-                         cause: 1, delayedReducer: "r3"),
-            HistoryEntry(index: 4, action: ["type": "Off", "unicode": "é😀"], changes: [], skipped: true),
+            StoreStep<ValueChange>(store: "the store", index: 1, action: ["type": "Rename", "name": "Max"], changes: [ValueChange(path: [.key("user"), .key("name")], operation: .replace, old: "unknown", new: "Max")]),
+            StoreStep<ValueChange>(store: "the store", index: 2, action: ["type": "Bad", "x": 1.5], changes: [], failure: "r1: division by zero"),
+            StoreStep<ValueChange>(store: "the store", index: 3, action: ["type": "Later"], changes: [ValueChange(path: [.key("items"), .index(0)], operation: .remove, old: 1, new: nil),
+                                   ValueChange(path: [.key("extra")], operation: .add, old: nil, new: ["a": [nil, true, -7]])], cause: 1, delayedReducer: "r3"),
+            StoreStep<ValueChange>(store: "the store", index: 4, action: ["type": "Off", "unicode": "é😀"], changes: [], skipped: true),
         ]
         var state = history.initial
         for entry in entries {
@@ -68,11 +65,11 @@ private func setHistory(keys: Int, count: Int, seed: UInt64) throws -> (History,
     @Test func anActionOutOfOrderIsRefused() throws {
         let history = History(initial: 0, store: "app")
         #expect(throws: HistoryError.outOfOrder(store: "app", expected: 1, got: 2)) {
-            try history.record(HistoryEntry(index: 2, action: ["type": "X"], changes: []), after: 0)
+            try history.record(StoreStep<ValueChange>(store: "the store", index: 2, action: ["type": "X"], changes: []), after: 0)
         }
-        try history.record(HistoryEntry(index: 1, action: ["type": "X"], changes: []), after: 0)
+        try history.record(StoreStep<ValueChange>(store: "the store", index: 1, action: ["type": "X"], changes: []), after: 0)
         #expect(throws: HistoryError.outOfOrder(store: "app", expected: 2, got: 1)) {
-            try history.record(HistoryEntry(index: 1, action: ["type": "X"], changes: []), after: 0)
+            try history.record(StoreStep<ValueChange>(store: "the store", index: 1, action: ["type": "X"], changes: []), after: 0)
         }
         #expect(history.count == 1)
     }

@@ -17,7 +17,7 @@ private func recordRandomSteps(_ steps: Int, into history: History, _ naive: ino
     for _ in 0..<steps {
         var state = naive.live
         let changes = mutator.mutate(&state)
-        let entry = HistoryEntry(index: naive.current + 1, action: ["type": "Step", "n": .int(naive.current + 1)], changes: changes)
+        let entry = StoreStep<ValueChange>(store: "the store", index: naive.current + 1, action: ["type": "Step", "n": .int(naive.current + 1)], changes: changes)
         let forked = try history.record(entry, after: state)
         #expect(forked == naive.record(entry, after: state))
     }
@@ -59,7 +59,7 @@ private func recordRandomSteps(_ steps: Int, into history: History, _ naive: ino
             default: change = ValueChange(path: [.key("d"), .key("x")], operation: .add, old: nil, new: 1)
             }
             try state.apply(change)
-            try history.record(HistoryEntry(index: index, action: ["type": "T"], changes: [change]), after: state)
+            try history.record(StoreStep<ValueChange>(store: "the store", index: index, action: ["type": "T"], changes: [change]), after: state)
             states.append(state)
         }
         var live = state
@@ -116,12 +116,12 @@ private func recordRandomSteps(_ steps: Int, into history: History, _ naive: ino
         for index in 1...5 {
             let change = ValueChange(path: [.key("n")], operation: .replace, old: state["n"], new: .int(index))
             try state.apply(change)
-            try history.record(HistoryEntry(index: index, action: ["type": "Inc"], changes: [change]), after: state)
+            try history.record(StoreStep<ValueChange>(store: "the store", index: index, action: ["type": "Inc"], changes: [change]), after: state)
         }
         var live = try history.jump(to: 2, current: state)
         let change = ValueChange(path: [.key("m")], operation: .add, old: nil, new: "new")
         try live.apply(change)
-        let forked = try history.record(HistoryEntry(index: 3, action: ["type": "Other"], changes: [change]), after: live)
+        let forked = try history.record(StoreStep<ValueChange>(store: "the store", index: 3, action: ["type": "Other"], changes: [change]), after: live)
         #expect(forked == "b1")
         #expect(history.branch == "b1")
         #expect(history.count == 3)
@@ -203,7 +203,7 @@ private func recordRandomSteps(_ steps: Int, into history: History, _ naive: ino
                 return change
             }
             for change in fixed { try state.apply(change) }
-            try history.record(HistoryEntry(index: offset + 1, action: ["type": "T"], changes: fixed), after: state)
+            try history.record(StoreStep<ValueChange>(store: "the store", index: offset + 1, action: ["type": "T"], changes: fixed), after: state)
             states.append(state)
         }
         for a in states.indices {
@@ -249,7 +249,7 @@ private func recordRandomSteps(_ steps: Int, into history: History, _ naive: ino
         ]
         for (offset, change) in changes.enumerated() {
             try state.apply(change)
-            try history.record(HistoryEntry(index: offset + 1, action: ["type": "T", "n": .int(offset + 1)], changes: [change]),
+            try history.record(StoreStep<ValueChange>(store: "the store", index: offset + 1, action: ["type": "T", "n": .int(offset + 1)], changes: [change]),
                                after: state)
         }
         #expect(history.blame([.key("user"), .key("name")]).isEmpty)

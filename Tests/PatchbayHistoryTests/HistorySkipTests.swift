@@ -14,7 +14,7 @@ import Testing
 private func counterHistory(count: Int, seed: UInt64) throws -> (History, [(action: Value, skipped: Bool)]) {
     var random = SplitMix64(seed: seed)
     let actions = (0..<count).map { _ in (action: CounterReducer.action(&random), skipped: false) }
-    let (states, entries) = CounterReducer.replay(actions)
+    let (states, entries) = CounterReducer.replay(actions, store: "app")
     let history = History(initial: CounterReducer.initial, store: "app")
     for (entry, state) in zip(entries, states.dropFirst()) {
         try history.record(entry, after: state)
@@ -25,7 +25,7 @@ private func counterHistory(count: Int, seed: UInt64) throws -> (History, [(acti
 /// Checks every state and entry of the current timeline against the naive replay of `actions`.
 private func expectMatches(_ history: History, _ actions: [(action: Value, skipped: Bool)], live: Value,
                            sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let (states, entries) = CounterReducer.replay(actions)
+    let (states, entries) = CounterReducer.replay(actions, store: history.store)
     #expect(history.count == actions.count, sourceLocation: sourceLocation)
     #expect(exactly(live, states[history.current]), sourceLocation: sourceLocation)
     for index in 0...history.count {
@@ -68,7 +68,7 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         var random = SplitMix64(seed: 66)
         for index in 91...130 {
             let action = CounterReducer.action(&random)
-            var entry = HistoryEntry(index: index, action: action, changes: [])
+            var entry = StoreStep<ValueChange>(store: "the store", index: index, action: action, changes: [])
             let reduction = CounterReducer.reduce(&live, entry)
             entry.changes = reduction.changes
             entry.failure = reduction.failure
@@ -166,13 +166,13 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
     @Test func sweepNumbersCausesAgain() throws {
         let history = History(initial: CounterReducer.initial)
         let entries = [
-            HistoryEntry(index: 1, action: ["type": "Push", "value": 1], changes: [
+            StoreStep<ValueChange>(store: "the store", index: 1, action: ["type": "Push", "value": 1], changes: [
                 ValueChange(path: [.key("items"), .index(0)], operation: .add, old: nil, new: 1),
             ]),
-            HistoryEntry(index: 2, action: ["type": "Noise"], changes: [], skipped: true),
-            HistoryEntry(index: 3, action: ["type": "Cause"], changes: []),
-            HistoryEntry(index: 4, action: ["type": "Effect"], changes: [], cause: 3),
-            HistoryEntry(index: 5, action: ["type": "Orphan"], changes: [], cause: 2),
+            StoreStep<ValueChange>(store: "the store", index: 2, action: ["type": "Noise"], changes: [], skipped: true),
+            StoreStep<ValueChange>(store: "the store", index: 3, action: ["type": "Cause"], changes: []),
+            StoreStep<ValueChange>(store: "the store", index: 4, action: ["type": "Effect"], changes: [], cause: 3),
+            StoreStep<ValueChange>(store: "the store", index: 5, action: ["type": "Orphan"], changes: [], cause: 2),
         ]
         var state = history.initial
         for entry in entries {
@@ -193,7 +193,7 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
             live = try history.setSkipped(index, true, current: live, reduce: CounterReducer.reduce).state
         }
         live = try history.jump(to: 20, current: live)
-        var entry = HistoryEntry(index: 21, action: ["type": "Push", "value": 1], changes: [])
+        var entry = StoreStep<ValueChange>(store: "the store", index: 21, action: ["type": "Push", "value": 1], changes: [])
         entry.changes = CounterReducer.reduce(&live, entry).changes
         try history.record(entry, after: live)
         live = try history.checkout("main", current: live)
@@ -213,7 +213,7 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         let (history, actions) = try counterHistory(count: 10, seed: 74)
         var live = try history.jump(to: 6, current: CounterReducer.replay(actions).states.last!)
         live = try history.setSkipped(4, true, current: live, reduce: CounterReducer.reduce).state
-        var entry = HistoryEntry(index: 7, action: ["type": "Push", "value": 1], changes: [])
+        var entry = StoreStep<ValueChange>(store: "the store", index: 7, action: ["type": "Push", "value": 1], changes: [])
         entry.changes = CounterReducer.reduce(&live, entry).changes
         try history.record(entry, after: live)
         #expect(history.branch == "b1" && history.branches[1].forkIndex == 6)
@@ -225,7 +225,7 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
     @Test func aSweepThatWouldEmptyABranchIsRefusedAndChangesNothing() throws {
         let (history, actions) = try counterHistory(count: 10, seed: 75)
         var live = try history.jump(to: 6, current: CounterReducer.replay(actions).states.last!)
-        var entry = HistoryEntry(index: 7, action: ["type": "Push", "value": 1], changes: [])
+        var entry = StoreStep<ValueChange>(store: "the store", index: 7, action: ["type": "Push", "value": 1], changes: [])
         entry.changes = CounterReducer.reduce(&live, entry).changes
         try history.record(entry, after: live)
         live = try history.setSkipped(7, true, current: live, reduce: CounterReducer.reduce).state
@@ -265,7 +265,7 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         let (history, actions) = try counterHistory(count: 50, seed: 82)
         let states = CounterReducer.replay(actions).states
         var live = try history.jump(to: 10, current: states[50])
-        var entry = HistoryEntry(index: 11, action: ["type": "Push", "value": 5], changes: [])
+        var entry = StoreStep<ValueChange>(store: "the store", index: 11, action: ["type": "Push", "value": 5], changes: [])
         entry.changes = CounterReducer.reduce(&live, entry).changes
         #expect(try history.record(entry, after: live) == "b1")
         #expect(history.branches.count == 2)
@@ -276,12 +276,12 @@ private func expectMatches(_ history: History, _ actions: [(action: Value, skipp
         // Branch names start again.
         var next = CounterReducer.initial
         for index in 1...2 {
-            var step = HistoryEntry(index: index, action: ["type": "Push", "value": .int(index)], changes: [])
+            var step = StoreStep<ValueChange>(store: "the store", index: index, action: ["type": "Push", "value": .int(index)], changes: [])
             step.changes = CounterReducer.reduce(&next, step).changes
             try history.record(step, after: next)
         }
         live = try history.jump(to: 1, current: next)
-        var fork = HistoryEntry(index: 2, action: ["type": "Pop"], changes: [])
+        var fork = StoreStep<ValueChange>(store: "the store", index: 2, action: ["type": "Pop"], changes: [])
         fork.changes = CounterReducer.reduce(&live, fork).changes
         #expect(try history.record(fork, after: live) == "b1")
     }

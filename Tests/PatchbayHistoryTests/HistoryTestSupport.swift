@@ -134,7 +134,7 @@ struct NaiveHistory {
     struct Branch {
         var name: String
         var states: [Value]
-        var entries: [HistoryEntry]
+        var entries: [StoreStep<ValueChange>]
     }
 
     var branches: [Branch]
@@ -147,12 +147,12 @@ struct NaiveHistory {
     }
 
     var states: [Value] { branches[selected].states }
-    var entries: [HistoryEntry] { branches[selected].entries }
+    var entries: [StoreStep<ValueChange>] { branches[selected].entries }
     var count: Int { branches[selected].entries.count }
     var live: Value { states[current] }
 
     /// Records like `History.record`; returns the name of the branch forked, if any.
-    mutating func record(_ entry: HistoryEntry, after state: Value) -> String? {
+    mutating func record(_ entry: StoreStep<ValueChange>, after state: Value) -> String? {
         var forked: String?
         if current < count {
             forks += 1
@@ -190,7 +190,7 @@ enum CounterReducer {
     }
 
     /// Runs `entry`'s action on `state`; on failure leaves it unchanged.
-    static func reduce(_ state: inout Value, _ entry: HistoryEntry) -> Reduction {
+    static func reduce(_ state: inout Value, _ entry: StoreStep<ValueChange>) -> Reduction {
         guard case .object(let counters)? = state["counters"], case .array(let items)? = state["items"] else {
             return Reduction(changes: [], failure: "bad state")
         }
@@ -226,12 +226,14 @@ enum CounterReducer {
 
     /// The states of a list of actions, each skipped or not, with the entries as the store
     /// records them: the naive oracle of `setSkipped` and `sweep`.
-    static func replay(_ actions: [(action: Value, skipped: Bool)]) -> (states: [Value], entries: [HistoryEntry]) {
+    /// The states and steps of `actions`, as a history of `store` shows them.
+    static func replay(_ actions: [(action: Value, skipped: Bool)], store: String = "the store")
+        -> (states: [Value], entries: [StoreStep<ValueChange>]) {
         var state = initial
         var states = [state]
-        var entries: [HistoryEntry] = []
+        var entries: [StoreStep<ValueChange>] = []
         for (offset, item) in actions.enumerated() {
-            var entry = HistoryEntry(index: offset + 1, action: item.action, changes: [], skipped: item.skipped)
+            var entry = StoreStep<ValueChange>(store: store, index: offset + 1, action: item.action, changes: [], skipped: item.skipped)
             if !item.skipped {
                 let reduction = reduce(&state, entry)
                 entry.changes = reduction.changes

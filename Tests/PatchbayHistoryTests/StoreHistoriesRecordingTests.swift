@@ -5,10 +5,10 @@ import PatchbayHistory
 import PatchbayTestSupport
 import Testing
 
-// The histories of a graph's stores record each step a store reports straight from the step,
-// without making an entry of it. These tests check that what they keep is exactly what recording
-// the step's entry with `History.record(_:after:)` keeps: the same entries, states, jumps, diffs
-// and blame, on every branch.
+// The histories of a graph's stores (`StoreHistories`) record each step a store reports, and
+// follow its jumps, branches and removal. These tests check that what they keep is exactly what a
+// plain `History` fed the same steps and jumps keeps: the same steps, states, jumps, diffs and
+// blame, on every branch.
 
 /// A graph with a store `app` whose history `StoreHistories` keeps, and next to it a history that
 /// records the entry of every step the graph reports, moving and checking out where the store
@@ -32,13 +32,11 @@ private final class HookAndEntries {
 
     private func hear(_ event: StoreEvent) {
         switch event {
-        case .created(_, let state):
-            reference = History(initial: state)
+        case .created(let name, let state):
+            reference = History(initial: state, store: name)
             live = state
         case .step(let step, let state):
-            let entry = HistoryEntry(index: step.index, action: step.action, changes: step.changes, failure: step.failure,
-                                     cause: step.cause, delayedReducer: step.reducer)
-            #expect(throws: Never.self) { try self.reference?.record(entry, after: state) }
+            #expect(throws: Never.self) { try self.reference?.record(step, after: state) }
             live = state
         case .moved(_, let index, let state):
             #expect(throws: Never.self) { _ = try self.reference?.jump(to: index, current: self.live) }
@@ -111,7 +109,7 @@ private final class HookAndEntries {
         }
     }
 
-    @Test func theHookKeepsWhatRecordingTheEntriesKeeps() throws {
+    @Test func theHookKeepsWhatRecordingTheStepsKeeps() throws {
         let fixture = try fixture()
         var random = SplitMix64(seed: 0x5709)
         // Long enough for several checkpoints, whose making resolves where removed keys stood.
@@ -126,7 +124,7 @@ private final class HookAndEntries {
         try fixture.expectSameHistories()
     }
 
-    @Test func jumpsAndForksThroughTheHookMatchTheEntries() throws {
+    @Test func jumpsAndForksThroughTheHookMatchTheSteps() throws {
         let fixture = try fixture()
         var random = SplitMix64(seed: 0xF02C)
         try dispatchMany(120, on: fixture.graph, random: &random)

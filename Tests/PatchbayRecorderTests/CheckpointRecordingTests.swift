@@ -73,7 +73,7 @@ struct CheckpointRecordingTests {
         #expect(load.header.version == SessionHeader.checkpointsOnlyVersion)
         let lines = load.events.map { recorded -> String in
             switch recorded.event {
-            case .action(let action): "#\(action.index)" + (action.patch == nil ? "" : " patch")
+            case .action(let action, _): "#\(action.index)" + (action.recordedChanges == nil ? "" : " patch")
             case .checkpoint(_, let index, _): "checkpoint #\(index)"
             default: recorded.event.kind
             }
@@ -90,11 +90,11 @@ struct CheckpointRecordingTests {
         store.dispatch(.append("milk"))
         store.dispatch(.update(index: 0, value: 7))
         recorder.stop()
-        let actions = try SessionReader.read(contentsOf: path).events.compactMap { recorded -> SessionAction? in
-            if case .action(let action) = recorded.event { return action }
+        let actions = try SessionReader.read(contentsOf: path).events.compactMap { recorded -> StoreStep<JSONPatch.Operation>? in
+            if case .action(let action, _) = recorded.event { return action }
             return nil
         }
-        #expect(actions.map(\.patch) == [
+        #expect(actions.map(\.recordedChanges) == [
             [JSONPatch.Operation(.add, path: JSONPointer("/items/0")!, value: ["name": "milk", "a": 0, "b": 0])],
             [JSONPatch.Operation(.replace, path: JSONPointer("/items/0/a")!, value: 7)],
         ])
@@ -149,9 +149,9 @@ struct CheckpointRecordingTests {
         var changeHeld: [Int: Bool] = [:]
         for recorded in try SessionReader.read(contentsOf: path).events {
             switch recorded.event {
-            case .action(let action):
-                changeHeld[action.index] = action.patch != nil && known != nil
-                if let patch = action.patch, var state = known {
+            case .action(let action, _):
+                changeHeld[action.index] = action.recordedChanges != nil && known != nil
+                if let patch = action.recordedChanges, var state = known {
                     _ = try JSONPatch.apply(patch, to: &state)
                     #expect(state == states[action.index], "seed \(seed): the patch of #\(action.index)")
                     known = state

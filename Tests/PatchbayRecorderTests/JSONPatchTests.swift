@@ -132,15 +132,15 @@ import Testing
                 try after.apply(change)
                 expected.append(change)
             }
-            let line = SessionEvent.action(SessionAction(store: "s", index: 1, action: ["type": "T"], patch: JSONPatch.operations(expected), hash: nil))
+            let line = SessionEvent.action(StoreStep<JSONPatch.Operation>(store: "s", index: 1, action: ["type": "T"], changes: JSONPatch.operations(expected)), hash: nil)
                 .line(seq: 1)
             let load = try SessionReader.read(sessionBytes([line]))
-            guard case .action(let action)? = load.events.first?.event else {
+            guard case .action(let action, _)? = load.events.first?.event else {
                 Issue.record("not read back: \(line)")
                 continue
             }
             var state = before
-            let changes = try JSONPatch.apply(#require(action.patch), to: &state)
+            let changes = try JSONPatch.apply(#require(action.recordedChanges), to: &state)
             #expect(Value.isSameKind(state, after))
             #expect(changes == expected)
             for change in changes.reversed() {

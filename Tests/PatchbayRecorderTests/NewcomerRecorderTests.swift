@@ -25,9 +25,7 @@ private func twoStores(at path: String) throws {
     try writer.write(.store(name: "user", state: ["n": 0]))
     for store in ["cart", "user"] {
         let after: Value = ["n": 1]
-        try writer.write(.action(SessionAction(store: store, index: 1, action: ["type": "inc"],
-                                               patch: JSONPatch.operations(Value.object(["n": 0]).changes(to: after)),
-                                               hash: StateDigest(after))))
+        try writer.write(.action(StoreStep<JSONPatch.Operation>(store: store, index: 1, action: ["type": "inc"], changes: JSONPatch.operations(Value.object(["n": 0]).changes(to: after))), hash: StateDigest(after)))
     }
     writer.close()
 }
@@ -65,7 +63,7 @@ struct InterruptibleBlameTests {
         let history = History(initial: ["n": 0])
         for index in 1...count {
             let after: Value = ["n": .int(index)]
-            _ = try history.record(HistoryEntry(index: index, action: ["type": "Inc"], changes: Value.object(["n": .int(index - 1)]).changes(to: after)),
+            _ = try history.record(StoreStep<ValueChange>(store: "the store", index: index, action: ["type": "Inc"], changes: Value.object(["n": .int(index - 1)]).changes(to: after)),
                                    after: after)
         }
         return history

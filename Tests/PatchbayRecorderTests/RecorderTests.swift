@@ -34,22 +34,22 @@ private var counterReducer: Reducer<Counter, CounterAction> {
 /// The states a session's store went through, rebuilt from its lines, checked against the
 /// hashes and checkpoints on the way: `nil` for a state the file does not hold (an action line
 /// without its patch, before the next checkpoint).
-private func replay(_ load: SessionLoad) throws -> (states: [Value?], actions: [SessionAction]) {
+private func replay(_ load: SessionLoad) throws -> (states: [Value?], actions: [StoreStep<JSONPatch.Operation>]) {
     var states: [Value?] = []
-    var actions: [SessionAction] = []
+    var actions: [StoreStep<JSONPatch.Operation>] = []
     for recorded in load.events {
         switch recorded.event {
         case .store(_, let state, _):
             states = [state]
-        case .action(let action):
+        case .action(let action, let hash):
             #expect(action.index == states.count)
-            guard var state = states.last!, let patch = action.patch else {
+            guard var state = states.last!, let patch = action.recordedChanges else {
                 states.append(nil)
                 actions.append(action)
                 continue
             }
             _ = try JSONPatch.apply(patch, to: &state)
-            #expect(action.hash == StateDigest(state))
+            #expect(hash == StateDigest(state))
             states.append(state)
             actions.append(action)
         case .checkpoint(_, let index, let state):
@@ -89,7 +89,7 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value?], actions: [
             ["type": "setRatio", "_0": 0.25],
         ])
         #expect(states.last == ["count": 2, "items": ["eggs", "milk"], "ratio": 0.25])
-        #expect(actions[2].patch == [JSONPatch.Operation(.add, path: JSONPointer("/items/0")!, value: "eggs")])
+        #expect(actions[2].recordedChanges == [JSONPatch.Operation(.add, path: JSONPointer("/items/0")!, value: "eggs")])
         #expect(load.events.map(\.seq) == Array(1...5))
     }
 
@@ -103,12 +103,12 @@ private func replay(_ load: SessionLoad) throws -> (states: [Value?], actions: [
         #expect(recorder.isRecording)
         let load = try SessionReader.read(contentsOf: path)
         #expect(load.events.count == 2)
-        guard case .action(let action)? = load.events.last?.event else {
+        guard case .action(let action, _)? = load.events.last?.event else {
             Issue.record("no action line")
             return
         }
         #expect(action.store == "counter")
-        #expect(action.patch == [JSONPatch.Operation(.replace, path: JSONPointer("/count")!, value: 1)])
+        #expect(action.recordedChanges == [JSONPatch.Operation(.replace, path: JSONPointer("/count")!, value: 1)])
         withExtendedLifetime(recorder) {}
     }
 
@@ -250,7 +250,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
     store.dispatch(action)
     recorder.stop()
     return try SessionReader.read(contentsOf: path).events.compactMap { recorded in
-        if case .action(let action) = recorded.event { return action.action }
+        if case .action(let action, _) = recorded.event { return action.action }
         return nil
     }
 }
@@ -299,7 +299,7 @@ private func recordedActions<Action: Codable>(_ action: Action) throws -> [Value
         let (states, actions) = try replay(load)
         #expect(actions.map(\.action) == [["type": "increment", "by": 3], ["type": "setRatio", "_0": 1.0], ["type": "add", "_0": "milk"]])
         // A Double stays a decimal, even with an integral value.
-        #expect(actions[1].patch == [JSONPatch.Operation(.replace, path: JSONPointer("/ratio")!, value: .decimal(1))])
+        #expect(actions[1].recordedChanges == [JSONPatch.Operation(.replace, path: JSONPointer("/ratio")!, value: .decimal(1))])
         guard case .decimal? = states.last??["ratio"] else {
             Issue.record("ratio is not a decimal: \(String(describing: states.last??["ratio"]))")
             return

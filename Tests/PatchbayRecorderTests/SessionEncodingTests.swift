@@ -35,26 +35,21 @@ import Testing
     }
 
     @Test func anActionLine() {
-        let action = SessionAction(
-            store: "app", index: 1, action: ["type": "Increment", "by": 2],
-            patch: [JSONPatch.Operation(.replace, path: JSONPointer([.key("count")]), value: 2)],
-            hash: StateDigest(text: "00112233445566ff"))
+        let action = StoreStep<JSONPatch.Operation>(store: "app", index: 1, action: ["type": "Increment", "by": 2], changes: [JSONPatch.Operation(.replace, path: JSONPointer([.key("count")]), value: 2)])
         #expect(
-            SessionEvent.action(action).line(seq: 4)
+            SessionEvent.action(action, hash: StateDigest(text: "00112233445566ff")).line(seq: 4)
                 == #"{"seq":4,"kind":"action","store":"app","index":1,"action":{"type":"Increment","by":2},"patch":[{"op":"replace","path":"/count","value":2}],"hash":"00112233445566ff"}"#
         )
     }
 
     @Test func anActionLineWithItsOptionalFields() {
-        let action = SessionAction(
-            store: "app", index: 7, action: ["type": "Load"], patch: [], hash: StateDigest(text: "0000000000000001"),
-            failure: "reducer r2: no key 'x'", cause: 6, delayedReducer: "r3")
+        let action = StoreStep<JSONPatch.Operation>(store: "app", index: 7, action: ["type": "Load"], changes: [], failure: "reducer r2: no key 'x'", cause: 6, delayedReducer: "r3")
         #expect(
-            SessionEvent.action(action).line(seq: 9)
+            SessionEvent.action(action, hash: StateDigest(text: "0000000000000001")).line(seq: 9)
                 == #"{"seq":9,"kind":"action","store":"app","index":7,"action":{"type":"Load"},"patch":[],"hash":"0000000000000001","failed":"reducer r2: no key 'x'","cause":6,"reducer":"r3"}"#
         )
-        let bare = SessionAction(store: "app", index: 1, action: ["type": "A"], patch: [], hash: nil)
-        #expect(SessionEvent.action(bare).line(seq: 1) == #"{"seq":1,"kind":"action","store":"app","index":1,"action":{"type":"A"},"patch":[]}"#)
+        let bare = StoreStep<JSONPatch.Operation>(store: "app", index: 1, action: ["type": "A"], changes: [])
+        #expect(SessionEvent.action(bare, hash: nil).line(seq: 1) == #"{"seq":1,"kind":"action","store":"app","index":1,"action":{"type":"A"},"patch":[]}"#)
     }
 
     @Test func patchOperationsEscapeTheirPointers() {
@@ -63,9 +58,9 @@ import Testing
             ValueChange(path: [.key("a/b"), .key("~c"), .key("q\"")], operation: .remove, old: 1, new: nil),
             ValueChange(path: [], operation: .replace, old: 1, new: 2),
         ]
-        let action = SessionAction(store: "s", index: 1, action: ["type": "T"], patch: JSONPatch.operations(changes), hash: nil)
+        let action = StoreStep<JSONPatch.Operation>(store: "s", index: 1, action: ["type": "T"], changes: JSONPatch.operations(changes))
         #expect(
-            SessionEvent.action(action).line(seq: 1)
+            SessionEvent.action(action, hash: nil).line(seq: 1)
                 == #"{"seq":1,"kind":"action","store":"s","index":1,"action":{"type":"T"},"patch":[{"op":"add","path":"/items/2","value":{"title":"milk"}},{"op":"remove","path":"/a~1b/~0c/q\""},{"op":"replace","path":"","value":2}]}"#
         )
     }
@@ -101,8 +96,8 @@ import Testing
 
     @Test func aSkipLineCarriesTheStepsItRecomputed() {
         let recomputed = [
-            SessionStep(index: 2, patch: []),
-            SessionStep(index: 3, patch: [JSONPatch.Operation(.replace, path: JSONPointer([.key("n")]), value: 1)],
+            RecomputedStep(index: 2, changes: []),
+            RecomputedStep(index: 3, changes: [JSONPatch.Operation(.replace, path: JSONPointer([.key("n")]), value: 1)],
                         hash: StateDigest(text: "00000000000000ff"), failure: "no key 'x'"),
         ]
         #expect(

@@ -47,8 +47,8 @@ import Testing
         #expect(load.events.map(\.event) == [
             .skip(store: "app", index: 2, skipped: true, recomputed: []),
             .skip(store: "app", index: 2, skipped: false, recomputed: [
-                SessionStep(index: 3, patch: [JSONPatch.Operation(.remove, path: JSONPointer("/n")!)], hash: StateDigest(text: "00000000000000aa")),
-                SessionStep(index: 4, patch: [], failure: "x"),
+                RecomputedStep(index: 3, changes: [JSONPatch.Operation(.remove, path: JSONPointer("/n")!)], hash: StateDigest(text: "00000000000000aa")),
+                RecomputedStep(index: 4, changes: [], failure: "x"),
             ]),
         ])
     }
@@ -80,11 +80,8 @@ import Testing
     @Test func anActionReadsIntoItsParts() throws {
         let line = #"{"seq":4,"kind":"action","store":"app","index":1,"action":{"type":"Increment","by":2},"patch":[{"op":"replace","path":"/count","value":2}],"hash":"00112233445566ff","cause":3}"#
         let load = try SessionReader.read(sessionBytes([line]))
-        let expected = SessionAction(
-            store: "app", index: 1, action: ["type": "Increment", "by": 2],
-            patch: [JSONPatch.Operation(.replace, path: JSONPointer("/count")!, value: 2)], hash: StateDigest(text: "00112233445566ff"),
-            cause: 3)
-        #expect(load.events == [RecordedEvent(line: 2, seq: 4, event: .action(expected))])
+        let expected = StoreStep<JSONPatch.Operation>(store: "app", index: 1, action: ["type": "Increment", "by": 2], changes: [JSONPatch.Operation(.replace, path: JSONPointer("/count")!, value: 2)], cause: 3)
+        #expect(load.events == [RecordedEvent(line: 2, seq: 4, event: .action(expected, hash: StateDigest(text: "00112233445566ff")))])
     }
 
     @Test func spacingEscapesAndFieldOrderDoNotMatter() throws {
@@ -106,8 +103,8 @@ import Testing
         ]
         func line(_ members: [String]) -> String { "{" + members.joined(separator: ",") + "}" }
         let expected = try #require(SessionReader.read(sessionBytes([line(members)])).events.first).event
-        guard case .action(let action) = expected else { Issue.record("not an action: \(expected)"); return }
-        #expect(action.failure == "no" && action.cause == 3 && action.delayedReducer == "r1" && action.hash != nil)
+        guard case .action(let action, let hash) = expected else { Issue.record("not an action: \(expected)"); return }
+        #expect(action.failure == "no" && action.cause == 3 && action.delayedReducer == "r1" && hash != nil)
         var variants = [Array(members.reversed())]
         for shift in 1..<members.count { variants.append(Array(members[shift...] + members[..<shift])) }
         for position in 0...members.count {
@@ -123,8 +120,8 @@ import Testing
         let required = members.filter { !$0.hasPrefix(#""failed""#) && !$0.hasPrefix(#""cause""#) && !$0.hasPrefix(#""reducer""#) }
         for variant in [required, Array(required.reversed()), Array(required[3...] + required[..<3])] {
             let event = try SessionReader.read(sessionBytes([line(variant)])).events.first?.event
-            guard case .action(let action)? = event else { Issue.record("not an action: \(line(variant))"); continue }
-            #expect(action.failure == nil && action.cause == nil && action.delayedReducer == nil && action.hash != nil)
+            guard case .action(let action, let hash)? = event else { Issue.record("not an action: \(line(variant))"); continue }
+            #expect(action.failure == nil && action.cause == nil && action.delayedReducer == nil && hash != nil)
         }
     }
 
@@ -166,7 +163,7 @@ import Testing
             == SessionError(path: "session.pb", line: 3, .missingField("patch", expected: "an array of JSON Patch operations")))
         let new = try SessionReader.read(sessionBytes([line, action], header: #"{"patchbay":"session","version":2}"#))
         #expect(new.damage == nil)
-        #expect(new.events.last?.event == .action(SessionAction(store: "app", index: 1, action: ["type": "A"], patch: nil, hash: nil)))
+        #expect(new.events.last?.event == .action(StoreStep<JSONPatch.Operation>(store: "app", index: 1, action: ["type": "A"], changes: [], unrecorded: true), hash: nil))
     }
 
     @Test(arguments: [

@@ -43,11 +43,11 @@ extension ValueGenerator {
         case 13: return .checkout(store: name(), branch: name())
         case 14: return .sweep(store: name())
         case 15:
-            return .recompute(store: name(), recomputed: (0..<int(0..<3)).map { _ in SessionStep(index: int(1..<100), patch: operations()) })
+            return .recompute(store: name(), recomputed: (0..<int(0..<3)).map { _ in RecomputedStep(index: int(1..<100), changes: operations()) })
         case 10: return .setup(text())
         case 11:
             let steps = (0..<int(0..<4)).map { _ in
-                SessionStep(index: int(1..<100), patch: operations(), hash: int(0..<3) == 0 ? nil : StateDigest(value()),
+                RecomputedStep(index: int(1..<100), changes: operations(), hash: int(0..<3) == 0 ? nil : StateDigest(value()),
                             failure: int(0..<3) == 0 ? text() : nil)
             }
             return .skip(store: name(), index: int(1..<100), skipped: int(0..<2) == 0, recomputed: steps)
@@ -59,11 +59,7 @@ extension ValueGenerator {
                 return JSONPatch.Operation(op, path: pointer(), value: value())
             }
             actionCount += 1
-            return .action(SessionAction(
-                store: name() + " #\(actionCount)", index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], patch: operations,
-                hash: int(0..<4) == 0 ? nil : StateDigest(value()),
-                failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil,
-                delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil))
+            return .action(StoreStep<JSONPatch.Operation>(store: name() + " #\(actionCount)", index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], changes: operations, failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil, delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil), hash: int(0..<4) == 0 ? nil : StateDigest(value()))
         case 3:
             // A store of its own, at a step its name gives, so that the checkpoints of a sequence
             // stand where their store is (another step's is damage; see `CheckpointPlaces`).

@@ -56,13 +56,13 @@ import Testing
         #expect(try SessionReader.read(contentsOf: path).events.count == 2)
     }
 
-    @Test func anActionLineOfAStepIsTheLineOfItsSessionAction() throws {
-        let step = StoreStep(store: "app", index: 3, action: ["type": "Move", "to": "a/b~c"], changes: [
+    @Test func anActionLineOfAStepIsTheLineOfItsPatchForm() throws {
+        let step = StoreStep<ValueChange>(store: "app", index: 3, action: ["type": "Move", "to": "a/b~c"], changes: [
             ValueChange(path: [.key("a/b~c"), .index(2)], operation: .add, old: nil, new: ["x": 1]),
             ValueChange(path: [.key("count")], operation: .replace, old: 1, new: 2),
             ValueChange(path: [.key("gone")], operation: .remove, old: "x", new: nil),
-        ], cause: 2, delayedFrom: 1, reducer: "r4")
-        let line = SessionEvent.action(SessionAction(step, hash: StateDigest(text: "0000000000000001")!)).line(seq: 1)
+        ], cause: 2, delayedReducer: "r4")
+        let line = SessionEvent.action(step.patchForm, hash: StateDigest(text: "0000000000000001")!).line(seq: 1)
         #expect(
             line == #"{"seq":1,"kind":"action","store":"app","index":3,"action":{"type":"Move","to":"a/b~c"},"patch":[{"op":"add","path":"/a~1b~0c/2","value":{"x":1}},{"op":"replace","path":"/count","value":2},{"op":"remove","path":"/gone"}],"hash":"0000000000000001","cause":2,"reducer":"r4"}"#
         )

@@ -62,7 +62,7 @@ struct HistoryBenchmarks: BenchmarkGroup {
             let key = key(ofAction: index)
             let change = ValueChange(path: [.key(key)], operation: .replace, old: state[key], new: .int(index))
             try! state.apply(change)
-            return HistoryEntry(index: index, action: ["type": "Set", "key": .string(key), "value": .int(index)], changes: [change])
+            return StoreStep(store: "the store", index: index, action: ["type": "Set", "key": .string(key), "value": .int(index)], changes: [change])
         }
 
         /// Whether `state` is state `index`, as far as its last action shows: that action's key

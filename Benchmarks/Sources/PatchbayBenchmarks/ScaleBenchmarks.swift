@@ -263,8 +263,7 @@ struct ScaleBenchmarks: BenchmarkGroup {
                     ]
                     values[index] = step
                     kept.append(changes)
-                    events.append(.action(SessionAction(store: "app", index: step, action: try mapping.object(for: .update(index: index, value: step)),
-                                                        patch: JSONPatch.operations(changes), hash: nil, cause: nil)))
+                    events.append(.action(StoreStep(store: "app", index: step, action: try mapping.object(for: .update(index: index, value: step)), changes: JSONPatch.operations(changes), cause: nil), hash: nil))
                     if events.count == 1_000 {
                         _ = try writer.write(events)
                         events = []

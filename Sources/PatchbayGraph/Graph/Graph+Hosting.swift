@@ -38,7 +38,7 @@ extension Graph {
     /// step records what changed between the state before and after. An action that does not
     /// decode changes nothing and is no step; one a middleware drops is no step either.
     func dispatchHosted(to store: StoreNode, _ reducer: HostedReducer, _ action: Value, cause: Int?,
-                        announce: Bool) throws(GraphError) -> StoreStep? {
+                        announce: Bool) throws(GraphError) -> StoreStep<ValueChange>? {
         // The reducer has the only copy of the state: what changes changes in place.
         var state = store.takeState()
         let outcome: HostedOutcome
@@ -54,7 +54,7 @@ extension Graph {
             return nil
         }
         store.actionCount += 1
-        let step = StoreStep(store: store.name, index: store.actionCount, action: reduced, changes: outcome.changes, cause: cause)
+        let step = StoreStep<ValueChange>(store: store.name, index: store.actionCount, action: reduced, changes: outcome.changes, cause: cause)
         if announce { report(.dispatched(step)) }
         publish(step, state: state, in: store)
         dispatchFollowUps(outcome.followUps, to: store, cause: step.index)

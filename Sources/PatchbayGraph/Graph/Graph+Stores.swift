@@ -7,7 +7,7 @@ public enum StoreEvent: Sendable, Equatable {
     /// A store handled an action; `state` is the store's state after it. An observer must not
     /// keep `state` beyond the call (except now and then, as a history's checkpoint): the store
     /// changes its state in place, and a second reference would make it copy the whole state.
-    case step(StoreStep, state: Value)
+    case step(StoreStep<ValueChange>, state: Value)
     /// Time travel made `state` the store's state at `index` (`jump`, `skip`, `checkout`, ...).
     case moved(store: String, index: Int, state: Value)
     /// A store was removed.
@@ -164,7 +164,7 @@ extension Graph {
     /// - Returns: the step, or `nil` when the action waits for the open transaction's commit (or
     ///   for the current one to finish).
     @discardableResult
-    public func dispatch(_ storeName: String?, _ action: Value) throws(GraphError) -> StoreStep? {
+    public func dispatch(_ storeName: String?, _ action: Value) throws(GraphError) -> StoreStep<ValueChange>? {
         let store = try store(storeName)
         switch engine.writeMode {
         case .immediate:
@@ -210,7 +210,7 @@ extension Graph {
     /// - Parameter announce: whether to report the step as an event, for actions that no
     ///   `dispatch` command prints (from wires).
     /// The store's middleware runs first (see `runMiddleware`).
-    func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep? {
+    func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep<ValueChange>? {
         var type = try Self.actionType(of: action)
         if let hosted = store.hosted { return try dispatchHosted(to: store, hosted, action, cause: cause, announce: announce) }
         var action = action
@@ -252,14 +252,14 @@ extension Graph {
                 try? state.undo(changes[position], position: removedKeyPositions[position])
             }
             store.restoreState(state)
-            let step = StoreStep(store: store.name, index: index, action: action, changes: [],
+            let step = StoreStep<ValueChange>(store: store.name, index: index, action: action, changes: [],
                                  failure: "\(failure.reducer.id): \(failure.message)", cause: cause)
             if announce { report(.dispatched(step)) }
             tellStoreObservers(.step(step, state: store.state.value ?? .null))
             throw .reducerFailed(store: store.name, index: index, type: type, reducer: failure.reducer.id, message: failure.message)
         }
         // The action moves out of the evaluator into the step.
-        let step = StoreStep(store: store.name, index: index, action: evaluator.bindings.action.take() ?? action,
+        let step = StoreStep<ValueChange>(store: store.name, index: index, action: evaluator.bindings.action.take() ?? action,
                              changes: ValueChange.refined(ValueChange.coalesced(changes)), failure: nil, cause: cause)
         if announce { report(.dispatched(step)) }
         publish(step, state: state, in: store)
@@ -273,7 +273,7 @@ extension Graph {
     /// Tells the observers, then sends a step's new state and its action out of the store in one
     /// transaction. In that order: the transaction runs the dispatches it causes (queued), and
     /// the history must hear this step before theirs.
-    func publish(_ step: StoreStep, state: consuming Value, in store: StoreNode) {
+    func publish(_ step: StoreStep<ValueChange>, state: consuming Value, in store: StoreNode) {
         store.restoreState(state)
         tellStoreObservers(.step(step, state: store.state.value ?? .null))
         let root = store.arrivalCause ?? rootCause
@@ -304,9 +304,9 @@ extension Graph {
             } catch {
                 failure = "\(reducer.id): \(error.message(in: reducer.body.source))"
             }
-            let step = StoreStep(store: store.name, index: store.actionCount, action: action,
+            let step = StoreStep<ValueChange>(store: store.name, index: store.actionCount, action: action,
                                  changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
-                                 failure: failure, cause: index, delayedFrom: index, reducer: reducer.id)
+                                 failure: failure, cause: index, delayedReducer: reducer.id)
             let saved = cause
             cause = "tick (\(reducer.id) after \(reducer.delay ?? 0) ms)"
             defer { cause = saved }

@@ -11,7 +11,7 @@ public enum GraphEvent: Sendable, Equatable {
     /// A store handled an action that no `dispatch` command sent: one from a wire, or an
     /// `after` reducer's.
     /// Indirect, so that the far more common probe events stay small to store and copy.
-    indirect case dispatched(StoreStep)
+    indirect case dispatched(StoreStep<ValueChange>)
     /// A URL was routed that no `route` command asked for: one that arrived on `router.open`.
     indirect case routed(Navigation)
 }

@@ -42,7 +42,7 @@ extension History {
             for change in changes { try? state.apply(change) }
             let new = identity.map { $0.value(in: state) } ?? state.value(at: path)
             if !Value.same(old, new) {
-                lines.append(Blame(index: index, action: steps.record(at: index).action, old: old, new: new))
+                lines.append(Blame(index: index, action: steps.record(at: index).step.action, old: old, new: new))
             }
         }
         return lines

@@ -31,7 +31,7 @@ extension History {
         guard steps.count > 0 else { return [] }
         var types: Set<String> = []
         for index in 1...steps.count {
-            if case .string(let type)? = steps.record(at: index).action["type"] { types.insert(type) }
+            if case .string(let type)? = steps.record(at: index).step.action["type"] { types.insert(type) }
         }
         return types
     }

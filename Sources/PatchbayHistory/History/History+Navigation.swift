@@ -57,13 +57,13 @@ extension History {
     /// that led to it (`nil` for state 0), until `body` returns `false`. The states are
     /// materialized by one walk forward. A step whose changes do not apply (which `state(at:)`
     /// reports as `.inconsistent`) is walked with them left out.
-    public func walk<E: Error>(_ body: (_ index: Int, _ entry: HistoryEntry?, _ state: Value) throws(E) -> Bool) throws(E) {
+    public func walk<E: Error>(_ body: (_ index: Int, _ entry: StoreStep<ValueChange>?, _ state: Value) throws(E) -> Bool) throws(E) {
         let steps = timelines[selected].steps
         var state = initial
         guard try body(0, nil, state) else { return }
         guard steps.count > 0 else { return }
         for index in 1...steps.count {
-            let entry = steps.record(at: index).entry(index: index)
+            let entry = steps.record(at: index).step(store: store)
             for change in entry.changes {
                 try? state.apply(change)
             }

@@ -16,14 +16,14 @@ extension History {
     /// action or unskipping one that is not skipped throws. Ctrl-C (`Interruption`) stops the
     /// recomputation after the step it is at, with `.interrupted`, leaving the history as it was.
     public func setSkipped(_ index: Int, _ skipped: Bool, current live: Value,
-                           reduce: (inout Value, HistoryEntry) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
+                           reduce: (inout Value, StoreStep<ValueChange>) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
         try checkAction(index)
         if Interruption.current?.isRequested == true { throw .interrupted }
         let old = timelines[selected].steps
         let flags = old.flags(at: index)
         if skipped, flags.contains(.skipped) { throw .alreadySkipped(store: store, index: index) }
         if !skipped, !flags.contains(.skipped) { throw .notSkipped(store: store, index: index) }
-        if skipped, old.record(at: index).changes.isEmpty {
+        if skipped, old.record(at: index).step.changes.isEmpty {
             willRewrite()
             timelines[selected].steps.setFlags(flags.union(.skipped).subtracting(.failed), at: index)
             return Recomputation(changedStates: 0, state: live, firstStep: index)
@@ -35,14 +35,14 @@ extension History {
     /// (`history recompute`, Redux DevTools' hot reload): each action that is not skipped runs
     /// again, from the initial state; skipped ones stay skipped. `reduce`, `current` and Ctrl-C
     /// are as for `setSkipped`.
-    public func recompute(current live: Value, reduce: (inout Value, HistoryEntry) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
+    public func recompute(current live: Value, reduce: (inout Value, StoreStep<ValueChange>) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
         guard count > 0 else { return Recomputation(changedStates: 0, state: live, firstStep: 1) }
         return try recompute(from: 1, settingSkipped: nil, current: live, reduce: reduce)
     }
 
     /// Recomputes the states from action `index` on; `settingSkipped` sets that action's flag.
     private func recompute(from index: Int, settingSkipped skipped: Bool?, current live: Value,
-                           reduce: (inout Value, HistoryEntry) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
+                           reduce: (inout Value, StoreStep<ValueChange>) throws(HistoryError) -> Reduction) throws(HistoryError) -> Recomputation {
         // Read once, checked before anything changes and after every step (a reducer it
         // interrupts fails the step, which must not be kept): a relaxed atomic load.
         let interruption = Interruption.current
@@ -61,30 +61,30 @@ extension History {
         timeline.truncate(to: index - 1)
         for step in index...old.count {
             var record = old.record(at: step)
-            let oldChanges = record.changes
+            let oldChanges = record.step.changes
             for change in oldChanges {
                 do throws(PathError) { try oldState.apply(change) } catch {
                     throw .inconsistent(store: store, index: step, reason: error.description)
                 }
             }
-            if step == index, let skipped { record.skipped = skipped }
+            if step == index, let skipped { record.step.skipped = skipped }
             // A step whose recording held no state after it: its old state is not known, so it is
             // not counted as changed; from now on its changes are the reducer's own.
-            let stateWasUnknown = record.unrecorded && oldChanges.isEmpty
-            record.unrecorded = false
-            if record.skipped {
-                record.changes = []
-                record.failure = nil
+            let stateWasUnknown = record.step.unrecorded && oldChanges.isEmpty
+            record.step.unrecorded = false
+            if record.step.skipped {
+                record.step.changes = []
+                record.step.failure = nil
             } else {
-                let reduction = try reduce(&state, record.entry(index: step))
-                record.changes = reduction.changes
-                record.failure = reduction.failure
+                let reduction = try reduce(&state, record.step(store: store))
+                record.step.changes = reduction.changes
+                record.step.failure = reduction.failure
             }
             if interruption?.isRequested == true { throw .interrupted }
-            record.positions = Array(repeating: nil, count: record.changes.count)
-            steps.append(Reduction(changes: record.changes, failure: record.failure))
+            record.positions = Array(repeating: nil, count: record.step.changes.count)
+            steps.append(Reduction(changes: record.step.changes, failure: record.step.failure))
             timeline.append(record, after: state)
-            divergence.note(first: oldChanges, second: record.changes)
+            divergence.note(first: oldChanges, second: record.step.changes)
             if !stateWasUnknown, !divergence.agree(oldState, state) {
                 changedStates += 1
                 if firstChanged == nil { firstChanged = step }

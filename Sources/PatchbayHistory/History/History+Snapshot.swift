@@ -29,11 +29,11 @@ extension History {
             if start < timeline.count {
                 for index in start + 1...timeline.count {
                     if index % 1_024 == 0 { try check() }
-                    let entry = timeline.steps.record(at: index).entry(index: index)
+                    let entry = timeline.steps.record(at: index).step(store: store)
                     if entry.skipped { skipped.append(index) }
-                    let action = SessionAction(store: name, index: index, action: entry.action, patch: JSONPatch.operations(entry.changes),
-                                               hash: nil, failure: entry.failure, cause: entry.cause, delayedReducer: entry.delayedReducer)
-                    events.append(.action(action))
+                    var line = entry.patchForm
+                    line.store = name
+                    events.append(.action(line, hash: nil))
                 }
             }
             // A skipped action changed nothing: marking it skipped recomputes nothing.

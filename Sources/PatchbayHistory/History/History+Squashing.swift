@@ -42,7 +42,7 @@ extension History {
                 dropped += 1
             } else {
                 var record = old.steps.record(at: index)
-                record.cause = record.cause.flatMap { cause in
+                record.step.cause = record.step.cause.flatMap { cause in
                     cause >= 1 && cause < index && !old.steps.flags(at: cause).contains(.skipped) ? newIndex[cause] : nil
                 }
                 // Known positions are kept; an unknown one stays unknown, after the last

@@ -1,5 +1,4 @@
 public import PatchbayCore
-public import PatchbayRecorder
 
 /// The whole history of one store (the shell's time travel): its initial state (state 0) and every
 /// action, action `i` leading to state `i`, on one or more timelines.
@@ -45,45 +44,21 @@ public final class History {
     /// The current branch's name.
     public var branch: String { timelines[selected].name }
 
-    /// Records the action handled at `current + 1`, whose state is `state`.
+    /// Records the step handled at `current + 1`, whose state is `state`: a step a store
+    /// reports, on every dispatch, or one read from a recording. Its bytes are written straight
+    /// from it (borrowed, so that the code cannot copy it without saying so).
     ///
-    /// `entry.index` must be `current + 1`, or this throws `.outOfOrder`. When `current < count`,
+    /// `step.index` must be `current + 1`, or this throws `.outOfOrder`. When `current < count`,
     /// the history first forks a new branch from the current state, which becomes the current
     /// branch (the old timeline keeps its name and its future); the new branch's name is returned
-    /// then, `nil` otherwise. Afterwards `current == entry.index == count`.
+    /// then, `nil` otherwise. Afterwards `current == step.index == count`.
     ///
     /// `state` is kept only when a checkpoint is due: the store can go on changing its state in
     /// place without copying it.
     @discardableResult
-    public func record(_ entry: HistoryEntry, after state: Value) throws(HistoryError) -> String? {
-        try record(index: entry.index, after: state) { writer in
-            StepRecord.write(changes: entry.changes, positions: nil, action: entry.action, skipped: entry.skipped,
-                             failure: entry.failure, cause: entry.cause, delayedReducer: entry.delayedReducer, to: &writer)
-        }
-    }
-
-    /// Records a step a store reports, as recording its entry (the step's index, action, changes,
-    /// failure, cause and delayed reducer, not skipped) would: the store hook's path, on every
-    /// dispatch, which writes the step's bytes straight from it without copying it into an entry
-    /// (borrowed, so that the code cannot copy it without saying so).
-    @discardableResult
-    package func record(_ step: borrowing StoreStep, after state: Value) throws(HistoryError) -> String? {
+    public func record(_ step: borrowing StoreStep<ValueChange>, after state: Value) throws(HistoryError) -> String? {
         try record(index: step.index, after: state) { writer in
-            StepRecord.write(changes: step.changes, positions: nil, action: step.action, skipped: false,
-                             failure: step.failure, cause: step.cause, delayedReducer: step.reducer, to: &writer)
-        }
-    }
-
-    /// Records the step an action line of a recording gives, with `changes`, the full changes
-    /// its patch made (`Inspection`), as recording its entry would, without making the entry.
-    /// `unrecorded`: the line holds no patch (see `HistoryEntry.unrecorded`).
-    @discardableResult
-    package func record(_ line: borrowing SessionAction, changes: [ValueChange], after state: Value,
-                        unrecorded: Bool = false) throws(HistoryError) -> String? {
-        try record(index: line.index, after: state) { writer in
-            StepRecord.write(changes: changes, positions: nil, action: line.action, skipped: false,
-                             failure: line.failure, cause: line.cause, delayedReducer: line.delayedReducer, unrecorded: unrecorded,
-                             to: &writer)
+            StepRecord.write(step, positions: nil, to: &writer)
         }
     }
 
@@ -110,19 +85,19 @@ public final class History {
         return forkName
     }
 
-    /// The entry of action `index` (1...count) on the current timeline.
-    public func entry(_ index: Int) throws(HistoryError) -> HistoryEntry {
+    /// The step of action `index` (1...count) on the current timeline.
+    public func entry(_ index: Int) throws(HistoryError) -> StoreStep<ValueChange> {
         try checkAction(index)
-        return timelines[selected].steps.record(at: index).entry(index: index)
+        return timelines[selected].steps.record(at: index).step(store: store)
     }
 
     /// The entries of the actions in `range` (within 1...count), in order. Only those are decoded,
     /// so the last few of a long history come at once.
-    public func entries(_ range: ClosedRange<Int>) throws(HistoryError) -> [HistoryEntry] {
+    public func entries(_ range: ClosedRange<Int>) throws(HistoryError) -> [StoreStep<ValueChange>] {
         try checkAction(range.lowerBound)
         try checkAction(range.upperBound)
         let steps = timelines[selected].steps
-        return range.map { steps.record(at: $0).entry(index: $0) }
+        return range.map { steps.record(at: $0).step(store: store) }
     }
 
     func checkAction(_ index: Int) throws(HistoryError) {

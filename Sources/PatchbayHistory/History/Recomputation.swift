@@ -26,12 +26,12 @@ public struct Recomputation: Sendable, Equatable {
     }
 }
 
-extension SessionStep {
+extension RecomputedStep {
     /// What each step of `recomputation` now does, as a recording carries it (with a skip or a
     /// recompute), so that a reader rebuilds the same states without reducers.
-    public static func steps(of recomputation: Recomputation) -> [SessionStep] {
+    public static func steps(of recomputation: Recomputation) -> [RecomputedStep] {
         recomputation.steps.enumerated().map { offset, step in
-            SessionStep(index: recomputation.firstStep + offset, patch: JSONPatch.operations(step.changes), failure: step.failure)
+            RecomputedStep(index: recomputation.firstStep + offset, changes: JSONPatch.operations(step.changes), failure: step.failure)
         }
     }
 }

@@ -40,7 +40,7 @@ struct StepLog {
 
     func record(at index: Int) -> StepRecord {
         var reader = reader(at: index)
-        return StepRecord.read(from: &reader)
+        return StepRecord.read(from: &reader, index: index)
     }
 
     func flags(at index: Int) -> StepRecord.Flags {

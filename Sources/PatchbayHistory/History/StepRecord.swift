@@ -1,8 +1,9 @@
 import PatchbayCore
 
-/// One step of a timeline as the history stores it: a `HistoryEntry` without its index (the
-/// position in the log gives it), plus where each removed object key stood, which undoing the
-/// removal needs to put the key back in its place.
+/// One step of a timeline as the history stores it: the step (its store's name and its index
+/// are the history's and the log's, so a record read back leaves the store empty until the
+/// history names it) plus where each removed object key stood, which undoing the removal needs to
+/// put the key back in its place.
 ///
 /// In bytes: a flags byte, the changes (so that replaying a step stops before the action), then
 /// the action and the optional fields that the flags announce, the failure last. Each change is
@@ -18,60 +19,47 @@ struct StepRecord {
         static let unrecorded = Flags(rawValue: 1 << 4)
     }
 
-    var changes: [ValueChange]
+    var step: StoreStep<ValueChange>
     /// For each change: the position of the key it removes in its object, when it removes a key
     /// and the position is known; `nil` otherwise.
     var positions: [Int?]
-    var action: Value
-    var skipped: Bool
-    var failure: String?
-    var cause: Int?
-    var delayedReducer: String?
-    var unrecorded: Bool
 
     /// The slot of a position not known yet.
     static let unknownPosition = UInt32.max
 
-    /// The record of `entry`, with the positions of its removed keys not known yet.
-    init(_ entry: HistoryEntry) {
-        changes = entry.changes
-        positions = Array(repeating: nil, count: entry.changes.count)
-        action = entry.action
-        skipped = entry.skipped
-        failure = entry.failure
-        cause = entry.cause
-        delayedReducer = entry.delayedReducer
-        unrecorded = entry.unrecorded
+    /// The record of `step`, with the positions of its removed keys not known yet.
+    init(_ step: StoreStep<ValueChange>) {
+        self.step = step
+        positions = Array(repeating: nil, count: step.changes.count)
     }
 
-    func entry(index: Int) -> HistoryEntry {
-        HistoryEntry(index: index, action: action, changes: changes, failure: failure, skipped: skipped, cause: cause,
-                     delayedReducer: delayedReducer, unrecorded: unrecorded)
+    /// The step, as the history of `store` shows it.
+    func step(store: String) -> StoreStep<ValueChange> {
+        var step = step
+        step.store = store
+        return step
     }
 
     /// Writes the record; returns whether it removes a key whose position is not known.
     func write(to writer: inout ByteWriter) -> Bool {
-        Self.write(changes: changes, positions: positions, action: action, skipped: skipped, failure: failure,
-                   cause: cause, delayedReducer: delayedReducer, unrecorded: unrecorded, to: &writer)
+        Self.write(step, positions: positions, to: &writer)
     }
 
-    /// Writes a record from its parts, which are borrowed where a `StepRecord` would copy them:
-    /// the way a new step is recorded, on every dispatch. `positions` is `nil` when no position
-    /// is known, as for a new step. Returns whether the record removes a key whose position is
-    /// not known.
-    static func write(changes: [ValueChange], positions: [Int?]?, action: Value, skipped: Bool, failure: String?,
-                      cause: Int?, delayedReducer: String?, unrecorded: Bool = false, to writer: inout ByteWriter) -> Bool {
+    /// Writes the record of `step` (borrowed, where a `StepRecord` would copy it: the way a new
+    /// step is recorded, on every dispatch). `positions` is `nil` when no position is known, as
+    /// for a new step. Returns whether the record removes a key whose position is not known.
+    static func write(_ step: borrowing StoreStep<ValueChange>, positions: [Int?]?, to writer: inout ByteWriter) -> Bool {
         var flags: Flags = []
-        if skipped { flags.insert(.skipped) }
-        if failure != nil { flags.insert(.failed) }
-        if cause != nil { flags.insert(.caused) }
-        if delayedReducer != nil { flags.insert(.delayed) }
-        if unrecorded { flags.insert(.unrecorded) }
+        if step.skipped { flags.insert(.skipped) }
+        if step.failure != nil { flags.insert(.failed) }
+        if step.cause != nil { flags.insert(.caused) }
+        if step.delayedReducer != nil { flags.insert(.delayed) }
+        if step.unrecorded { flags.insert(.unrecorded) }
         var hasUnknownPosition = false
         writer.writeByte(flags.rawValue)
-        writer.writeVarint(UInt64(changes.count))
-        for offset in changes.indices {
-            let change = changes[offset]
+        writer.writeVarint(UInt64(step.changes.count))
+        for offset in step.changes.indices {
+            let change = step.changes[offset]
             writer.writeByte(operationCode(change.operation))
             writer.writeVarint(UInt64(change.path.count))
             for component in change.path {
@@ -92,16 +80,16 @@ struct StepRecord {
             if change.operation != .add { writer.writeValue(change.old ?? .null) }
             if change.operation != .remove { writer.writeValue(change.new ?? .null) }
         }
-        writer.writeValue(action)
-        if let cause { writer.writeSigned(cause) }
-        if let delayedReducer { writer.writeString(delayedReducer) }
+        writer.writeValue(step.action)
+        if let cause = step.cause { writer.writeSigned(cause) }
+        if let delayedReducer = step.delayedReducer { writer.writeString(delayedReducer) }
         // Last, so that clearing the flag is enough to forget it.
-        if let failure { writer.writeString(failure) }
+        if let failure = step.failure { writer.writeString(failure) }
         return hasUnknownPosition
     }
 
-    /// Reads a whole record.
-    static func read(from reader: inout ByteReader) -> StepRecord {
+    /// Reads the whole record of step `index`.
+    static func read(from reader: inout ByteReader, index: Int) -> StepRecord {
         let flags = Flags(rawValue: reader.bytes[reader.offset])
         var changes: [ValueChange] = []
         var positions: [Int?] = []
@@ -115,9 +103,9 @@ struct StepRecord {
         let cause = flags.contains(.caused) ? reader.readSigned() : nil
         let delayedReducer = flags.contains(.delayed) ? reader.readString() : nil
         let failure = flags.contains(.failed) ? reader.readString() : nil
-        var record = StepRecord(HistoryEntry(index: 0, action: action, changes: changes, failure: failure,
-                                             skipped: flags.contains(.skipped), cause: cause, delayedReducer: delayedReducer,
-                                             unrecorded: flags.contains(.unrecorded)))
+        var record = StepRecord(StoreStep<ValueChange>(store: "", index: index, action: action, changes: changes, failure: failure, cause: cause,
+                                          delayedReducer: delayedReducer, skipped: flags.contains(.skipped),
+                                          unrecorded: flags.contains(.unrecorded)))
         record.positions = positions
         return record
     }

@@ -116,7 +116,7 @@ public final class StoreHistories {
         }
         // What each later step now does goes with the skip, so that a reader rebuilds the same
         // states without reducers.
-        announce(.skip(store: name, index: index, skipped: skipped, recomputed: SessionStep.steps(of: recomputation)))
+        announce(.skip(store: name, index: index, skipped: skipped, recomputed: RecomputedStep.steps(of: recomputation)))
         try travel(name, to: recomputation.state, history: history)
         return recomputation
     }
@@ -132,7 +132,7 @@ public final class StoreHistories {
                 try reduce(name, hosted: hosted, entry, &state)
             }
         }
-        announce(.recompute(store: name, recomputed: SessionStep.steps(of: recomputation)))
+        announce(.recompute(store: name, recomputed: RecomputedStep.steps(of: recomputation)))
         try travel(name, to: recomputation.state, history: history)
         return recomputation
     }
@@ -276,7 +276,7 @@ public final class StoreHistories {
     /// or the action does not decode as the app's types (a recording or an import made with
     /// other types), and then the recomputation stops and changes nothing: marking every later
     /// step failed would throw the recorded states away.
-    private func reduce(_ store: String, hosted: Bool, _ entry: HistoryEntry, _ state: inout Value) throws(HistoryError) -> Reduction {
+    private func reduce(_ store: String, hosted: Bool, _ entry: StoreStep<ValueChange>, _ state: inout Value) throws(HistoryError) -> Reduction {
         let reduction: Reduction
         do {
             let reduced = try graph.reduce(store, action: entry.action, reducer: entry.delayedReducer, state: &state)

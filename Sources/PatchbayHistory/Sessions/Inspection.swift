@@ -47,7 +47,7 @@ public struct Inspection {
             store.skippedChanges = stores[name]?.skippedChanges ?? [:]
             stores[name] = store
             last = store
-        case .action(let recorded):
+        case .action(let recorded, let hash):
             guard let store = rebuilt(recorded.store) ?? takenOver(recorded.store) else {
                 throw InspectionError(message: "an action of \(recorded.store), which no store line created")
             }
@@ -56,7 +56,7 @@ public struct Inspection {
                 let last = history.current + store.unrecorded.count
                 throw InspectionError(message: SessionEvent.actionOutOfPlace(recorded.index, of: recorded.store, reached: last))
             }
-            guard let patch = recorded.patch else {
+            guard let patch = recorded.recordedChanges else {
                 // Its state comes with the next checkpoint.
                 store.unrecorded.append(recorded)
                 return
@@ -72,10 +72,10 @@ public struct Inspection {
                 throw InspectionError(message: "action #\(recorded.index) of \(recorded.store): \(error.description)")
             }
             store.digest.apply(changes, after: store.state)
-            if let hash = recorded.hash, hash != store.digest {
+            if let hash, hash != store.digest {
                 warn("action #\(recorded.index) of \(recorded.store): the state's digest is \(store.digest), the recording says \(hash)")
             }
-            do { try history.record(recorded, changes: changes, after: store.state) } catch {
+            do { try history.record(recorded.withChanges(changes), after: store.state) } catch {
                 throw InspectionError(message: error.description)
             }
         case .checkpoint(let name, let index, let checkpoint):
@@ -279,9 +279,9 @@ public struct Inspection {
     }
 
     /// What a recomputed step the recording carries does to `state`.
-    private static func apply(_ step: SessionStep, to state: inout Value) -> Reduction {
+    private static func apply(_ step: RecomputedStep, to state: inout Value) -> Reduction {
         do throws(JSONPatchError) {
-            return Reduction(changes: try JSONPatch.apply(step.patch, to: &state), failure: step.failure)
+            return Reduction(changes: try JSONPatch.apply(step.changes, to: &state), failure: step.failure)
         } catch {
             return Reduction(changes: [], failure: "the recorded patch does not apply: \(error.description)")
         }
@@ -302,7 +302,7 @@ private final class RebuiltStore {
     var finished: (branch: String, index: Int)?
     /// Action lines without their patch since the last state known, recorded once a checkpoint
     /// gives the state after them.
-    var unrecorded: [SessionAction] = []
+    var unrecorded: [StoreStep<JSONPatch.Operation>] = []
 
     init(name: String, history: History, state: Value) {
         self.name = name
@@ -317,10 +317,10 @@ private final class RebuiltStore {
     func recordUnrecorded(reaching state: Value?) throws(InspectionError) {
         guard let last = unrecorded.last else { return }
         do throws(HistoryError) {
-            for line in unrecorded.dropLast() { try history.record(line, changes: [], after: self.state, unrecorded: true) }
+            for line in unrecorded.dropLast() { try history.record(line.withChanges([ValueChange]()), after: self.state) }
             let changes = state.map { self.state.changes(to: $0) } ?? []
             if let state { reset(to: state) }
-            try history.record(last, changes: changes, after: self.state, unrecorded: true)
+            try history.record(last.withChanges(changes), after: self.state)
         } catch {
             throw InspectionError(message: error.description)
         }

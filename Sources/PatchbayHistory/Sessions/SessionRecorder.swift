@@ -157,7 +157,7 @@ public final class SessionRecorder {
             // The track is changed in place: one lookup of the store's name, no copy.
             guard let position = stores.index(forKey: step.store) else { return }
             if step.failure == nil { stores.values[position].digest.apply(step.changes, after: state) }
-            record(.action(SessionAction(step, hash: stores.values[position].digest)))
+            record(.action(step.patchForm, hash: stores.values[position].digest))
             stores.values[position].sinceCheckpoint += 1
             if stores.values[position].sinceCheckpoint >= stores.values[position].checkpointInterval {
                 record(.checkpoint(store: step.store, index: step.index, state: state))
@@ -178,13 +178,5 @@ public final class SessionRecorder {
     /// checkpoint costs about as much as the changes between two of them.
     static func checkpointInterval(for state: Value) -> Int {
         Checkpoint.interval(after: state)
-    }
-}
-
-extension SessionAction {
-    /// The action of `step`, whose state after has digest `hash`, as its line records it.
-    public init(_ step: StoreStep, hash: StateDigest) {
-        self.init(store: step.store, index: step.index, action: step.action, patch: JSONPatch.operations(step.changes), hash: hash,
-                  failure: step.failure, cause: step.cause, delayedReducer: step.reducer)
     }
 }

@@ -215,8 +215,9 @@ final class RecordingWriter: Sendable {
                     output.state = nil
                 }
                 let action = try encode(entry.action, what: "action \(entry.index)")
-                events.append(.action(SessionAction(store: storeName, index: entry.index, action: action, patch: patch,
-                                                     hash: hash, cause: entry.cause)))
+                events.append(.action(StoreStep(store: storeName, index: entry.index, action: action, changes: patch ?? [],
+                                                cause: entry.cause, unrecorded: patch == nil),
+                                      hash: hash))
                 if let checkpoint {
                     events.append(.checkpoint(store: storeName, index: entry.index, state: checkpoint))
                     output.actionsSinceCheckpoint = 0

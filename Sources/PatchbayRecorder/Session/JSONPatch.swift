@@ -160,3 +160,14 @@ public enum JSONPatch {
         return index
     }
 }
+
+extension StoreStep where Change == ValueChange {
+    /// The step as an action line writes it: its changes as RFC 6902 operations, written in
+    /// full (a skip is a line of its own, so the line's step is not skipped).
+    public var patchForm: StoreStep<JSONPatch.Operation> {
+        var step = withChanges(JSONPatch.operations(changes))
+        step.skipped = false
+        step.unrecorded = false
+        return step
+    }
+}

@@ -56,10 +56,12 @@ extension SessionEvent {
             .string("store"), .integer("index"), .json("action"), .patch("patch", .optional), .digest("hash", .optional),
             .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional),
         ]) { values in
-            .action(SessionAction(
-                store: try values.string(), index: try values.integer(), action: try values.json(), patch: try values.optionalPatch(),
-                hash: try values.optionalDigest(), failure: try values.optionalString(), cause: try values.optionalInteger(),
-                delayedReducer: try values.optionalString()))
+            let (store, index, action, patch) = (try values.string(), try values.integer(), try values.json(), try values.optionalPatch())
+            let hash = try values.optionalDigest()
+            return .action(StoreStep(store: store, index: index, action: action, changes: patch ?? [], failure: try values.optionalString(),
+                                     cause: try values.optionalInteger(), delayedReducer: try values.optionalString(),
+                                     unrecorded: patch == nil),
+                           hash: hash)
         }
         static let checkpoint = Kind("checkpoint", [.string("store"), .integer("index"), .json("state")]) {
             .checkpoint(store: try $0.string(), index: try $0.integer(), state: try $0.json())
@@ -138,10 +140,10 @@ extension SessionEvent {
         case .command(let text): (.command, [.string(text)])
         case .setup(let text): (.setup, [.string(text)])
         case .store(let name, let state, let hosted): (.store, [.string(name), .json(state), hosted ? .boolean(true) : nil])
-        case .action(let action):
-            (.action, [.string(action.store), .integer(action.index), .json(action.action), action.patch.map { .patch($0) },
-                       action.hash.map { .digest($0) }, action.failure.map { .string($0) }, action.cause.map { .integer($0) },
-                       action.delayedReducer.map { .string($0) }])
+        case .action(let step, let hash):
+            (.action, [.string(step.store), .integer(step.index), .json(step.action), step.unrecorded ? nil : .patch(step.changes),
+                       hash.map { .digest($0) }, step.failure.map { .string($0) }, step.cause.map { .integer($0) },
+                       step.delayedReducer.map { .string($0) }])
         case .checkpoint(let store, let index, let state): (.checkpoint, [.string(store), .integer(index), .json(state)])
         case .publish(let port, let value): (.publish, [.string(port), .json(value)])
         case .route(let route):
@@ -187,16 +189,16 @@ extension SessionEvent {
     }
 }
 
-extension SessionStep {
+extension RecomputedStep {
     /// The fields of a recomputed step, in the order written.
     static let fields: [SessionField] = [.integer("index"), .patch("patch"), .digest("hash", .optional), .string("failed", .optional)]
 
     var values: [SessionFieldValue?] {
-        [.integer(index), .patch(patch), hash.map { .digest($0) }, failure.map { .string($0) }]
+        [.integer(index), .patch(changes), hash.map { .digest($0) }, failure.map { .string($0) }]
     }
 
     init(_ values: inout SessionFieldValues) throws(SessionError.Reason) {
-        self.init(index: try values.integer(), patch: try values.patch(), hash: try values.optionalDigest(), failure: try values.optionalString())
+        self.init(index: try values.integer(), changes: try values.patch(), hash: try values.optionalDigest(), failure: try values.optionalString())
     }
 }
 
@@ -214,7 +216,7 @@ final class SessionField: Sendable {
         case patch
         /// A `StateDigest`, as its 16 hexadecimal digits.
         case digest
-        /// A list of `SessionStep`s.
+        /// A list of `RecomputedStep`s.
         case steps
 
         /// The type as an error message names it.
@@ -297,7 +299,7 @@ enum SessionFieldValue: Sendable, Equatable {
     case json(Value)
     case patch([JSONPatch.Operation])
     case digest(StateDigest)
-    case steps([SessionStep])
+    case steps([RecomputedStep])
 
     /// Appends the value as JSON.
     func encode(into out: inout [UInt8]) {
@@ -322,7 +324,7 @@ enum SessionFieldValue: Sendable, Equatable {
             for (position, step) in steps.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
                 out.append(UInt8(ascii: "{"))
-                SessionField.encode(SessionStep.fields, step.values, into: &out, first: true)
+                SessionField.encode(RecomputedStep.fields, step.values, into: &out, first: true)
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
@@ -452,21 +454,21 @@ struct SessionFieldValues {
         return operations
     }
 
-    mutating func steps() throws(SessionError.Reason) -> [SessionStep] {
+    mutating func steps() throws(SessionError.Reason) -> [RecomputedStep] {
         let (field, value) = try next(.steps)
         guard let value else {
             guard case .defaulted(.steps(let steps)) = field.presence else { return [] }
             return steps
         }
         guard case .array(let elements) = value else { throw mismatch(field, value) }
-        var steps: [SessionStep] = []
+        var steps: [RecomputedStep] = []
         for (position, element) in elements.enumerated() {
             let label = "\(label(field))[\(position)]"
             guard case .object(let members) = element else {
                 throw .wrongType(label, expected: "an object {\"index\":...,\"patch\":...}", found: element.typePhrase)
             }
-            var values = SessionFieldValues(SessionStep.fields, of: members, prefix: label + ".")
-            steps.append(try SessionStep(&values))
+            var values = SessionFieldValues(RecomputedStep.fields, of: members, prefix: label + ".")
+            steps.append(try RecomputedStep(&values))
         }
         return steps
     }

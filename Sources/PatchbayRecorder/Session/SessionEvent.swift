@@ -18,8 +18,13 @@ public enum SessionEvent: Sendable, Equatable {
     /// `HostedStore`, whose reducer is the app's Swift code): only a shell that hosts it
     /// replays its actions. A line without it (every older file) is a store of the shell's own.
     case store(name: String, state: Value, hosted: Bool = false)
-    /// A store reduced an action: `{"seq":4,"kind":"action","store":"app","index":1,...}`.
-    case action(SessionAction)
+    /// A store reduced an action: `{"seq":4,"kind":"action","store":"app","index":1,
+    /// "action":{"type":"Increment","by":2},"patch":[{"op":"replace","path":"/count","value":2}],
+    /// "hash":"..."}`, followed when they apply by `"failed"` (the step's `failure`), `"cause"` and
+    /// `"reducer"` (its `delayedReducer`). The step's changes are the line's `patch`; a line
+    /// without one (an app's recording that keeps actions and checkpoints only) is an
+    /// `unrecorded` step. `hash` is the digest of the state after the step, when the line gives one.
+    case action(StoreStep<JSONPatch.Operation>, hash: StateDigest?)
     /// The full state of a store after action `index`, so that reading need not start from the
     /// beginning: `{"seq":5,"kind":"checkpoint","store":"app","index":1000,"state":{...}}`.
     case checkpoint(store: String, index: Int, state: Value)
@@ -36,7 +41,7 @@ public enum SessionEvent: Sendable, Equatable {
     /// this recomputed, each with its new patch:
     /// `{"seq":10,"kind":"skip","store":"app","index":2,"skipped":true,"recomputed":[...]}`.
     /// A line without `recomputed` (an older file) reads as recomputing nothing.
-    case skip(store: String, index: Int, skipped: Bool, recomputed: [SessionStep])
+    case skip(store: String, index: Int, skipped: Bool, recomputed: [RecomputedStep])
     /// The store's history was replaced (commit, revert, import) by one that starts at
     /// `state`: `{"seq":11,"kind":"reset","store":"app","state":{...}}`.
     case reset(store: String, state: Value)
@@ -48,7 +53,7 @@ public enum SessionEvent: Sendable, Equatable {
     /// Every action of the store's current timeline ran again through its reducers as they are
     /// now (`history recompute`), each step with its new patch:
     /// `{"seq":14,"kind":"recompute","store":"app","recomputed":[...]}`.
-    case recompute(store: String, recomputed: [SessionStep])
+    case recompute(store: String, recomputed: [RecomputedStep])
     /// A timer that was pending when the recording started, which a replay sets again after
     /// the opening made its node. It fires a store's `after` reducer:
     /// `{"seq":15,"kind":"timer","node":"app","due":40,"fires":"reducer","value":{"type":"Later"},"reducer":"r2","from":3}`;

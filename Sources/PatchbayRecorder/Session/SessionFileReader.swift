@@ -113,7 +113,7 @@ public final class SessionFileReader {
                         continue
                     }
                     // Version 1 files hold every action's change: one without is damage there.
-                    if header.version < SessionHeader.checkpointsOnlyVersion, case .action(let action) = event, action.patch == nil {
+                    if header.version < SessionHeader.checkpointsOnlyVersion, case .action(let action, _) = event, action.unrecorded {
                         throw .missingField("patch", expected: SessionField.ValueType.patch.phrase)
                     }
                     try places.follow(event)
@@ -310,7 +310,7 @@ struct StorePlaces {
     mutating func follow(_ event: SessionEvent) throws(SessionError.Reason) {
         switch event {
         case .store(let name, _, _), .reset(let name, _): reached[name] = 0
-        case .action(let action):
+        case .action(let action, _):
             if let at = reached[action.store], action.index != at + 1 {
                 throw .outOfPlace(SessionEvent.actionOutOfPlace(action.index, of: action.store, reached: at))
             }

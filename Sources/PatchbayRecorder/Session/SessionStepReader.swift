@@ -1,4 +1,4 @@
-import PatchbayCore
+public import PatchbayCore
 
 /// A command of a session file with the effects recorded after it: one step of a replay.
 public struct RecordedCommand: Sendable, Equatable {
@@ -18,8 +18,8 @@ public struct RecordedCommand: Sendable, Equatable {
     public var isCut: Bool
     /// For a step of an app's recording (which has no commands): the action line the step
     /// replays, first of `effects`; `text` dispatches its action.
-    public var recordedAction: SessionAction? {
-        guard !isSetup, case .action(let action)? = effects.first?.event, action.index == appActionIndex else { return nil }
+    public var recordedAction: StoreStep<JSONPatch.Operation>? {
+        guard !isSetup, case .action(let action, _)? = effects.first?.event, action.index == appActionIndex else { return nil }
         return action
     }
     /// The index of the action an app's step replays; 0 for a command.
@@ -136,7 +136,7 @@ public final class SessionStepReader {
         case .store(let name, _, _):
             return RecordedCommand(text: "# store \(name), as the app's recording starts it", isSetup: true, line: command.line,
                                    seq: command.seq, effects: [command] + effects, isCut: isCut)
-        case .action(let action):
+        case .action(let action, _):
             var step = RecordedCommand(text: "dispatch \(action.store) \(Self.literal(action.action))", line: command.line, seq: command.seq,
                                        effects: [command] + effects, isCut: isCut)
             step.appActionIndex = action.index
@@ -152,7 +152,7 @@ public final class SessionStepReader {
         switch event {
         case .command, .setup: true
         case .store: inAppRecording
-        case .action(let action): inAppRecording && action.cause == nil
+        case .action(let action, _): inAppRecording && action.cause == nil
         default: false
         }
     }

@@ -90,7 +90,7 @@ public struct RecordedSession: Sendable {
                 replay = try start(name, state, index: index, line: recorded.line)
             case _ where inOpening:
                 continue
-            case .action(let line) where line.store == replay?.name:
+            case .action(let line, _) where line.store == replay?.name:
                 do { try replay?.step(line, at: recorded.line) } catch { throw Self.damage(after: reader, or: error) }
             case .checkpoint(let name, let index, let state) where name == replay?.name && index == replay?.index:
                 do { try replay?.checkpoint(state, at: recorded.line) } catch { throw Self.damage(after: reader, or: error) }
@@ -135,8 +135,8 @@ public struct RecordedSession: Sendable {
                 return .session(error)
             }
             switch recorded.event {
-            case .action(let action) where action.store == store:
-                guard let patch = action.patch, var known = state else {
+            case .action(let action, _) where action.store == store:
+                guard let patch = action.recordedChanges, var known = state else {
                     state = nil
                     continue
                 }
@@ -187,7 +187,7 @@ private struct Replay<State: Codable, Action> {
     /// state), and the actions replayed since, from which a divergence found at a checkpoint
     /// is run again step by step.
     var matched: (index: Int, state: State)
-    var since: [(line: Int, action: SessionAction)] = []
+    var since: [(line: Int, action: StoreStep<JSONPatch.Operation>)] = []
     /// An Equatable state is encoded again only where it changed, so that checking a state
     /// after each action costs what the action changed.
     let memory = ValueEncoder.Memory(for: State.self)
@@ -205,7 +205,7 @@ private struct Replay<State: Codable, Action> {
         matched = (index, state)
     }
 
-    mutating func step(_ line: SessionAction, at lineNumber: Int) throws(RecordedSessionError) {
+    mutating func step(_ line: StoreStep<JSONPatch.Operation>, at lineNumber: Int) throws(RecordedSessionError) {
         guard line.index == index + 1, line.failure == nil else {
             throw .cannotVerify(line: lineNumber, "action #\(line.index) of \(name) does not follow #\(index): "
                 + "the recording travels in time (a jump, a skip or a branch), and only a straight run can be verified")
@@ -215,7 +215,7 @@ private struct Replay<State: Codable, Action> {
             throw .diverged(StateDivergence(store: name, index: line.index, line: lineNumber, action: line.action, expected: .null,
                                             actual: .null, problem: "the action no longer decodes: \(error)"))
         }
-        if line.patch == nil, expected != nil {
+        if line.unrecorded, expected != nil {
             // The last state the patches checked: where a divergence found at the next
             // checkpoint is looked for from.
             matched = (index, state)
@@ -223,7 +223,7 @@ private struct Replay<State: Codable, Action> {
         }
         reducer(&state, action)
         index = line.index
-        guard let patch = line.patch, var expected else {
+        guard let patch = line.recordedChanges, var expected else {
             expected = nil
             since.append((lineNumber, line))
             return
@@ -284,7 +284,7 @@ private struct Replay<State: Codable, Action> {
         return .diverged(divergence)
     }
 
-    private func encode(_ state: State, at line: SessionAction?, _ lineNumber: Int) throws(RecordedSessionError) -> Value {
+    private func encode(_ state: State, at line: StoreStep<JSONPatch.Operation>?, _ lineNumber: Int) throws(RecordedSessionError) -> Value {
         do throws(ValueCodingError) { return try ValueEncoder().encode(state, memory: memory) } catch {
             throw .diverged(StateDivergence(store: name, index: line?.index ?? index, line: lineNumber, action: line?.action ?? .null,
                                             expected: .null, actual: .null, problem: "the state after it does not encode: \(error)"))

@@ -152,7 +152,7 @@ struct ReplayDivergence {
     static func describe(_ event: SessionEvent?) -> String {
         guard let event else { return "nothing more" }
         switch event {
-        case .action(let action): return "action #\(action.index) of \(action.store)"
+        case .action(let action, _): return "action #\(action.index) of \(action.store)"
         case .store(let name, _, _): return "store \(name)"
         case .checkpoint(let store, let index, _): return "checkpoint #\(index) of \(store)"
         case .publish(let port, _): return "a delivery on \(port)"

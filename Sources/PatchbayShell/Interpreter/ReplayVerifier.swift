@@ -26,9 +26,9 @@ enum ReplayVerifier {
     /// recording that keeps actions and checkpoints only): the same action at the same place,
     /// whatever it changed. Its checkpoints check the states.
     private static func matches(_ recorded: SessionEvent?, _ replayed: SessionEvent?) -> Bool {
-        guard case .action(var recorded)? = recorded, recorded.patch == nil, case .action(let replayed)? = replayed else { return false }
-        recorded.patch = replayed.patch
-        recorded.hash = replayed.hash
+        guard case .action(var recorded, _)? = recorded, recorded.unrecorded, case .action(let replayed, _)? = replayed else { return false }
+        recorded.changes = replayed.changes
+        recorded.unrecorded = replayed.unrecorded
         return recorded == replayed
     }
 }

@@ -67,7 +67,7 @@ extension Shell {
                                               + "and everything before that line is kept"), at: 0..<0)
                 break
             }
-            if case .action(let action) = recorded.event {
+            if case .action(let action, _) = recorded.event {
                 following.actions += 1
                 lines += renderer.events([.dispatched(followedStep(action))])
             }
@@ -115,12 +115,9 @@ extension Shell {
 
     /// The step an action line that arrived added, as the store's history holds it (its changes
     /// with their old values), for printing as `dispatch` prints it.
-    private func followedStep(_ action: SessionAction) -> StoreStep {
+    private func followedStep(_ action: StoreStep<JSONPatch.Operation>) -> StoreStep<ValueChange> {
         let entry = try? histories.history(of: action.store).history.entry(action.index)
-        var step = StoreStep(store: action.store, index: action.index, action: action.action, changes: entry?.changes ?? [],
-                             failure: action.failure, cause: action.cause, reducer: action.delayedReducer)
-        step.unrecorded = action.patch == nil
-        return step
+        return action.withChanges(entry?.changes ?? [])
     }
 
     /// The most events one `readFollowed()` reads.

@@ -197,7 +197,7 @@ struct HostedDecodingCheck {
         switch recorded.event {
         case .store(let name, let state, _), .reset(let name, let state):
             checkState(state, of: name, line: recorded.line, place: "the recorded state")
-        case .action(let action):
+        case .action(let action, _):
             let name = action.store
             guard hosted.contains(name), !findings.contains(where: { $0.store == name }) else { return }
             let type = if case .string(let type)? = action.action["type"] { type } else { "?" }

@@ -90,7 +90,7 @@ extension Shell {
                     // test API's `RecordedSession` names it), or the command's when none does.
                     let line = step.effects.first { $0.event == expected }?.line ?? step.line
                     var divergence = ReplayDivergence(step: run.next, line: line, command: step.text, expected: expected, actual: actual)
-                    if case .action(let recorded)? = expected, case .action(let replayed)? = actual,
+                    if case .action(let recorded, _)? = expected, case .action(let replayed, _)? = actual,
                        recorded.store == replayed.store, recorded.index == replayed.index {
                         divergence.states = statesAfter(recorded)
                     }
@@ -126,7 +126,7 @@ extension Shell {
     func compareStates(of step: RecordedCommand, in run: inout ReplayRun) {
         guard !step.isSetup else { return }
         for effect in step.effects {
-            guard case .action(let recorded) = effect.event, let hash = recorded.hash, recorded.failure == nil else { continue }
+            guard case .action(let recorded, let hash) = effect.event, let hash, recorded.failure == nil else { continue }
             run.differingStates.compared += 1
             guard let (name, history) = try? histories.history(of: recorded.store), let live = try? graph.storeState(name),
                   let state = try? history.state(at: recorded.index, current: live), StateDigest(state) == hash
@@ -141,9 +141,9 @@ extension Shell {
 
     /// The state the recording says `recorded` left, and the store's state now (after the
     /// replayed action): what a divergence at that action shows.
-    func statesAfter(_ recorded: SessionAction) -> (expected: Value, actual: Value)? {
+    func statesAfter(_ recorded: StoreStep<JSONPatch.Operation>) -> (expected: Value, actual: Value)? {
         guard let (name, history) = try? histories.history(of: recorded.store), let actual = try? graph.storeState(name),
-              var expected = try? history.state(at: recorded.index - 1, current: actual), let patch = recorded.patch,
+              var expected = try? history.state(at: recorded.index - 1, current: actual), let patch = recorded.recordedChanges,
               (try? JSONPatch.apply(patch, to: &expected)) != nil
         else { return nil }
         return (expected, actual)

@@ -60,7 +60,7 @@ extension Shell {
             let past = (try? histories.history(of: store?.text)).flatMap { name, history in
                 history.current < history.count ? (name: name, branch: history.branch, at: history.current, count: history.count) : nil
             }
-            let step: StoreStep?
+            let step: StoreStep<ValueChange>?
             do throws(GraphError) { step = try graph.dispatch(store?.text, action) } catch {
                 // A hosted store's action that does not decode: the caret is under the type or the fields.
                 let place: Range<Int>? = switch error {

@@ -119,7 +119,7 @@ extension Shell {
     /// before it is the same (it is the first that changed), so the old one is that state with
     /// the action's old changes.
     /// The changes are also given as people read them (matched by identity), as `diff` shows them.
-    private func firstChangedDiff(_ history: History, at index: Int, before: [HistoryEntry], store: String)
+    private func firstChangedDiff(_ history: History, at index: Int, before: [StoreStep<ValueChange>], store: String)
         -> (changes: [ValueChange], presented: [PresentedChange]?) {
         guard index >= 1, index <= before.count, let live = try? graph.storeState(store),
               var old = try? history.state(at: index - 1, current: live),
@@ -143,7 +143,7 @@ extension Shell {
         let limit = filter.last ?? (options.json ? nil : Self.historyPageSize)
         // The newest first, in chunks, so that `--last 20` of a long history reads 20 entries;
         // with a filter every action of the range is read, to count the matches.
-        var picked: [HistoryEntry] = []
+        var picked: [StoreStep<ValueChange>] = []
         var matched = narrows ? 0 : searched
         var upper = actions.upperBound - 1
         while upper >= actions.lowerBound, narrows || limit.map({ picked.count < $0 }) ?? true {
@@ -388,7 +388,7 @@ extension Shell {
 
 extension HistoryFilter {
     /// Whether `entry` passes every filter but the range; `text` is `self.text` lowercased.
-    func matches(_ entry: HistoryEntry, text: String?) -> Bool {
+    func matches(_ entry: StoreStep<ValueChange>, text: String?) -> Bool {
         if let type, entry.type != type { return false }
         if !excludedTypes.isEmpty, excludedTypes.contains(entry.type) { return false }
         if failed, entry.failure == nil { return false }

@@ -7,13 +7,13 @@ import PatchbayGraph
 /// `1 action`, `3 actions`: a count and its noun, plural unless the count is one.
 func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
-extension StoreStep {
+extension StoreStep<ValueChange> {
     /// `#3 AddTodo  items[2]: + {title: "milk"}`, the changes coloured as `style` says.
     func line(in style: OutputStyle) -> String {
         let type: String = if case .string(let t)? = action["type"] { t } else { "?" }
         var head = "#\(index) \(type)"
-        if let from = delayedFrom {
-            head += " (after, from #\(from))"
+        if delayedReducer != nil, let cause {
+            head += " (after, from #\(cause))"
         } else if let cause {
             head += " (from #\(cause))"
         }

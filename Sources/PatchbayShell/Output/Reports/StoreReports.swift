@@ -102,7 +102,7 @@ struct StaleHistoryNoted<Change: CommandReport>: CommandReport {
 struct DispatchReport: CommandReport {
     enum Outcome {
         /// The action made `step`; `fork` when it started a new branch.
-        case step(StoreStep, fork: Fork?)
+        case step(StoreStep<ValueChange>, fork: Fork?)
         /// The action of type `type` waits for the open transaction to commit.
         case queued(type: String)
         /// A middleware dropped the action of type `type`.

@@ -10,7 +10,7 @@ struct HistoryListing: CommandReport {
     /// The store whose history it is.
     var store: String
     /// The entries shown, oldest first.
-    var entries: [HistoryEntry]
+    var entries: [StoreStep<ValueChange>]
     /// The history's current step.
     var current: Int
     /// The current branch, when the history has more than one.
@@ -58,7 +58,7 @@ struct HistoryListing: CommandReport {
     }
 
     /// An entry as `history --json` gives it.
-    private static func json(_ entry: HistoryEntry, current: Int) -> Value {
+    private static func json(_ entry: StoreStep<ValueChange>, current: Int) -> Value {
         var json: Value = ["index": .int(entry.index), "action": entry.action, "changes": entry.changes.json,
                            "skipped": .bool(entry.skipped), "failed": .bool(entry.failure != nil),
                            "current": .bool(entry.index == current)]
@@ -70,7 +70,7 @@ struct HistoryListing: CommandReport {
 
     /// What an action did, for a history line: the paths it changed (matched by identity, as
     /// `dispatch` shows them).
-    private func effect(of entry: HistoryEntry, in style: OutputStyle) -> String {
+    private func effect(of entry: StoreStep<ValueChange>, in style: OutputStyle) -> String {
         if entry.skipped { return "(skipped)" }
         if let failure = entry.failure { return "failed: \(failure)" }
         if entry.unrecorded && entry.changes.isEmpty { return "(change not recorded)" }
