@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// The rc file of the interactive shell: `$XDG_CONFIG_HOME/patchbay/config`, by default
 /// `~/.config/patchbay/config`. Each line is a setting as `set` takes it (`width 100`,

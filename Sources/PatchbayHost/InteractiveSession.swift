@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// The interactive shell on a terminal: prompts, line editing and history (libedit, or plain
 /// lines on a `dumb` terminal), multi-line commands, and the output of each command. It starts

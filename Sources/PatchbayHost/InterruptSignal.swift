@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// The interruption SIGINT requests: a process-wide constant, because a signal handler is a C
 /// function that can reach nothing else. Its state is atomic; see `Interruption`.

@@ -1,6 +1,6 @@
 import CLibEdit
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// A prompt: its text and, when colour is on, the SGR parameters it is drawn in (`"1;36"`).
 struct Prompt: Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// Prints output lines: results to standard output, errors to standard error, in order.
 ///

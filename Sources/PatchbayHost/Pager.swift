@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// Shows long output through the user's pager (`PAGER`, else `less -FRX`), at an interactive
 /// terminal only: the shell says when output is long (`CommandOutcome.isLong`), this runs the

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-public import PatchbayCore
-import PatchbayGraph
-import PatchbayShell
+@_spi(Shell) public import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayShell
 
 /// The `patchbay` command line, in the `patchbay` executable or in an app's own: the shell,
 /// on scripts or interactively, and the `replay` and `inspect` forms, which read a recorded

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// Runs standard input as a script named `<stdin>`, line by line as it arrives.
 enum StandardInputScript {

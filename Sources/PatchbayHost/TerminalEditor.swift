@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// The user's editor for `edit REDUCER`: `VISUAL`, else `EDITOR` (a command, run by `/bin/sh`
 /// with the file's path after it, so that `code --wait` works), at an interactive terminal only.

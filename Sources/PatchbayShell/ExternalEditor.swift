@@ -2,6 +2,7 @@
 /// temporary file, it lets the user change it and gives back what the file holds when the
 /// editor exits. The shell has no terminal code: the executable makes one that runs `$VISUAL`
 /// or `$EDITOR` at the terminal, and tests give one that edits the text themselves.
+@_spi(Shell)
 public struct ExternalEditor {
     /// How messages name the editor: its command (`vim`, `code --wait`).
     public var name: String
@@ -16,6 +17,7 @@ public struct ExternalEditor {
 }
 
 /// Why an editor gave nothing back: said after "the editor 'NAME'" (`exited with status 1`).
+@_spi(Shell)
 public struct EditorFailure: Error, Sendable, Equatable {
     /// What went wrong, such as `exited with status 1` or `could not start`.
     public var reason: String

@@ -1,14 +1,15 @@
 import Foundation
-public import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) public import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 
 /// A Patchbay session: parses and runs commands and renders what they print.
 ///
 /// A shell is used from one thread (the executable's main thread); it is not `Sendable`. It has
 /// no terminal code: the executable feeds it text and prints the `OutputLine`s it returns, which
 /// is also how the tests drive it.
+@_spi(Shell)
 public final class Shell {
     /// How output is rendered.
     public var options: ShellOptions
@@ -586,6 +587,7 @@ extension [GraphEvent] {
 }
 
 /// The outcome of one command: whether it ran, and what to print.
+@_spi(Shell)
 public struct CommandOutcome: Sendable, Equatable {
     public enum Status: Sendable, Equatable {
         case success

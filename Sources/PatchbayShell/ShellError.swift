@@ -1,9 +1,10 @@
-public import PatchbayCore
-public import PatchbayGraph
-import PatchbayRecorder
-public import PatchbayHistory
+@_spi(Shell) public import PatchbayCore
+@_spi(Shell) public import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) public import PatchbayHistory
 
 /// An error of a shell command, with the UTF-8 range of the command text it points at.
+@_spi(Shell)
 public struct ShellError: Error, Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
         case expression(ExpressionError, source: String)

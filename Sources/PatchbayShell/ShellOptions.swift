@@ -1,6 +1,7 @@
 public import Foundation
 
 /// How a shell renders its output, and where it finds files.
+@_spi(Shell)
 public struct ShellOptions: Sendable {
     /// One JSON object per line (`--json`, PatchbayHost.docc/CommandLanguageTour.md) instead of human-readable text.
     public var json: Bool

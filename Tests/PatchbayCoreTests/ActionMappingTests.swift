@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import Testing
 
 // ActionMapping: an app's actions as Patchbay's action objects `{type: ..., fields...}` and

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import Testing
 
 // A misspelt action field is named with the field it misspells, in every shape an action

@@ -1,4 +1,4 @@
-@testable import PatchbayCore
+@_spi(Shell) @testable import PatchbayCore
 import Testing
 
 // Sets and dictionaries iterate in Swift's hash order, which differs from process to process

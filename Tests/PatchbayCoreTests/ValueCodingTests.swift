@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import PatchbayTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import PatchbayCore
+@_spi(Shell) @testable import PatchbayCore
 import PatchbayTestSupport
 import Testing
 

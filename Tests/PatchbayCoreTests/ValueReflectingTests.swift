@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import Testing
 
 // Value(reflecting:): states that are not Codable, read through Mirror.

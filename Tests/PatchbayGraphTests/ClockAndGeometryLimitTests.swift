@@ -1,5 +1,5 @@
-@testable import PatchbayCore
-@testable import PatchbayGraph
+@_spi(Shell) @testable import PatchbayCore
+@_spi(Shell) @testable import PatchbayGraph
 import Testing
 
 // Integers from the user that reach the virtual clock or a view's geometry: too large ones are

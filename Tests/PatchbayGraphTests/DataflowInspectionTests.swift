@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // Looking at a graph: `why`, `show`, `nodes`, `graph` and `graph --dot`, the clock.

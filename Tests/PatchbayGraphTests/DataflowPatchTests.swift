@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // Every built-in patch type (`help patch TYPE`), user-defined types, knots, pipes and binds, on the

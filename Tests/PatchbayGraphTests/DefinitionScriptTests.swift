@@ -1,5 +1,5 @@
-@testable import PatchbayCore
-@testable import PatchbayGraph
+@_spi(Shell) @testable import PatchbayCore
+@_spi(Shell) @testable import PatchbayGraph
 import Testing
 
 // `Graph.definitionScript()`, behind the shell's `save`: the commands that rebuild a graph.

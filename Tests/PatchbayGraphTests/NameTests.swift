@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // Names in expressions: $ is the incoming value; state is the state being reduced; action is

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // The parser takes shortcuts for the common case: an operand with no operator after it skips the

@@ -1,5 +1,5 @@
-@testable import PatchbayCore
-@testable import PatchbayGraph
+@_spi(Shell) @testable import PatchbayCore
+@_spi(Shell) @testable import PatchbayGraph
 import PatchbayTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
-@testable import PatchbayCore
-@testable import PatchbayGraph
+@_spi(Shell) @testable import PatchbayCore
+@_spi(Shell) @testable import PatchbayGraph
 import Testing
 
 // `route add` warns when the new pattern is shadowed by, or shadows, a pattern of the

@@ -1,5 +1,5 @@
-@testable import PatchbayCore
-@testable import PatchbayGraph
+@_spi(Shell) @testable import PatchbayCore
+@_spi(Shell) @testable import PatchbayGraph
 import Testing
 
 // Route patterns (PatchbayHost.docc/Routing.md): syntax, optional-group expansion exactly as

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // The typed `Store<State, Action>` (PatchbayHost.docc/Dataflow.md), used from plain Swift code:

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // Object keys compare by their Unicode scalars, as JSON does: "é" (U+00E9) and "e\u{301}"

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // The wireframe (PatchbayHost.docc/Routing.md): the navigation stack on its own, then `Graph`

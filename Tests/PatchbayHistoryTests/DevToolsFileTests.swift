@@ -1,9 +1,9 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
 import PatchbayTestSupport
-import PatchbayHistory
+@_spi(Shell) import PatchbayHistory
 import Testing
 
 @Suite struct DevToolsFileTests {

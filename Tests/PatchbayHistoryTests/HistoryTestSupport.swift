@@ -1,7 +1,7 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 import PatchbayTestSupport
 
 /// Whether two values are equal down to the order of their keys and the kind of their numbers:

@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayHistory
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) import PatchbayRecorder
 import Testing
 
 // What a Swift developer meets first with the recorder (issue 25): a `Recorder` that would

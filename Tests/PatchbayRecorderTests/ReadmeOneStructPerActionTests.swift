@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayCore
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
 import Testing
 
 // The README's and the articles' test example for a store of one struct per action type, as

@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayCore
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
 import Testing
 
 // The recording snippets of the article "Recording and verifying sessions", compiled against

@@ -1,8 +1,8 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
 import PatchbayTestSupport
-import PatchbayHistory
+@_spi(Shell) import PatchbayHistory
 import Testing
 
 /// The exact text of each kind of line.

@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayCore
-@testable import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) @testable import PatchbayRecorder
 import Testing
 
 /// A reader that follows its file (`inspect --follow`): it reads what a writer appends, a line

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PatchbayRecorder
+@_spi(Shell) @testable import PatchbayRecorder
 import Testing
 
 /// The DocC article on the session file format names every kind of line and every field, as the

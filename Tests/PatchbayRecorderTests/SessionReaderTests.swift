@@ -1,9 +1,9 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-@testable import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) @testable import PatchbayRecorder
 import PatchbayTestSupport
-@testable import PatchbayHistory
+@_spi(Shell) @testable import PatchbayHistory
 import Testing
 
 @Suite struct SessionReaderTests {

@@ -1,8 +1,8 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-@testable import PatchbayRecorder
-@testable import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) @testable import PatchbayRecorder
+@_spi(Shell) @testable import PatchbayHistory
 import PatchbayTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // What a command sets off prints after it, in the order it happened, with its cause: the

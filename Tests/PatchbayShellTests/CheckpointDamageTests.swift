@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayRecorder
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // A checkpoint that disagrees with the patches before it, or stands after another step than the

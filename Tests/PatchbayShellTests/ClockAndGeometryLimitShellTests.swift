@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // User integers that reach the virtual clock or a view's geometry: each too-large one is a

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 /// The command reference in the DocC catalog is the shell's own help: regenerate it with

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // The text and `--json` forms of dataflow results that other suites do not pin, each pair made

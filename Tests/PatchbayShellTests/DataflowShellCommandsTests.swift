@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // The commands that create, wire and observe nodes at the prompt, and every built-in patch type.

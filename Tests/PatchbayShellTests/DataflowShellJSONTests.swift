@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // `--json` output of the dataflow commands: one line per command, one line per delivery.

@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // The dataflow rules once more (numbered as in DataflowGraphTests.swift), as a user meets them at

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // `edit REDUCER` (as psql's `\e`): the reducer's statements go to the user's editor in a

@@ -1,5 +1,5 @@
-import PatchbayGraph
-import PatchbayShell
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Inputs an attacker review found accepted, hanging or unreadable: each is refused with a

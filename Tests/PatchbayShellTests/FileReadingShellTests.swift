@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // How the shell reads the files a command names (`load`, `import devtools`): as a stream, a

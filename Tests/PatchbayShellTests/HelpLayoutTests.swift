@@ -1,4 +1,4 @@
-@testable import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // `help` grouped by area and wrapped to the terminal, `help COMMAND SUBCOMMAND`, `apropos WORD`,

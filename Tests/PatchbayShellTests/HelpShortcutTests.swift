@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 /// `?` and `COMMAND?` are `help` and `help COMMAND`, as in IPython.

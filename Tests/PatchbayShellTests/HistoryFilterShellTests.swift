@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // `history` filters as Redux DevTools' action filter has them (issue 16): --grep, --not,

@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayRecorder
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // An app's stores in the shell, as a Swift developer meets them in the first hour (issue 25):

@@ -1,9 +1,9 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // An app's stores hosted in the shell: the app's Swift reducers run behind every command of

@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayRecorder
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // What a hosted store's values look like from the shell: sets and dictionaries in one order

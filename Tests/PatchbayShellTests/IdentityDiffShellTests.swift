@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Diffs match the elements of arrays of objects by identity (an `id` field when every element

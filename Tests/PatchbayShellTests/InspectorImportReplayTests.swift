@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Import, export and replay as a Redux DevTools user meets them (issue 25): an import without

@@ -1,5 +1,5 @@
-import PatchbayCore
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // Reading a history as a newcomer does (issue 25): `find` and `blame` bounded like `history`,

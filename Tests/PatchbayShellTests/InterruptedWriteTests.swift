@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import PatchbayTestSupport
-@testable import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // Ctrl-C and the commands that replace a file (`save`, `export devtools`, `graph --dot FILE`,

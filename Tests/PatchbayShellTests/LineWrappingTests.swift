@@ -1,5 +1,5 @@
 import Testing
-@testable import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 
 /// Lines wider than the terminal break at blanks, never inside a word that fits on a row.
 struct LineWrappingTests {

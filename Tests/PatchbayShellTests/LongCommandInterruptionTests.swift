@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // Ctrl-C in the middle of a long command: a `tick` firing many timers, a `skip` recomputing many

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // `middleware STORE [on TYPE] : STATEMENTS` through the shell (VISPER-Redux and ReSwift have

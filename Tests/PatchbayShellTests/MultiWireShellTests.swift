@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Many wires into one input (issue #15 point 7): an event input where merging is the natural

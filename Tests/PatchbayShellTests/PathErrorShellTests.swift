@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Errors about files name the file once (never `error: F: F: cannot open the file`), and with

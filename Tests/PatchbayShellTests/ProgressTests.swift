@@ -1,4 +1,4 @@
-@testable import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // A command that reads a long history says how far it has come once it has run a while (the

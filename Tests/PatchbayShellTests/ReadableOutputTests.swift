@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 /// Issue 16: output people can read. One truncation policy for every command, the tree form of

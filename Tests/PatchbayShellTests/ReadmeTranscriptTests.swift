@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 /// The transcripts of the README and of the DocC articles are run for real, so that what they

@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayCore
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // A recording started in the middle of a session must replay as the session runs: what its

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 /// Every recorded session in sessions/ is a regression test: it replays with --verify.

@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // What makes a recording trustworthy: it begins with what exists when it starts, it needs no

@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayCore
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // The reducer-fix loop: `reducer ID : STATEMENTS` replaces a reducer's body in place, the shell

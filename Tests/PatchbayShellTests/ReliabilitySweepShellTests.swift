@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Issue 28, second reliability sweep: timers a failed command leaves behind (point 2), session

@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-@testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // Ctrl-C during `replay --force` (with `--verify` or not): the session is as it was before

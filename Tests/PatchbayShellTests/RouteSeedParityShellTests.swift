@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Issue 15, seed parity with VISPER's wireframe, through the shell: routing driven by the graph

@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // The routing commands as a user types them: `route add`, `route URL`, `route explain`,

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // `save FILE`: the current definitions as a script that `load` rebuilds them from in a

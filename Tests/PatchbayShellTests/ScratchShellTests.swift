@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 /// A test's shell writes what it names by a relative path into a temporary directory of its

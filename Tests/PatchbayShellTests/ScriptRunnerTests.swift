@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayShell
 import Testing
 
 @Suite("Scripts")

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // The seed systems' own tests, written as a user would at the prompt (issue 15, "seed parity").

@@ -1,9 +1,9 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Recording and replay through the shell: record, replay (--verify, --step, --until, break),

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// Runs commands through a fresh shell and splits what they print by stream.
 struct ShellRun {

@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Stores through the shell: `store`, `reducer` (at, when, after), `dispatch`, `state`,

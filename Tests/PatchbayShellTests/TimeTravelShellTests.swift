@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // Time travel through the shell: history, jump, diff, skip/unskip, blame, find, branch/checkout and

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 import Testing
 
 // `use STORE`: the store that commands leaving out STORE go to, how the prompt shows where the

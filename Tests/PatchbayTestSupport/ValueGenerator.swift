@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// Random values for the property tests of the session format, the patch and the digest.
 public struct ValueGenerator {

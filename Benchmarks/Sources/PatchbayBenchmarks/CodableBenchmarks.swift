@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A hosted store's overhead per dispatch: the whole state encoded to a `Value` and the action
 /// decoded from its action object. The state is small: a user and a list of 10 todos. Ours

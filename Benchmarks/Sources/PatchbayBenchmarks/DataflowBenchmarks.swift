@@ -1,6 +1,6 @@
 import OpenCombine
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// Propagating events through the dataflow engine (workloads W2 and W3): the
 /// typed API against OpenCombine 0.14.0 (the peer, which the targets are set against) and against

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// Evaluating and parsing expressions of the Patchbay language, against hand-written Swift
 /// closures that do the same work on the same `Value`s (the floor).

@@ -3,9 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PatchbayCore
-import PatchbayGraph
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayShell
 
 /// Building a shell graph (issue #13): creating a node, a wire or a derived node must cost about
 /// the same however large the graph already is, so that building twice as much takes about twice

@@ -1,6 +1,6 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayHistory
 
 /// Store history (PatchbayHost.docc/TimeTravel.md): a state of 10,000 keys `{k0: 0, ..., k9999: 0}` and
 /// 1,000,000 actions `{type: "Set", key: "kN", value: V}` (N from SplitMix64 seeded 0x5EED, V the
@@ -58,7 +58,7 @@ struct HistoryBenchmarks: BenchmarkGroup {
         func key(ofAction index: Int) -> String { "k\(keyOfAction[index - 1])" }
 
         /// Applies action `index` to `state` and returns its entry.
-        func perform(_ index: Int, on state: inout Value) -> HistoryEntry {
+        func perform(_ index: Int, on state: inout Value) -> StoreStep<ValueChange> {
             let key = key(ofAction: index)
             let change = ValueChange(path: [.key(key)], operation: .replace, old: state[key], new: .int(index))
             try! state.apply(change)

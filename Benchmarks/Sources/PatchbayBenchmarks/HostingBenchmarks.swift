@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayRecorder
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayShell
 
 /// An app's store hosted in the shell: what hosting costs against the app's reducer called
 /// directly, and how fast a recording made by the app verifies through its reducer.

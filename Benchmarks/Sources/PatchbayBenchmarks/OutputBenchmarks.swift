@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// Output people read (issue 16): `nodes` on a store that holds a list of 100,000 numbers,
 /// printed with the one truncation policy (200 characters, then a count of what was left out)

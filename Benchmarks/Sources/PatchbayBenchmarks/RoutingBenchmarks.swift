@@ -1,6 +1,6 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayShell
 import RoutingKit
 
 /// Matching URLs against a route table (workload W4, `RoutingMix`): our `Router` against

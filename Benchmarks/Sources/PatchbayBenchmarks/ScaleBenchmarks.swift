@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import PatchbayCore
-import PatchbayRecorder
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayShell
 
 /// What each action of an app's typed store costs as its state grows: a state of N items
 /// (`struct Item: Codable, Equatable { name; a; b }`, `State { items: [Item]; counter }`) and two

@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import PatchbayCore
-import PatchbayRecorder
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayShell
 import Synchronization
 
 /// R-FOL: `inspect FILE --follow` reading what an app appends at 10,000 actions per second.

@@ -3,11 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) import PatchbayShell
 
 /// Recording, inspecting and replaying sessions (PatchbayHost.docc/RecordingInTheShell.md), on the
 /// workload of the History group: a store `app` whose state has 10,000 keys

@@ -1,6 +1,6 @@
 import OpenCombine
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// Store dispatch (workload W1): 1,000,000 `Increment(by: 1)` actions to a
 /// `{count}` state with one subscriber. The typed `Store` against a plain loop calling the same

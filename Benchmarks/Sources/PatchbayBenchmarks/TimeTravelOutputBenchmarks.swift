@@ -1,4 +1,4 @@
-import PatchbayShell
+@_spi(Shell) import PatchbayShell
 
 /// Time-travel commands on a large state (issue 16): `jump`, `diff` and `history --last 10` on a
 /// store of 10,000 keys `{k0: 0, ..., k9999: 0}` with 1,000 `Set` actions (action `i` sets key

@@ -7,6 +7,7 @@
 /// PatchbayRecorder), which say only the value after, and whose paths need the state before to
 /// tell an array's index from an object's key. Reading a file's step against the state before
 /// turns it into the first form.
+@_spi(Shell)
 public struct StoreStep<Change: Sendable & Equatable>: Sendable, Equatable {
     /// The store's name.
     public var store: String

@@ -2,6 +2,7 @@
 /// A timer waiting on the virtual clock, told by what it will do: what a recording that starts
 /// while timers are pending holds of them (`Graph.pendingTimers`), so that its replay sets them
 /// again (`Graph.setAgain(_:)`) and fires them when the live session did.
+@_spi(Shell)
 public struct PendingTimer: Sendable, Equatable {
     /// What a timer does when it fires.
     public enum Purpose: Sendable, Equatable {

@@ -4,6 +4,7 @@
 ///
 /// `parse` reads a whole text. A reader kept across many reads (`readValue(in:at:)`, for the
 /// values inside a larger format such as the lines of a session file) reuses its working space.
+@_spi(Shell)
 public struct JSONReader {
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var position = 0

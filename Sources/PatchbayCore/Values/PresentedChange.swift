@@ -238,6 +238,7 @@ extension PresentedChange {
 /// A path whose array indexes stand, where the array's elements have identities (see
 /// `Value.presented(_:to:identity:)`), for the elements at those indexes in one state: in other
 /// states it leads to the same elements wherever they are, as `blame` follows them.
+@_spi(Shell)
 public struct IdentityPath: Sendable {
     /// A step of the path: a key, an index, or the element whose `key` is `id`.
     public enum Step: Sendable, Equatable {

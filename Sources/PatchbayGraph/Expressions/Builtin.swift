@@ -1,6 +1,7 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The functions of the expression language.
+@_spi(Shell)
 public enum Builtin: String, Sendable, CaseIterable {
     case len, keys, values, contains, append, prepend, insert, remove, removeAt, merge, get, has
     case map, filter, find, reduce, sort, sortBy, reverse, sum, min, max, abs, round, floor, ceil

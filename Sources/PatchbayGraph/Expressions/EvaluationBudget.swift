@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import Synchronization
 
 /// How much one evaluation may do before it is stopped: an expression, a reducer's statements
@@ -18,6 +18,7 @@ import Synchronization
 ///
 /// An evaluation that spends either budget stops with an error and changes nothing. The budget
 /// of the code running on a task is `current`; bind another with `during(_:)`.
+@_spi(Shell)
 public struct EvaluationBudget: Sendable, Equatable, CustomStringConvertible {
     /// Steps of work.
     public var work: Int

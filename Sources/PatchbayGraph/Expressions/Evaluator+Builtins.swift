@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Evaluator {
     mutating func call(_ function: Builtin, _ arguments: [Argument], _ range: Range<Int>) throws(ExpressionError) -> Value {

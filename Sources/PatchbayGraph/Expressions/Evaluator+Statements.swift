@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Evaluator {
     /// Runs statements against `bindings.state`, appending what they emit.

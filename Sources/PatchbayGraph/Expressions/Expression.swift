@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A parsed expression of the Patchbay language (PatchbayHost.docc/CommandLanguageTour.md), ready to
 /// be evaluated many times.
@@ -7,6 +7,7 @@ public import PatchbayCore
 /// let sum = try Expression("state.count + action.by")
 /// let value = try sum.evaluate(Bindings(state: ["count": 1], action: ["by": 2]))   // 3
 /// ```
+@_spi(Shell)
 public struct Expression: Sendable, CustomStringConvertible {
     let node: ExpressionNode
     let localSlots: Int

@@ -1,9 +1,10 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// Resolves the free names of an expression: the nodes of a graph, in the shell.
 ///
 /// Reading a name is a sample: implementations must return the current value and never trigger
 /// anything.
+@_spi(Shell)
 public protocol ExpressionEnvironment {
     /// The current value of the node called `name`.
     func lookup(name: String) -> NameLookup
@@ -19,6 +20,7 @@ extension ExpressionEnvironment {
 }
 
 /// The result of looking a name up in an `ExpressionEnvironment`.
+@_spi(Shell)
 public enum NameLookup: Sendable, Equatable {
     case value(Value)
     /// The name exists but holds no value; the text says why ("x.value is empty").
@@ -27,6 +29,7 @@ public enum NameLookup: Sendable, Equatable {
 }
 
 /// An environment with no names.
+@_spi(Shell)
 public struct EmptyEnvironment: ExpressionEnvironment, Sendable {
     public init() {}
     public func lookup(name: String) -> NameLookup { .unknown }
@@ -35,6 +38,7 @@ public struct EmptyEnvironment: ExpressionEnvironment, Sendable {
 
 /// The values of the special names: `$`, `state`, `action`, `params` and `url`.
 /// A name that is `nil` here is an error to read.
+@_spi(Shell)
 public struct Bindings: Sendable {
     public var input: Value?
     public var state: Value?

@@ -1,9 +1,10 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// An error found while parsing or evaluating an expression or statement.
 ///
 /// `range` holds UTF-8 byte offsets into the source text the expression was parsed from, so the
 /// shell can point a caret at the column.
+@_spi(Shell)
 public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public enum Reason: Sendable, Equatable {

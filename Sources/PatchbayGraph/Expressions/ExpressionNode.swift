@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The syntax tree of a parsed expression. Names are resolved while parsing: the special names
 /// (`$`, `state`, ...), lambda parameters (by slot) and free names (nodes, at evaluation time).

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Splits expression source (UTF-8 bytes) into tokens on demand.
 ///

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A failed operation on values, before the evaluator adds where it happened.
 struct OperationError: Error {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Parser {
     /// Parses statements separated by `;` or newlines, up to the end of the input or, when

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A recursive-descent parser for expressions and statements (precedence climbing for binary
 /// operators, so each bracket level costs only a few stack frames).

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Expression {
     /// The exact text the expression was parsed from, line breaks included (`description`

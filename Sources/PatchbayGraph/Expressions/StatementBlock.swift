@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// Parsed statements (PatchbayHost.docc/CommandLanguageTour.md): the body of a reducer, a pipe or a
 /// patch type.
@@ -8,6 +8,7 @@ public import PatchbayCore
 /// var state: Value = ["count": 8]
 /// try body.execute(state: &state, bindings: Bindings(action: ["by": 2]))   // {count: 10, big: true}
 /// ```
+@_spi(Shell)
 public struct StatementBlock: Sendable, CustomStringConvertible {
     let statements: [StatementNode]
     let localSlots: Int

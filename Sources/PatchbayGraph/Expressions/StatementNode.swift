@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// The syntax tree of a statement (reducer, pipe and patch bodies).
 indirect enum StatementNode: Sendable {
@@ -14,6 +14,7 @@ indirect enum StatementNode: Sendable {
 }
 
 /// What a block of statements is the body of, which decides what it may write.
+@_spi(Shell)
 public enum StatementContext: Sendable {
     /// A reducer, pipe or patch body: assignments write `state`.
     case reducer
@@ -52,6 +53,7 @@ enum AssignmentOperator: String, Sendable {
 }
 
 /// A value a patch body sends out with `emit PORT EXPR`.
+@_spi(Shell)
 public struct Emission: Sendable, Equatable {
     public var port: String
     public var value: Value

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A lexical token of the expression language, with its UTF-8 byte range in the source.
 struct Token: Sendable {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Orders the definitions of a script: each after those it must follow (a wire after both its
 /// nodes, the receivers of a port in the order they were attached, nodes in creation order).

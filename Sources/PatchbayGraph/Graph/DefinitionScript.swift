@@ -1,8 +1,9 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The definitions of a graph written as shell commands, in an order that rebuilds them when run
 /// in a fresh shell (`save FILE`, then `load FILE`). What cannot be rebuilt exactly is said in
 /// `#` comment lines rather than left out silently.
+@_spi(Shell)
 public struct DefinitionScript: Sendable, Equatable {
     /// The commands and comments, in order. A command may span several lines (a multi-line
     /// expression or statement block, as it was typed), each line of a comment starts with `#`.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A named group of wires and probes that end together (GlueKit's `Connector`): those made while
 /// it is open, and wires added by the input they drive.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A feature (VISPER's App, Feature and FeatureObserver): the definitions made between
 /// `feature NAME begin` and `feature end` (nodes such as patches, wires, reducers, route
@@ -49,6 +49,7 @@ enum FeatureKey: Hashable {
 }
 
 /// A feature as `feature list` and `feature show` give it.
+@_spi(Shell)
 public struct FeatureSummary: Sendable, Equatable {
     public var name: String
     /// Whether `feature end` has yet to close it.

@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 extension Graph {
     /// Makes `hosted` a store of the graph, in its initial state: a store node whose reducer is

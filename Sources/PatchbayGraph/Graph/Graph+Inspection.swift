@@ -1,11 +1,13 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// The state of a port, as `show` prints it.
+@_spi(Shell)
 public enum PortState: String, Sendable {
     case empty, value, stale, failed
 }
 
 /// One node as `nodes` lists it.
+@_spi(Shell)
 public struct NodeSummary: Sendable, Equatable {
     public var name: String
     public var kind: NodeKind
@@ -19,6 +21,7 @@ public struct NodeSummary: Sendable, Equatable {
 }
 
 /// One port as `show NODE.PORT` describes it.
+@_spi(Shell)
 public struct PortReport: Sendable, Equatable {
     public var address: PortAddress
     public var isInput: Bool
@@ -36,6 +39,7 @@ public struct PortReport: Sendable, Equatable {
 }
 
 /// An edge of the graph, as `graph` draws it.
+@_spi(Shell)
 public struct GraphEdge: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case wire, delay, pipe, derive, bind

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A shell store's middleware: `middleware STORE [on TYPE] : STATEMENTS`. The shell's form of
 /// the library's `Middleware` (VISPER-Redux, ReSwift): it sees each action before the reducers,
@@ -24,6 +24,7 @@ final class StoreMiddleware {
 }
 
 /// A middleware as `middleware list` shows it.
+@_spi(Shell)
 public struct MiddlewareSummary: Sendable, Equatable {
     public var id: String
     /// The action type it sees, or `*`.

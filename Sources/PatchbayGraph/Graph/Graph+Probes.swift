@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Graph {
     /// `probe TARGET [--future]`: reports every value delivered on a port, or on every output of

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// How the graph ranks its nodes, kept up to date as it grows: a wave evaluates nodes in rank
 /// order, ties in creation order, so each runs once, after all its inputs, and reads settled values.

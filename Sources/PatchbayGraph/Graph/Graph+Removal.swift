@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Graph {
     /// `rm NAME`: removes a node with its wires, probes, pipes and bindings. Inputs it drove go

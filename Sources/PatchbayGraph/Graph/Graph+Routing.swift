@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// One `route add` of a pattern: what VISPER calls a view feature (a route with a view) or a
 /// routing handler (a route without one, which only sends on `router.route`).
@@ -84,6 +84,7 @@ final class PresenterDefinition {
 }
 
 /// A presenter as `presenter list` shows it.
+@_spi(Shell)
 public struct PresenterSummary: Sendable, Equatable {
     public var id: String
     public var view: String
@@ -98,6 +99,7 @@ public struct PresenterSummary: Sendable, Equatable {
 }
 
 /// A route registration as `route list` shows it.
+@_spi(Shell)
 public struct RouteSummary: Sendable, Equatable {
     public var pattern: String
     public var view: String?
@@ -113,6 +115,7 @@ public struct RouteSummary: Sendable, Equatable {
 }
 
 /// What `route add` did.
+@_spi(Shell)
 public struct RouteAddition: Sendable, Equatable {
     /// The conflicts the pattern has with patterns of the same priority (warnings).
     public var conflicts: [RouteConflict]
@@ -124,6 +127,7 @@ public struct RouteAddition: Sendable, Equatable {
 }
 
 /// What `route URL` did.
+@_spi(Shell)
 public struct Navigation: Sendable, Equatable {
     public var url: String
     public var pattern: String

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Graph {
     /// The commands that rebuild the graph's definitions when run in a fresh shell (`save FILE`,

@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// What happens to a graph's stores, as the history hears it.
+@_spi(Shell)
 public enum StoreEvent: Sendable, Equatable {
     /// A store was created with its initial state.
     case created(store: String, state: Value)
@@ -412,6 +413,7 @@ extension Graph {
 }
 
 /// What a store's reducers did to a state, as `Graph.reduce` reports it.
+@_spi(Shell)
 public struct StoreReduction: Sendable, Equatable {
     /// The changes, at the deepest paths, in order.
     public var changes: [ValueChange]

@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 extension Graph {
     /// The timers pending, in the order they fire: what a recording that starts now holds, so

@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 extension Graph {
     /// `set NAME = VALUE`: a variable's value, or a knot's whole state.

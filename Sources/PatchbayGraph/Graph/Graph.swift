@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import OrderedCollections
 
 /// A graph of named nodes with named ports, built and driven by name: the model behind the
@@ -7,6 +7,7 @@ import OrderedCollections
 /// Every method is one transaction of the engine (or buffered while `begin` is open), and every
 /// method that throws changes nothing when it does. What flows while a method runs (probe and log
 /// output, node failures) is collected as `GraphEvent`s; `takeEvents()` returns them.
+@_spi(Shell)
 public final class Graph {
     /// The scheduler of the graph's nodes.
     public let engine: Engine

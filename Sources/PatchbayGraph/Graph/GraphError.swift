@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// An error of a graph command. Nothing in the graph changes when one is thrown.
+@_spi(Shell)
 public enum GraphError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownNode(String, existing: [String])
     /// `isInput` says which kind of port was looked for; `nil` when either would do (`show`,

@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// Something a graph reports while values flow: probe and log output, and errors of nodes.
+@_spi(Shell)
 public enum GraphEvent: Sendable, Equatable {
     /// A probe saw `value` delivered on `port` in transaction `transaction`.
     case probe(port: String, value: Value, transaction: Int)

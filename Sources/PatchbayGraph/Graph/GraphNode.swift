@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A named node of a shell graph, with named input and output ports carrying `Value`s.
 class GraphNode: NodeCore {

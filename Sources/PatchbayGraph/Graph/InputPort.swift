@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// An input port of a graph node. It has a local value (set with `set NODE.PORT = ...`), used while
 /// no wire drives it, and at most one wire (rewiring replaces it in one step), but for an event

@@ -1,6 +1,7 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// What a node of a graph is.
+@_spi(Shell)
 public enum NodeKind: Sendable, Equatable, CustomStringConvertible {
     case variable
     case derived

@@ -1,6 +1,7 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A port written `NODE.PORT`.
+@_spi(Shell)
 public struct PortAddress: Hashable, Sendable, CustomStringConvertible, Comparable {
     public var node: String
     public var port: String

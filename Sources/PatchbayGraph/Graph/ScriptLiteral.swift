@@ -1,4 +1,4 @@
-package import PatchbayCore
+@_spi(Shell) package import PatchbayCore
 
 /// A value written as a literal for a script: on one line when it fits the line limit, otherwise
 /// spread over lines (one element or member per line inside open brackets, a long string as

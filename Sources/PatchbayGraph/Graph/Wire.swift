@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A wire from an output to an input, with an optional filter (`when`, over `$`) and transform
 /// (`: EXPR`). A delay wire (`~>`) carries its source's value across only on `tick`.

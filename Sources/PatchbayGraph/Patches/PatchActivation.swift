@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// One run of a patch's behaviour: what arrived, the inputs' values, and what it emits.
 struct PatchActivation {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// `patch NAME TYPE [PARAM=EXPR ...]`: a node of a built-in or user-defined patch type.
 final class PatchNode: GraphNode {

@@ -1,7 +1,8 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A kind of patch: its ports, its parameters, and what it does when values arrive (Wolf's
 /// `Patch` subclasses). `patch types` lists them; `patchtype` defines new ones.
+@_spi(Shell)
 public struct PatchType: Sendable {
     /// A parameter given as `NAME=EXPR` when the patch is created.
     public struct Parameter: Sendable {
@@ -90,6 +91,7 @@ struct PatchDesign {
 }
 
 /// An error in a patch's parameters.
+@_spi(Shell)
 public enum PatchTypeError: Error, Sendable, Equatable {
     case missingParameter(String)
     case unknownParameter(String, known: [String])

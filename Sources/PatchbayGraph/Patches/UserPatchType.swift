@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// A type defined with `patchtype NAME (IN, ...) -> (OUT, ...) { STATEMENTS }`: the body runs

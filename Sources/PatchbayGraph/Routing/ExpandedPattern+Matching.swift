@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension ExpandedPattern {
     /// Whether the expansion matches the request's path: the way the ordered scan (and JLRoutes'

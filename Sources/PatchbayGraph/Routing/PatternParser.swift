@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Parses route patterns over their UTF-8 bytes and expands optional groups the way JLRoutes 2.1
 /// does (`JLRParsingUtilities.expandOptionalRoutePatternsForPattern`).

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Percent-decoding over UTF-8 bytes, done once per value and only when a value needs it.
 enum PercentDecoding {

@@ -1,6 +1,7 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Identifies a route within its router: routes are numbered in registration order.
+@_spi(Shell)
 public struct RouteID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The registration number, from 0.
     public let rawValue: Int
@@ -13,6 +14,7 @@ public struct RouteID: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 /// A registered route: a pattern, its priority, what it carries, and perhaps a guard.
+@_spi(Shell)
 public struct Route<Payload> {
     public let id: RouteID
     public let pattern: RoutePattern

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A route that loses URLs to routes tried before it, or can never match at all.
 ///
@@ -19,6 +19,7 @@ import PatchbayCore
 ///
 /// The analysis is exact: patterns are sequences of literal, variable and trailing wildcard
 /// segments, and containment is decided segment by segment for each path length that matters.
+@_spi(Shell)
 public struct RouteConflict: Sendable, Hashable, CustomStringConvertible {
     /// A route taking part in a conflict.
     public struct Side: Sendable, Hashable {

@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// Why each route matched a URL or did not: the answer to `route explain`.
+@_spi(Shell)
 public struct RouteExplanation: Sendable, Equatable {
     /// How a route fared.
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {

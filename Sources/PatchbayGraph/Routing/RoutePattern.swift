@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A route pattern in JLRoutes syntax, such as `/user/:id(/edit)` or `/files/*`.
 ///
@@ -19,6 +19,7 @@ import PatchbayCore
 /// Leading and trailing slashes are ignored (`/a/b/` is `/a/b`, unlike JLRoutes, where a trailing
 /// slash makes a pattern unmatchable), and a pattern without groups or segments (`/` or the empty
 /// string) matches the root URL.
+@_spi(Shell)
 public struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     /// One reference, so that results copy patterns cheaply.
     private final class Storage: Sendable {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A URL taken apart the way JLRoutes takes it apart (`JLRRouteRequest`), by hand over its UTF-8
 /// bytes, without Foundation (whose URL and path helpers differ between Linux and Apple).

@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A route's match of a URL.
+@_spi(Shell)
 public struct RouteResult<Payload> {
     /// The route that matched.
     public let route: RouteID

@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// The non-generic part of a `Router`: the routes' patterns and priorities in match order, and the
 /// trie compiled from them. Matching runs here, so it is compiled once, whatever the payload type.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A position in match order: higher priority first, then registration order, then the order of a
 /// pattern's expansions. Smaller ranks are tried first.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Router {
     /// Every conflict in the table (see `RouteConflict` for what counts), by the route that loses,

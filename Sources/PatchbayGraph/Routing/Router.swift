@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A table of routes that matches URLs with JLRoutes semantics.
 ///
@@ -38,6 +38,7 @@ public import PatchbayCore
 ///
 /// A router is a value; its guards are closures, so it is not `Sendable`. Results are, when the
 /// payload is.
+@_spi(Shell)
 public struct Router<Payload> {
     /// A route's guard: given a match, whether the route takes it.
     public typealias Guard = (RouteResult<Payload>) -> Bool

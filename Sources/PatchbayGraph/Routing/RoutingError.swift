@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// An error from routing: a malformed route pattern, a URL whose percent-encoding is broken, or a
 /// URL that no route matches.

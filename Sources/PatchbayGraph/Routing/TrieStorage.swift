@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The data a match reads — trie nodes, definitions, and the literal edges' hash table — in plain
 /// buffers of trivial values owned by one object, so that a match reads them through a `View` of

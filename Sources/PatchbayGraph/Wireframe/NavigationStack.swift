@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// The wireframe's navigation stack (PatchbayHost.docc/Routing.md), in two layers as VISPER's routing
 /// presenters keep them: the navigation stack of pushed views, and over it the modals, each
@@ -6,6 +6,7 @@ public import PatchbayCore
 ///
 /// With a modal up, `push`, `replace` and `root` act on the navigation stack under the modals,
 /// which stay where they are; `dismiss` then reveals the navigation stack as it has become.
+@_spi(Shell)
 public struct NavigationStack: Sendable, Equatable {
     /// One presented view.
     public struct Entry: Sendable, Equatable {

@@ -1,6 +1,7 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// How a routed view is presented (VISPER's routing options).
+@_spi(Shell)
 public enum RoutingOption: String, Sendable, CaseIterable {
     /// On top of the stack.
     case push

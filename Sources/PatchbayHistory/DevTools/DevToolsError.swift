@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// Why text is not a Redux DevTools export that can be imported.
+@_spi(Shell)
 public enum DevToolsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text is not JSON.
     case notJSON(JSONError)

@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A Redux DevTools file, in either of the forms the tool writes.
 ///
@@ -22,6 +22,7 @@ public import PatchbayCore
 /// become ISO 8601 strings, `undefined` leaves its key out of an object (and is `null` in an
 /// array), a shared reference becomes a copy, and a cycle becomes the string `"[CIRCULAR]"`.
 /// Every action must be an object with a string `type`.
+@_spi(Shell)
 public struct DevToolsFile: Sendable, Equatable {
     /// The actions in order (the initial `@@INIT` is not among them).
     public var actions: [Value]

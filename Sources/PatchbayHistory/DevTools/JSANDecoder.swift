@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Reads what jsan (the JSON writer Redux DevTools uses when plain `JSON.stringify` fails or a
 /// store asks for `serialize`) writes on top of JSON, into plain values:

@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// An action that changed the value at a path: `blame` lists one per such action.
+@_spi(Shell)
 public struct Blame: Sendable, Equatable {
     /// The action's index on the timeline.
     public var index: Int

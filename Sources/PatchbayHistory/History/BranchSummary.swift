@@ -1,4 +1,5 @@
 /// One timeline of a history, as `branch` lists it.
+@_spi(Shell)
 public struct BranchSummary: Sendable, Equatable {
     /// `main`, or `b1`, `b2`, ... in the order the branches were forked.
     public var name: String

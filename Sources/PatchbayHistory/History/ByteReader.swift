@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Reads what a `ByteWriter` wrote, from a position in its bytes. The bytes are the history's own,
 /// so a malformed one is a bug: the reads trap rather than throw.

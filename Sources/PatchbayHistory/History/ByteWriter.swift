@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The kinds of value in the compact binary form, one byte before each value.
 enum ValueTag: UInt8 {

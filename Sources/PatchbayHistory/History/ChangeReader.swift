@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Reads the changes of one step record one at a time, into fields reused from change to change:
 /// a replay applies them without building a `ValueChange` and its path for each.

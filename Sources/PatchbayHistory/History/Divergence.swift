@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Where two states that started out equal may have come to differ, as two lists of steps are
 /// applied to them (the steps before and after a `skip`), so that comparing the states costs

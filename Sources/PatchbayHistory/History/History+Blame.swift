@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 extension History {
     /// Every action of the current timeline after which the value at `path` is not the same as

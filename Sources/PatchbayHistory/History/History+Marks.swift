@@ -1,4 +1,4 @@
-package import PatchbayCore
+@_spi(Shell) package import PatchbayCore
 
 extension History {
     /// Where a history stands, so that what was recorded after it can be taken back (a command

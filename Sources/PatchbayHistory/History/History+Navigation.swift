@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 extension History {
     /// The state at `index` (0...count) on the current timeline.

@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 extension History {
     /// Skips (`skipped` true) or unskips action `index` of the current timeline, then recomputes

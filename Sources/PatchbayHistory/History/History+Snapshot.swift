@@ -1,5 +1,5 @@
-package import PatchbayCore
-package import PatchbayRecorder
+@_spi(Shell) package import PatchbayCore
+@_spi(Shell) package import PatchbayRecorder
 
 extension History {
     /// The events that rebuild this history, read in order by `Inspection`: the store with the

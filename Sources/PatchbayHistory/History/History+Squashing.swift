@@ -1,5 +1,5 @@
-public import PatchbayCore
-import PatchbayRecorder
+@_spi(Shell) public import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
 
 extension History {
     /// Redux DevTools' COMMIT: the current state (`current`, the caller's live state) becomes the

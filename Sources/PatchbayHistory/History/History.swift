@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// The whole history of one store (the shell's time travel): its initial state (state 0) and every
 /// action, action `i` leading to state `i`, on one or more timelines.
@@ -11,6 +11,7 @@ public import PatchbayCore
 ///   its future. Branches share the steps before their fork.
 ///
 /// A history is used from one isolation domain, like the store it records.
+@_spi(Shell)
 public final class History {
     /// The store's name, which error messages begin with.
     public let store: String

@@ -1,7 +1,8 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Why a `History` operation could not be done. Each case carries the store's name and what the
 /// message needs, and `description` is one line: "app has no step 12: its history goes from 0 to 9".
+@_spi(Shell)
 public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no state `index`: the states of the current timeline go from 0 to `count`.
     case noSuchState(store: String, index: Int, count: Int)

@@ -1,4 +1,5 @@
 /// How large a history is, for `history stats`.
+@_spi(Shell)
 public struct HistoryStatistics: Sendable, Equatable {
     /// The actions of the current timeline.
     public var actions: Int

@@ -1,7 +1,8 @@
-public import PatchbayCore
-public import PatchbayRecorder
+@_spi(Shell) public import PatchbayCore
+@_spi(Shell) public import PatchbayRecorder
 
 /// What `skip` or `unskip` did to the states after the action.
+@_spi(Shell)
 public struct Recomputation: Sendable, Equatable {
     /// How many of the states from the action's on now differ (by `==`) from what they were.
     public var changedStates: Int
@@ -29,7 +30,7 @@ public struct Recomputation: Sendable, Equatable {
 extension RecomputedStep {
     /// What each step of `recomputation` now does, as a recording carries it (with a skip or a
     /// recompute), so that a reader rebuilds the same states without reducers.
-    public static func steps(of recomputation: Recomputation) -> [RecomputedStep] {
+    @_spi(Shell) public static func steps(of recomputation: Recomputation) -> [RecomputedStep] {
         recomputation.steps.enumerated().map { offset, step in
             RecomputedStep(index: recomputation.firstStep + offset, changes: JSONPatch.operations(step.changes), failure: step.failure)
         }

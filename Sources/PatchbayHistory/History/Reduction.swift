@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// What running the reducers for one action gave, when `skip` or `unskip` recomputes a step.
+@_spi(Shell)
 public struct Reduction: Sendable, Equatable {
     /// The changes the action made, in order; empty when it failed.
     public var changes: [ValueChange]

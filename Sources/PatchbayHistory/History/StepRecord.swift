@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// One step of a timeline as the history stores it: the step (its store's name and its index
 /// are the history's and the log's, so a record read back leaves the store empty until the

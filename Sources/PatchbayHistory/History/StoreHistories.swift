@@ -1,12 +1,13 @@
-public import PatchbayCore
-public import PatchbayGraph
-public import PatchbayRecorder
+@_spi(Shell) public import PatchbayCore
+@_spi(Shell) public import PatchbayGraph
+@_spi(Shell) public import PatchbayRecorder
 
 /// The histories of a graph's stores (PatchbayHost.docc/TimeTravel.md).
 ///
 /// It hears every action a store handles through the graph's store events, so the engine never
 /// depends on it, and it moves stores through their histories with `Graph.travel`, so that what
 /// is wired to a store follows it. Like its graph, it is used from one thread.
+@_spi(Shell)
 public final class StoreHistories {
     private let graph: Graph
     private var histories: [String: History] = [:] {

@@ -1,8 +1,9 @@
-import PatchbayCore
-public import PatchbayGraph
-public import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) public import PatchbayGraph
+@_spi(Shell) public import PatchbayRecorder
 
 /// Why a time-travel command could not run.
+@_spi(Shell)
 public enum TimeTravelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store is unknown, ambiguous, or the graph refused the move.
     case graph(GraphError)

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
 
 /// A step whose changes do not apply to the state before it: the history was given changes that
 /// do not match its states.

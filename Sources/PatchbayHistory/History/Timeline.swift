@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayRecorder
 
 /// One line of actions from the initial state: `main`, or a branch forked from another timeline.
 ///

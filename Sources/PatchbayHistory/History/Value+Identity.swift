@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Value {
     /// Whether two optional values are the same down to the kind of every number: `==` finds `1`

@@ -1,9 +1,10 @@
-import PatchbayCore
-public import PatchbayGraph
-public import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) public import PatchbayGraph
+@_spi(Shell) public import PatchbayRecorder
 
 /// Rebuilds store histories from a recording's events (`help inspect`), without running a
 /// reducer: states come from the patches, checked against the digests and checkpoints.
+@_spi(Shell)
 public struct Inspection {
     private let graph: Graph
     private let histories: StoreHistories
@@ -335,6 +336,7 @@ private final class RebuiltStore {
 }
 
 /// Why a recording could not be rebuilt past one of its lines.
+@_spi(Shell)
 public struct InspectionError: Error, Sendable, Equatable {
     public var message: String
 }

@@ -1,6 +1,6 @@
-public import PatchbayCore
-public import PatchbayGraph
-public import PatchbayRecorder
+@_spi(Shell) public import PatchbayCore
+@_spi(Shell) public import PatchbayGraph
+@_spi(Shell) public import PatchbayRecorder
 
 /// The one place where a session's events are made (each kind is in SessionEvent+Format.swift):
 /// it hears what the graph's stores and router do (stores created, actions with their JSON Patch
@@ -15,6 +15,7 @@ public import PatchbayRecorder
 /// `snapshot(of:)`), so that a reader of its events sees the session from their first line.
 ///
 /// Like its graph, a recorder is used from one thread.
+@_spi(Shell)
 public final class SessionRecorder {
     /// The events heard since the last `take()`.
     private var events: [SessionEvent] = []

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// How much of each step a `Recorder` writes.
 public enum RecordingDetail: Sendable, Equatable {

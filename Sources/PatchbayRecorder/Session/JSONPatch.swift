@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// RFC 6902 JSON Patch, the part the session file uses: `add`, `remove` and `replace`.
 ///
@@ -6,6 +6,7 @@ public import PatchbayCore
 /// into the state after it: `[{"op":"replace","path":"/count","value":2}]`. Operations are made
 /// from `ValueChange`s when recording, and applied back with `apply(_:to:)`, which returns the
 /// full changes (old values included) so that a history can go backward as well as forward.
+@_spi(Shell)
 public enum JSONPatch {
     /// One operation: `{"op":"add","path":"/items/2","value":...}`; a `remove` has no value.
     public struct Operation: Sendable, Equatable {

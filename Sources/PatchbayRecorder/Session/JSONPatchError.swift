@@ -1,6 +1,7 @@
 import PatchbayCore
 
 /// Why a JSON Patch operation could not be applied: which operation, where, and why.
+@_spi(Shell)
 public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong.
     public enum Reason: Sendable, Equatable {

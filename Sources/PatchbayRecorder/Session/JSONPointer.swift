@@ -6,6 +6,7 @@ public import PatchbayCore
 /// A pointer made from a `ValueChange` path keeps its keys and indexes. A pointer read from
 /// text holds only tokens: whether `2` names an array element or an object member is decided
 /// when the pointer is resolved against a value. Two pointers are equal when their tokens are.
+@_spi(Shell)
 public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     /// The steps; read from text, each is a `.key` holding the unescaped token.
     var components: [ValueChange.PathComponent]

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// What a step of a store's history does now that a skip, an unskip or a recompute ran it again,
 /// in the `recomputed` list of that line: `{"index":3,"patch":[...],"hash":"...","failed":"..."}`.
@@ -6,6 +6,7 @@ import PatchbayCore
 /// Not a `StoreStep` of its own: the step, with its action and cause, is the one recorded
 /// earlier; this is its new outcome, with the same field names (its `changes` are the line's
 /// `patch`).
+@_spi(Shell)
 public struct RecomputedStep: Sendable, Equatable {
     /// The step's action number on the store's timeline.
     public var index: Int

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// Why a session file could not be written or read: where (the file and the line) and what
 /// was wrong, enough for a one-line message.

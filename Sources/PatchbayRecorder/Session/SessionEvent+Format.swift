@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 // The one description of the session file's event lines (for users: PatchbayRecorder.docc/
 // SessionFileFormat.md). Each kind is listed once

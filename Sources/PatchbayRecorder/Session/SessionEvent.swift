@@ -1,9 +1,10 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// One line of a session file after the header: something the session did, in the order it
 /// happened. Each is written as one JSON object with `seq` (1, 2, ...), `kind`, and the fields
 /// of its kind in a fixed order: `SessionEvent.Kind` describes each kind once, and writing,
 /// reading and checking a line all follow that description (see `SessionEvent+Format.swift`).
+@_spi(Shell)
 public enum SessionEvent: Sendable, Equatable {
     /// A command as typed: `{"seq":1,"kind":"command","text":"store app = {count: 0}"}`.
     case command(String)

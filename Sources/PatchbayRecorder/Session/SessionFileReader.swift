@@ -1,3 +1,4 @@
+@_spi(Shell) import PatchbayCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +25,7 @@ import Darwin
 /// but a reader may catch it halfway). A file that shrinks below what was read (truncated,
 /// rewritten) or whose path names another file (replaced, removed) ends the reading with
 /// `SessionError.Reason.truncated` or `.replaced`, thrown like damage.
+@_spi(Shell)
 public final class SessionFileReader {
     /// The longest line read, in bytes: 64 MiB, room for a state of tens of megabytes of JSON.
     /// A longer line is damage, so that reading a file that is not a session (`/dev/zero`)

@@ -3,6 +3,7 @@ import PatchbayCore
 /// The first line of a session file: `{"patchbay":"session","version":1,"created":"..."}`,
 /// with `"reflection":true` after them for a file whose states were recorded through
 /// reflection (`Recorder(path:reflecting:)`).
+@_spi(Shell)
 public struct SessionHeader: Sendable, Equatable {
     /// The newest version of the session format this package reads.
     public static let supportedVersion = 2

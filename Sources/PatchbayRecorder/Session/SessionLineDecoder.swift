@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Reads the lines of a session file: each is parsed as JSON with `JSONReader`, then checked
 /// and decoded as its kind's description says (see `SessionEvent.Kind`). Keeps the JSON

@@ -1,4 +1,5 @@
 /// What reading a session file gave: its header, the events up to any damage, and the damage.
+@_spi(Shell)
 public struct SessionLoad: Sendable, Equatable {
     /// The file's first line.
     public var header: SessionHeader
@@ -21,6 +22,7 @@ public struct SessionLoad: Sendable, Equatable {
 }
 
 /// An event as it stands in a file: its line and sequence number.
+@_spi(Shell)
 public struct RecordedEvent: Sendable, Equatable {
     /// The line in the file: 2 for the first event after the header.
     public var line: Int

@@ -1,6 +1,7 @@
 /// Reads a whole session file into a `SessionLoad`: the events up to any damage, and the
 /// damage. Built on `SessionFileReader` (see it for the rules), for small files and tests; a
 /// large file is better read event by event with `SessionFileReader` itself.
+@_spi(Shell)
 public enum SessionReader {
     /// Reads the session file at `path`. Throws when the file cannot be read or does not start
     /// with a header this reader accepts; damage after the header is reported in the load.

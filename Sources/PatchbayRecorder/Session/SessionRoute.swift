@@ -3,6 +3,7 @@ public import PatchbayCore
 /// A routed URL, as a route line records it:
 /// `{"seq":7,"kind":"route","url":"/message/Max","pattern":"/message/:username",
 /// "params":{"username":"Max"},"view":"Message","option":"modal"}`.
+@_spi(Shell)
 public struct SessionRoute: Sendable, Equatable {
     /// The URL as given.
     public var url: String

@@ -1,6 +1,7 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A command of a session file with the effects recorded after it: one step of a replay.
+@_spi(Shell)
 public struct RecordedCommand: Sendable, Equatable {
     /// The command's text.
     public var text: String
@@ -52,6 +53,7 @@ public struct RecordedCommand: Sendable, Equatable {
 /// included: everything before the damaged line is read, so the step among whose effects it
 /// comes is returned with the effects before it (and `isCut`), and the next call of `next()`
 /// throws the damage.
+@_spi(Shell)
 public final class SessionStepReader {
     private let events: SessionFileReader
     /// The events before the first command.

@@ -23,6 +23,7 @@ import PatchbayCore
 ///
 /// When a write fails, the writer cuts a regular file back to its last whole line, throws an
 /// error that says how many lines and bytes the file holds, and refuses further events.
+@_spi(Shell)
 public final class SessionWriter {
     /// The file written.
     public let path: String

@@ -11,6 +11,7 @@ public import PatchbayCore
 /// of an array does (the index is in the path), and `1` and `1.0` differ. Because the sum is over leaves, `apply(_:after:)` keeps the digest up to
 /// date from a step's changes at a cost that grows with the size of the changes, not of the
 /// state.
+@_spi(Shell)
 public struct StateDigest: Sendable, Hashable, CustomStringConvertible {
     private var sum: UInt64
 

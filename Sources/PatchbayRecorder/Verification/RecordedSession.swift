@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A recorded session as a regression test of the reducer it was recorded with: every action
 /// of a store goes through the reducer again, and the first state that differs from the

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// A name in a command, with where it was typed.
 struct Name: Sendable {

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// `help`, `help COMMAND [SUBCOMMAND]`, `help functions`, `help values` and `apropos WORD`:
 /// what each finds in the catalog (its reports in `HelpReports.swift` lay it out to the

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// A command of PatchbayHost.docc/Routing.md: routes, navigation, presenters and the stack.
 enum RouteCommand: Sendable {

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// A command of PatchbayHost.docc/StoresInTheShell.md: stores, reducers, dispatch, state.
 enum StoreCommand: Sendable {

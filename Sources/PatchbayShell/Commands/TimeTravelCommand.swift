@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// A command of PatchbayHost.docc/TimeTravel.md: moving a store through its history.
 enum TimeTravelCommand: Sendable {

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// Computes Tab completions: command words first, then what each command takes (node names,
 /// `NODE.PORT`, patch types, file names), and node and function names inside expressions.

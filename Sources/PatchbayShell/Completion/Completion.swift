@@ -1,4 +1,5 @@
 /// What Tab can insert: candidates for the word that ends at the cursor.
+@_spi(Shell)
 public struct Completion: Sendable, Equatable {
     /// The UTF-8 range of the line that a candidate replaces (the word before the cursor).
     public var range: Range<Int>

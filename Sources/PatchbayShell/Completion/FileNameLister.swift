@@ -1,6 +1,7 @@
 import Foundation
 
 /// Lists file names for completion: the entries of the directory a partial path names.
+@_spi(Shell)
 public struct FileNameLister: Sendable {
     /// The directory relative paths start from; `nil` for the current directory.
     public var baseDirectory: String?

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayRecorder
+@_spi(Shell) import PatchbayRecorder
 
 /// Which file a path names (its device and inode), so that two paths to one file are known
 /// for the same: a file being read is never opened for writing.

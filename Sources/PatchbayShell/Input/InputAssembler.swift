@@ -5,6 +5,7 @@
 /// runs to the end of the line, except a `#` followed by a digit after the line's first word (a step
 /// number, `history --from #3`); comments are removed from the command text, which keeps every
 /// other character at its column.
+@_spi(Shell)
 public struct InputAssembler: Sendable {
     private var text = ""
     private var lineCount = 0

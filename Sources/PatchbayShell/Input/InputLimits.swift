@@ -1,4 +1,5 @@
 /// The largest input the shell accepts, so that no input can exhaust memory or time.
+@_spi(Shell)
 public enum InputLimits {
     /// The longest line, in bytes. Longer lines are refused with an error.
     public static let maxLineBytes = 1 << 20

@@ -1,5 +1,6 @@
 /// Splits a byte stream into lines without ever holding more than `InputLimits.maxLineBytes` of
 /// one line: longer lines keep only their length, to be refused with an error.
+@_spi(Shell)
 public struct LineSplitter: Sendable {
     /// One line of input, without its `\n` (and without a `\r` before it).
     public struct Line: Sendable, Equatable {

@@ -1,4 +1,5 @@
 /// The shell's prompts.
+@_spi(Shell)
 public enum Prompt {
     /// Shown when a new command can start, with nothing to say about the session.
     public static let primary = "patchbay> "

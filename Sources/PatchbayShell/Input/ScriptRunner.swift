@@ -1,6 +1,6 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// Runs a script, line by line, through a shell: no prompt, and by default a stop at the first
 /// failing command (PatchbayHost.docc/CommandLanguageTour.md).
@@ -11,6 +11,7 @@ import PatchbayGraph
 /// line runs (unless `followsInPlace` is off): it prints each new action as it arrives until
 /// Ctrl-C (SIGINT), which stops the following and nothing else, or until the file has not grown
 /// for `--idle` seconds; what was read stays for the commands after it.
+@_spi(Shell)
 public struct ScriptRunner {
     /// The name errors carry (`demo.pb`, `<stdin>`).
     public let name: String

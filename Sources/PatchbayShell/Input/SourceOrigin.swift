@@ -1,5 +1,6 @@
 /// Where a command came from, for error messages: a file (or `<stdin>`) and the line it starts on,
 /// or the interactive prompt.
+@_spi(Shell)
 public struct SourceOrigin: Sendable, Equatable {
     /// The script's name; `nil` at the interactive prompt.
     public var name: String?

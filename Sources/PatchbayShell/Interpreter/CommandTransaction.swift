@@ -1,5 +1,5 @@
-import PatchbayGraph
-import PatchbayHistory
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayHistory
 
 /// What the shell knows of the command it is running (see `Shell.perform`), in one value: it is
 /// saved when a command runs others (a `load`'s script, a replay) and put back after them.

@@ -1,4 +1,4 @@
-import PatchbayGraph
+@_spi(Shell) import PatchbayGraph
 
 /// What the commands a `load` ran did that Ctrl-C cannot take back with the `load`: Ctrl-C
 /// takes back the values, wires, clock, navigation and histories a command changed

@@ -1,7 +1,7 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 
 /// A replay under way (`replay FILE`): the recorded steps (commands with the effects the
 /// recording saw), read from the file as the replay goes, and how far it has run. A replay

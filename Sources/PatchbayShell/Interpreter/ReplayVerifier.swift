@@ -1,7 +1,7 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 
 /// Compares what a verifying replay's step did with what the recording says it did: the
 /// events the step's command made (taken from the replay's recorder when the command ends)

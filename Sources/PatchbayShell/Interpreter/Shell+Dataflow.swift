@@ -1,6 +1,6 @@
 
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 extension Shell {
     func run(_ command: DataflowCommand, text: String) throws(ShellError) -> CommandResult {

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 extension Shell {
     /// `edit REDUCER` (psql's `\e`): opens the reducer's statements in the user's editor, in a

@@ -1,7 +1,7 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 
 /// A recording that `inspect FILE --follow` goes on reading while an app appends to it: the
 /// reader where it stopped (a last line without its line break waits in it) and the rebuild,

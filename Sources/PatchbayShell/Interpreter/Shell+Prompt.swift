@@ -1,3 +1,5 @@
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) import PatchbayGraph
 extension Shell {
     /// What the prompt says about the session after the program's name (see `Prompt.primary(program:context:)`):
     /// the store commands use when they leave out STORE (the selected one, or the only one),

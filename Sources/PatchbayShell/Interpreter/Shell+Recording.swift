@@ -1,8 +1,8 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 
 /// A recording under way (`record FILE`): the recorder that makes the session's events and the
 /// file they go to, one command at a time (see `Shell.execute`).

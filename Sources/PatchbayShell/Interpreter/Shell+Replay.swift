@@ -1,8 +1,8 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 
 extension Shell {
     /// Runs a replay's steps until it ends, reaches `until`, or its break holds; at the end,

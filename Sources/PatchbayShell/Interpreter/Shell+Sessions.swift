@@ -1,8 +1,8 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayHistory
 
 /// The session commands (`record`, `replay`, `inspect`, `export` and `import devtools`): what each
 /// does, found here by its name; the work is in `Shell+Recording`, `Shell+Replay`, `Shell+Inspect`

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension Shell {
     /// `set` lists the settings, `set NAME` shows one, `set NAME VALUE` changes one.

@@ -1,5 +1,6 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 extension Shell {
     func run(_ command: StoreCommand, text: String, origin: SourceOrigin, output: inout [OutputLine]) throws(ShellError) -> CommandResult {

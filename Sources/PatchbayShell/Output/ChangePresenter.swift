@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Matches the elements of arrays of objects by identity in the changes human output shows
 /// (`set identity`, `id` unless set; see `PresentedChange`): a step's changes with the state the

@@ -1,5 +1,5 @@
 import Foundation
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A terminal chart of numbers over steps, as `history --chart` draws it (the terminal's
 /// Redux DevTools chart monitor): columns of Unicode blocks with the largest and smallest value

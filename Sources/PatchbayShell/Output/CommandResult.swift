@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// What a command found or did, as data. A command returns one, and the renderer
 /// (`Renderer.success`) is the one place that turns it into what is shown: lines for people, laid

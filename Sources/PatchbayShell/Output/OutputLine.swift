@@ -1,4 +1,5 @@
 /// One line the shell wants printed, and where.
+@_spi(Shell)
 public struct OutputLine: Sendable, Equatable {
     public enum Stream: Sendable, Equatable {
         case output
@@ -44,6 +45,7 @@ extension OutputLine {
 /// a word longer than a row is cut, where the row ends. Runs of blanks inside a row (aligned
 /// columns) are kept; the blanks where a row breaks are dropped. Colour escapes (`ESC [ ... m`)
 /// take no room, and wide characters (CJK, emoji) take two columns.
+@_spi(Shell)
 public enum LineWrapping {
     /// `text` (one line, no newline) as rows of at most `width` columns; `[text]` when it fits.
     public static func rows(of text: String, width: Int) -> [String] {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// How human output shows values, the one place that decides it for every command: how long a
 /// value may print before the rest is elided (with a count of what was left out), the indented

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// Turns results and errors into output lines, for people or as JSON (PatchbayHost.docc/ReadingOutput.md).
 struct Renderer {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The user's preferences for human output: the width lines fit, whether long output is paged,
 /// colour, how long a value may print, and the key that matches array elements in diffs. `set NAME VALUE` changes them for the session, and
@@ -6,6 +6,7 @@ import PatchbayCore
 ///
 /// They change how output reads, never what a command does: they are not recorded, and a replay
 /// does not depend on them. JSON output ignores them (never paged, coloured or cut).
+@_spi(Shell)
 public struct ShellSettings: Sendable, Equatable {
     /// The columns lines fit to; `nil` for the terminal's.
     public var width: Int?
@@ -113,6 +114,7 @@ public struct ShellSettings: Sendable, Equatable {
 }
 
 /// A setting that does not exist, or a value it does not take.
+@_spi(Shell)
 public struct SettingError: Error, Sendable, Equatable {
     public var name: String
     /// The value given; `nil` when the name is unknown.

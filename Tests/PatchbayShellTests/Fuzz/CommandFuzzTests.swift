@@ -1,5 +1,5 @@
 import Foundation
-@testable import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import PatchbayTestSupport
 import Testing
 

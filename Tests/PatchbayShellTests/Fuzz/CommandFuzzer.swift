@@ -1,5 +1,5 @@
 import Foundation
-@testable import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import PatchbayTestSupport
 
 /// Random input for the shell over its whole command grammar: every command of `help`, with

@@ -1,8 +1,8 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
+@_spi(Shell) import PatchbayShell
 import PatchbayTestSupport
 import Testing
 

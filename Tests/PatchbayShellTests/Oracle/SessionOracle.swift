@@ -1,7 +1,7 @@
 import Foundation
-import PatchbayCore
-import PatchbayGraph
-import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayShell
 import PatchbayTestSupport
 
 /// The model-based oracle of recording: a session's three views of its stores must agree.

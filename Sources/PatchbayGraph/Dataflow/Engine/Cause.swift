@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Why a port holds its value (`why`): the command that started the change, then every port the
 /// value passed through. An immutable list shared from port to port, so passing a cause on costs

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A node computed from several inputs. It is scheduled when any input changes and evaluated
 /// once per wave, after all of them (rank order), so it never sees a mix of old and new values.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The scheduler that every node of one dataflow graph shares: transactions, waves and the queue
 /// of writes made from callbacks (PatchbayHost.docc/Dataflow.md states the rules they follow).

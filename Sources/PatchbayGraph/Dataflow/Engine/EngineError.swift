@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// An error of the dataflow engine.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 import DequeModule
 
 /// A write made while the engine was busy, waiting to run as a transaction of its own.

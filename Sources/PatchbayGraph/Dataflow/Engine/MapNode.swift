@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A node that transforms each value of one input (`map`), evaluated as soon as its input
 /// delivers: with a single input it cannot see a mix of old and new values.

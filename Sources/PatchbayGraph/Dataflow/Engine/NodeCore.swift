@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// What every node shares: identity, rank, and the failed and stale marks (a failing node keeps
 /// its last value, its dependents are stale, until a good value clears the marks).

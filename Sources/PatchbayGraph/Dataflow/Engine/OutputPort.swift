@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 public import Synchronization
 
 /// An output: a value port (remembers its last value, equal values stop, replays to new

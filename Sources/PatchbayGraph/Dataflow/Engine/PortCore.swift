@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// What every port shares: its place for ordering notifications.
 @usableFromInline

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The nodes waiting for evaluation in a wave, served lowest rank first and, within a rank, in
 /// creation order. A binary heap.

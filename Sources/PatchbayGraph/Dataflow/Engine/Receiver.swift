@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Something a port delivers values to during a wave: the next node of a chain, a wire, a patch
 /// input.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// A node with no inputs that the outside writes to: a signal, a variable, a state node.
 ///

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The engine's clock: virtual milliseconds that move only on `tick`. Nothing reads the wall
 /// clock, so a session replays exactly.

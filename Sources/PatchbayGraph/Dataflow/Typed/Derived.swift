@@ -1,10 +1,11 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A read-only value computed from other values: a variable's `map`, or several values combined.
 ///
 /// It is evaluated once per wave, after everything it depends on, so it never mixes old and new
 /// inputs (a diamond `d = b + c` over `b = a + 1`, `c = a * 2` sees `a` change once), and a
 /// result equal to the previous one (for `Equatable` values) stops there.
+@_spi(Shell)
 public struct Derived<Value> {
     @usableFromInline let port: OutputPort<Value>
 

@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A source of events with no memory (GlueKit's `Signal`; an event port).
 ///
@@ -13,6 +13,7 @@ public import PatchbayCore
 ///
 /// `send`, `map` and `filter` are `@inlinable`, so that the chain runs code specialized for the
 /// client's types.
+@_spi(Shell)
 public final class Signal<Value> {
     @usableFromInline let core: SourceNode<Value>
 
@@ -59,6 +60,7 @@ public final class Signal<Value> {
 }
 
 /// A read-only stream of events: a signal, or a signal mapped or filtered.
+@_spi(Shell)
 public struct EventSource<Value> {
     @usableFromInline let port: OutputPort<Value>
 

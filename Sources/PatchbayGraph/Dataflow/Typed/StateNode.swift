@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A node driven by its state (Knot's `Knotable`): it starts from a default state, which events
 /// reduce through pipes, and publishes every new state.
@@ -10,6 +10,7 @@ public import PatchbayCore
 /// let pipe = node.pipe(from: numbers.source) { number, state in state.text = "\(number)" }
 /// numbers.send(7)        // node.state.text == "7"
 /// ```
+@_spi(Shell)
 public final class StateNode<State> {
     @usableFromInline let core: SourceNode<State>
 

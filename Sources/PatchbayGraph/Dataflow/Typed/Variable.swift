@@ -1,4 +1,4 @@
-public import PatchbayCore
+@_spi(Shell) public import PatchbayCore
 
 /// A value that changes over time (GlueKit's `Variable`; a value port).
 ///
@@ -14,6 +14,7 @@ public import PatchbayCore
 /// ```
 ///
 /// Writing and `map` are `@inlinable`, so that they run code specialized for the client's types.
+@_spi(Shell)
 public final class Variable<Value> {
     @usableFromInline let core: SourceNode<Value>
 

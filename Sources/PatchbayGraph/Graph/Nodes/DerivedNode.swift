@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// `derive NAME = EXPR`: a value recomputed when a node named in EXPR changes. Its named nodes
 /// are its inputs (the one exception to "reading a node is a sample").

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// `knot NAME = EXPR`: a state node (Knot). Its output `state` starts at EXPR; its input `update`
 /// merges an object into the state (Knot's `sink`); pipes reduce it with events.

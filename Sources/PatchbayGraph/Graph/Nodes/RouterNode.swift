@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// The wireframe's node, `router`: every URL routed is sent on the event port `route`
 /// (`{url, pattern, params, view, option}`), so routes can be wired into stores and patches; a

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// `store NAME = EXPR` (VISPER-Redux, ReSwift): a node whose state changes only by actions.
 /// Input `dispatch` takes actions (a wire into it dispatches after the current transaction,
@@ -183,6 +183,7 @@ final class StoreReducer {
 }
 
 /// A reducer as `reducer list` shows it.
+@_spi(Shell)
 public struct ReducerSummary: Sendable, Equatable {
     public var id: String
     public var type: String

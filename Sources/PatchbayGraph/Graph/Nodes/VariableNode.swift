@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// `var NAME = EXPR`: a value (output `value`) that `set` writes, or a wire into its input `set`.
 final class VariableNode: GraphNode {

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `accumulate`: folds each value of `in` into `out` with `fn` over `acc` and `$`.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `combine`: one object of all inputs, once every input has a value.

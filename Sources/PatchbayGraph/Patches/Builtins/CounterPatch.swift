@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `counter`: every arrival on `inc` adds one, on `dec` takes one away; `reset` sets 0.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `delay`: each value of `in` reaches `out` after `ms` of virtual time.

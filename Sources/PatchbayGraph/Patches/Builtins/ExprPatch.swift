@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `expr`: every free name of the expression is an input; `out` is its value.

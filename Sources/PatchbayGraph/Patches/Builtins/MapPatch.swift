@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `map`: `out` is `fn` applied to each value arriving on `in` (`$`).

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `merge`: every value that arrives on `a`, `b` or `c` goes to `out` (GlueKit's merged source).

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `sample`: on each arrival on `trigger`, `out` gets the current value of `in`.

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `tap`: fired by `tap VIEW X Y` on the view wired into `view`; emits the point relative to

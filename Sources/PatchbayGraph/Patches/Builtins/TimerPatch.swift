@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `timer`: `tick` counts up every `ms` of virtual time, from the patch's creation.

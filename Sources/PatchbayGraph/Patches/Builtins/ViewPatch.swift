@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 extension PatchType {
     /// `view`: a rectangle on the canvas `render` draws (Wolf's ViewPatch).

@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// Nothing to show: no line, `null` in JSON.
 struct NoReport: CommandReport {

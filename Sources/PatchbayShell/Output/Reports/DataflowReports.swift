@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// `var NAME = EXPR`, `derive NAME = EXPR` and `knot NAME = EXPR`: the new node and what it holds
 /// (a derived node may hold nothing yet; a knot's value is its `state` in JSON).

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// `nodes`: every node, in creation order, with its kind, value and marks.
 struct NodeListing: CommandReport {

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// `help`: the commands by area, a heading each, wrapped to the style's width.
 struct HelpOverview: CommandReport {

@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// `route add PATTERN [view=VIEW]`: the registration, which registration of the same pattern
 /// takes its URLs first, and the conflicts it has (warnings).

@@ -1,6 +1,6 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
 
 // MARK: Recording
 

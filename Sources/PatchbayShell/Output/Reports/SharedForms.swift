@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 // How the data that several reports (and the renderer's event lines) show is shown: each form
 // written once, for people and for JSON.

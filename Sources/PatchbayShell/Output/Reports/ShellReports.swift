@@ -1,4 +1,4 @@
-import PatchbayCore
+@_spi(Shell) import PatchbayCore
 
 /// `reset`: everything defined is gone (an app's stores are back in their initial states).
 struct SessionReset: CommandReport {

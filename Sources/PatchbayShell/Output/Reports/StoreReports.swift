@@ -1,5 +1,5 @@
-import PatchbayCore
-import PatchbayGraph
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 
 /// A store made (`store NAME = EXPR`): `NAME = STATE`; `{store, state}` in JSON.
 struct StoreMade: CommandReport {

@@ -1,7 +1,7 @@
-import PatchbayCore
-import PatchbayGraph
-import PatchbayHistory
-import PatchbayRecorder
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) import PatchbayRecorder
 
 /// The actions `history` shows (filtered or not, the newest when there are more): the branch
 /// when the store has several, a count line when filtered or cut, then a line each, formatted
