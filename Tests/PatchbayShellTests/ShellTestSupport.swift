@@ -1,5 +1,7 @@
 import Foundation
-import PatchbayShell
+import PatchbayGraph
+@testable import PatchbayShell
+import Testing
 
 /// Runs commands through a fresh shell and splits what they print by stream.
 struct ShellRun {
@@ -32,6 +34,67 @@ extension Shell {
         var options = options
         if options.directory == nil { options.directory = ScratchDirectories.make() }
         return Shell(options: options, fileNames: fileNames)
+    }
+}
+
+extension Shell {
+    /// Runs one command as `execute` does and returns its report, which must be a `Report`
+    /// (`try shell.report("history", as: HistoryListing.self)`): what the command found or did,
+    /// as values. The test stops with an issue when the command fails, holds no command, or
+    /// reports another kind.
+    func report<Report: CommandReport>(
+        _ command: String, as type: Report.Type = Report.self, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Report {
+        let reply = try #require(self.reply(to: command), "'\(command)' holds no command", sourceLocation: sourceLocation)
+        let report = try #require(reply.report, "'\(command)' failed: \(reply.error?.message ?? "")", sourceLocation: sourceLocation)
+        return try #require(report as? Report, "'\(command)' reported a \(Swift.type(of: report)), not a \(type)",
+                            sourceLocation: sourceLocation)
+    }
+
+    /// Runs one command, which must fail, as `execute` does and returns its error (its reason,
+    /// and the range of the command it points at).
+    func shellError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
+        let reply = try #require(self.reply(to: command), "'\(command)' holds no command", sourceLocation: sourceLocation)
+        return try #require(reply.error, "'\(command)' did not fail: it reported \(reply.report.map { "\($0)" } ?? "")",
+                            sourceLocation: sourceLocation)
+    }
+
+    /// Runs one command, which must succeed, as `execute` does and returns the events it set off
+    /// (what probes saw, the actions wires dispatched), in order.
+    func events(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [GraphEvent] {
+        let reply = try #require(self.reply(to: command), "'\(command)' holds no command", sourceLocation: sourceLocation)
+        #expect(reply.error == nil, "'\(command)' failed: \(reply.error?.message ?? "")", sourceLocation: sourceLocation)
+        return reply.events
+    }
+}
+
+extension DataflowSession {
+    /// The shell's `report(_:as:)`: runs one command and returns its report, a `Report`.
+    func report<Report: CommandReport>(
+        _ command: String, as type: Report.Type = Report.self, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Report {
+        try shell.report(command, as: type, sourceLocation: sourceLocation)
+    }
+
+    /// The shell's `shellError(_:)`: runs one command, which must fail, and returns its error.
+    func shellError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
+        try shell.shellError(command, sourceLocation: sourceLocation)
+    }
+
+    /// The shell's `events(_:)`: runs one command and returns the events it set off.
+    func events(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [GraphEvent] {
+        try shell.events(command, sourceLocation: sourceLocation)
+    }
+}
+
+extension CommandReply {
+    /// The command's report, when it succeeded.
+    var report: (any CommandReport)? { try? result.get() }
+
+    /// The command's error, when it failed.
+    var error: ShellError? {
+        guard case .failure(let error) = result else { return nil }
+        return error
     }
 }
 
