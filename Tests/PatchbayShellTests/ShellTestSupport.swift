@@ -1,4 +1,5 @@
 import Foundation
+import PatchbayCore
 import PatchbayGraph
 @testable import PatchbayShell
 import Testing
@@ -76,6 +77,11 @@ extension DataflowSession {
         try shell.report(command, as: type, sourceLocation: sourceLocation)
     }
 
+    /// Runs one command that shows a value (`= EXPR`, `state`) and returns the value.
+    func value(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Value {
+        try shell.report(command, as: ValueReport.self, sourceLocation: sourceLocation).value
+    }
+
     /// The shell's `shellError(_:)`: runs one command, which must fail, and returns its error.
     func shellError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
         try shell.shellError(command, sourceLocation: sourceLocation)
@@ -95,6 +101,49 @@ extension CommandReply {
     var error: ShellError? {
         guard case .failure(let error) = result else { return nil }
         return error
+    }
+}
+
+extension Value {
+    /// Whether the values are the same as written: equal, with objects' keys in the same order
+    /// and integers told apart from decimals, which `==` does not (`{a: 1, b: 2}` is not `{b: 2, a: 1.0}`).
+    func isIdentical(to other: Value) -> Bool {
+        switch (self, other) {
+        case (.int(let a), .int(let b)): a == b
+        case (.decimal(let a), .decimal(let b)): a == b
+        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+        case (.object(let a), .object(let b)):
+            a.keys.elementsEqual(b.keys) && zip(a.values, b.values).allSatisfy { $0.isIdentical(to: $1) }
+        case (.int, _), (.decimal, _), (.array, _), (.object, _): false
+        default: self == other
+        }
+    }
+}
+
+extension [ValueChange] {
+    /// Whether the changes are the same as written: paths and operations equal, old and new
+    /// values identical (see `Value.isIdentical(to:)`).
+    func isIdentical(to other: [ValueChange]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { a, b in
+            a.path == b.path && a.operation == b.operation && Self.same(a.old, b.old) && Self.same(a.new, b.new)
+        }
+    }
+
+    private static func same(_ a: Value?, _ b: Value?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let a?, let b?): a.isIdentical(to: b)
+        default: false
+        }
+    }
+}
+
+extension ValueChange {
+    /// The change at `path` from `old` to `new`: an add where there was no old value, a remove
+    /// where there is no new one, a replace otherwise (`count: 0 → 2` is
+    /// `.at([.key("count")], from: 0, to: 2)`).
+    static func at(_ path: [PathComponent], from old: Value? = nil, to new: Value? = nil) -> ValueChange {
+        ValueChange(path: path, operation: old == nil ? .add : new == nil ? .remove : .replace, old: old, new: new)
     }
 }
 
