@@ -82,6 +82,26 @@ extension DataflowSession {
         try shell.report(command, as: ValueReport.self, sourceLocation: sourceLocation).value
     }
 
+    /// Runs a `dispatch` whose action must make a step on the store's branch (no warning, no
+    /// new branch), and returns the step.
+    func step(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> StoreStep {
+        let dispatch = try report(command, as: DispatchReport.self, sourceLocation: sourceLocation)
+        #expect(dispatch.warning == nil, "\(dispatch.warning.map(\.text) ?? "")", sourceLocation: sourceLocation)
+        guard case .step(let step, .none) = dispatch.outcome else {
+            Issue.record("'\(command)' did not make a step on the branch: \(dispatch.outcome)", sourceLocation: sourceLocation)
+            throw ReplyMismatch()
+        }
+        return step
+    }
+
+    /// Runs one command, which must succeed, and returns the steps its events show (actions
+    /// that wires and `after` reducers dispatched), in order.
+    func dispatched(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [StoreStep] {
+        try events(command, sourceLocation: sourceLocation).compactMap { event in
+            if case .dispatched(let step) = event { step } else { nil }
+        }
+    }
+
     /// The shell's `shellError(_:)`: runs one command, which must fail, and returns its error.
     func shellError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
         try shell.shellError(command, sourceLocation: sourceLocation)
@@ -138,12 +158,42 @@ extension [ValueChange] {
     }
 }
 
+/// Thrown by a helper that recorded why the test cannot go on.
+struct ReplyMismatch: Error {}
+
+/// Checks that `step` is what a step's line shows: its index, its action's type, its changes as
+/// written (see `Value.isIdentical(to:)`), the action it came from, if any (`cause`, or `after`
+/// for an `after` reducer's step, whose line names only that), and its failure.
+func expectStep(_ step: StoreStep, _ index: Int, _ type: String, _ changes: [ValueChange], cause: Int? = nil, after: Int? = nil,
+                failure: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(step.index == index, sourceLocation: sourceLocation)
+    #expect(step.action["type"] == .string(type), "\(step.action)", sourceLocation: sourceLocation)
+    #expect(step.changes.isIdentical(to: changes), "\(step.changes)", sourceLocation: sourceLocation)
+    #expect(step.delayedFrom == after, sourceLocation: sourceLocation)
+    if after == nil { #expect(step.cause == cause, sourceLocation: sourceLocation) }
+    #expect(step.failure == failure, sourceLocation: sourceLocation)
+}
+
 extension ValueChange {
     /// The change at `path` from `old` to `new`: an add where there was no old value, a remove
     /// where there is no new one, a replace otherwise (`count: 0 → 2` is
     /// `.at([.key("count")], from: 0, to: 2)`).
     static func at(_ path: [PathComponent], from old: Value? = nil, to new: Value? = nil) -> ValueChange {
         ValueChange(path: path, operation: old == nil ? .add : new == nil ? .remove : .replace, old: old, new: new)
+    }
+
+    /// `at(_:from:to:)` with the path as expressions write it, keys and indices:
+    /// `.at("todos[0].done", from: false, to: true)`.
+    static func at(_ path: String, from old: Value? = nil, to new: Value? = nil) -> ValueChange {
+        var components: [PathComponent] = []
+        for part in path.split(separator: ".") {
+            let pieces = part.split(separator: "[")
+            if let key = pieces.first, !part.hasPrefix("[") { components.append(.key(String(key))) }
+            for index in pieces.dropFirst(part.hasPrefix("[") ? 0 : 1) {
+                components.append(.index(Int(index.dropLast())!))
+            }
+        }
+        return at(components, from: old, to: new)
     }
 }
 
