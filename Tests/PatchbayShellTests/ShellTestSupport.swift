@@ -102,6 +102,22 @@ extension DataflowSession {
         }
     }
 
+    /// Runs one command that must fail, printing nothing but its error, and returns the error.
+    func onlyError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
+        let reply = try #require(shell.reply(to: command), sourceLocation: sourceLocation)
+        #expect(reply.events.isEmpty, "set off \(reply.events)", sourceLocation: sourceLocation)
+        return try #require(reply.error, "'\(command)' did not fail", sourceLocation: sourceLocation)
+    }
+
+    /// Runs one command that must fail, printing nothing but its error, and checks the error:
+    /// its message, and the range of the command it points at (where the caret goes).
+    func expectError(_ command: String, _ message: String, at range: Range<Int>,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = try onlyError(command, sourceLocation: sourceLocation)
+        #expect(error.message == message, sourceLocation: sourceLocation)
+        #expect(error.range == range, sourceLocation: sourceLocation)
+    }
+
     /// The shell's `shellError(_:)`: runs one command, which must fail, and returns its error.
     func shellError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
         try shell.shellError(command, sourceLocation: sourceLocation)
