@@ -69,7 +69,15 @@ extension Shell {
     }
 }
 
-extension DataflowSession {
+/// A test's session: a shell driven command by command (`DataflowSession`, `RouteSession`).
+protocol ShellSession {
+    var shell: Shell { get }
+}
+
+extension DataflowSession: ShellSession {}
+extension RouteSession: ShellSession {}
+
+extension ShellSession {
     /// The shell's `report(_:as:)`: runs one command and returns its report, a `Report`.
     func report<Report: CommandReport>(
         _ command: String, as type: Report.Type = Report.self, sourceLocation: SourceLocation = #_sourceLocation
