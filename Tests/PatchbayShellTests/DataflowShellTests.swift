@@ -1,4 +1,5 @@
-import PatchbayShell
+import PatchbayCore
+@testable import PatchbayShell
 import Testing
 
 // The dataflow rules once more (numbered as in DataflowGraphTests.swift), as a user meets them at
@@ -75,7 +76,7 @@ struct DataflowShellOneSourceTests {
         #expect(session.run("set b = 11") == ["t.value = 11  (txn 4)"])
     }
 
-    @Test func settingAWiredInputIsAnErrorNamingTheWire() {
+    @Test func settingAWiredInputIsAnErrorNamingTheWire() throws {
         let session = DataflowSession()
         session.run("var a = 1\nvar t = 0\nwire a.value -> t.set")
         let outcome = session.outcome("set t.set = 5")
@@ -83,7 +84,7 @@ struct DataflowShellOneSourceTests {
         #expect(outcome.lines.map(\.text) == [
             "error: t.set is driven by the wire a.value -> t.set; unwire t.set first\n  set t.set = 5\n        ^~~",
         ])
-        #expect(session.run("= [a, t]") == ["[1, 1]"])
+        #expect(try session.value("= [a, t]").isIdentical(to: [1, 1]))
     }
 
     @Test func writingAnInputNeverReachesOtherConsumersOfItsSource() {
@@ -354,20 +355,20 @@ struct DataflowShellCycleTests {
         #expect(session.run("graph") == before)
     }
 
-    @Test func anAccumulatorFedBackThroughADelayEdgeCountsUpOnlyOnTick() {
+    @Test func anAccumulatorFedBackThroughADelayEdgeCountsUpOnlyOnTick() throws {
         let session = DataflowSession()
         session.run("var count = 0\npatch next map fn=\"$ + 1\"\nwire count.value -> next.in")
         #expect(session.run("wire next.out ~> count.set") == ["wired next.out ~> count.set"])
         session.run("probe count --future")
-        #expect(session.run("= count") == ["0"])
+        #expect(try session.value("= count").isIdentical(to: 0))
         #expect(session.run("tick") == ["count.value = 1  (txn 2)", "clock 1 ms"])
         #expect(session.run("tick\n= count") == ["count.value = 2  (txn 3)", "clock 2 ms", "2"])
     }
 
-    @Test func aPatchMayFeedItselfThroughADelayEdge() {
+    @Test func aPatchMayFeedItselfThroughADelayEdge() throws {
         let session = DataflowSession()
         session.run("var one = 1\npatch sum expr expr=\"step + total\" total=0\nwire one.value -> sum.step")
-        #expect(session.run("= sum") == ["1"])
+        #expect(try session.value("= sum").isIdentical(to: 1))
         #expect(session.run("wire sum.out ~> sum.total\nprobe sum --future\nset one = 1") == ["wired sum.out ~> sum.total"])
         #expect(session.run("tick\ntick") == ["sum.out = 2  (txn 4)", "clock 1 ms", "sum.out = 3  (txn 5)", "clock 2 ms"])
         #expect(session.error("wire sum.out -> sum.total")

@@ -1,5 +1,6 @@
 import Foundation
-import PatchbayShell
+import PatchbayCore
+@testable import PatchbayShell
 import Testing
 
 // `save FILE`: the current definitions as a script that `load` rebuilds them from in a
@@ -162,7 +163,7 @@ struct SaveShellTests {
             "route add /item/:id view=Item priority=1",
             "probe b",
         ])
-        #expect(session.run("state app") == ["{count: 2}"])
+        #expect(try session.value("state app").isIdentical(to: ["count": 2]))
         let (path, text) = try session.save(in: directory)
         #expect(text == """
             # patchbay definitions saved with 'save'; load this file in a fresh shell to rebuild them
@@ -180,7 +181,7 @@ struct SaveShellTests {
         // The wire delivers b's value again while the script runs; without reducers yet, the
         // store keeps the state it was saved with rather than counting the action twice.
         let loaded = DataflowSession.loading(path)
-        #expect(loaded.run("state app") == ["{count: 2}"])
+        #expect(try loaded.value("state app").isIdentical(to: ["count": 2]))
         #expect(loaded.run("set a = 2") == ["b.value = 3  (txn 3)", "#2 Inc  count: 2 → 5"])
     }
 
@@ -227,10 +228,10 @@ struct SaveShellTests {
             "var a = 1", "var b = 0", "knot k = {n: 0}", "pipe b.value -> k : state.n += $", "wire a.value -> b.set",
             "set b = 5",
         ])
-        #expect(session.run("= [a, b, k]") == ["[1, 5, {n: 6}]"])
+        #expect(try session.value("= [a, b, k]").isIdentical(to: [1, 5, ["n": 6]]))
         let (path, _) = try session.save(in: directory)
         let loaded = DataflowSession.loading(path)
-        #expect(loaded.run("= [a, b, k]") == ["[1, 5, {n: 6}]"])
+        #expect(try loaded.value("= [a, b, k]").isIdentical(to: [1, 5, ["n": 6]]))
         #expect(loaded.run("set a = 2\n= [a, b, k]") == session.run("set a = 2\n= [a, b, k]"))
     }
 
@@ -317,20 +318,16 @@ struct SaveShellTests {
         let (path, text) = try session.save(in: directory)
         #expect(text.split(separator: "\n").allSatisfy { $0.utf8.count < 1 << 20 })
         let loaded = DataflowSession.loading(path)
-        #expect(loaded.run("= len(big)") == ["1080000"])
-        #expect(loaded.run(#"= big == join(map(range(120000), i => "abc\"efgh\n"), "")"#) == ["true"])
-        #expect(loaded.run("= app == {items: [big, big, big], name: \"x\"}") == ["true"])
+        #expect(try loaded.value("= len(big)").isIdentical(to: 1080000))
+        #expect(try loaded.value(#"= big == join(map(range(120000), i => "abc\"efgh\n"), "")"#).isIdentical(to: true))
+        #expect(try loaded.value("= app == {items: [big, big, big], name: \"x\"}").isIdentical(to: true))
     }
 
     @Test func anUnwritablePathIsAnErrorUnderTheFileName() throws {
         let directory = TemporaryDirectory()
         let session = DataflowSession()
         session.run("var a = 1")
-        #expect(session.failure("save /nonexistent-dir/x.pb") == """
-            error: cannot write '/nonexistent-dir/x.pb': the directory does not exist
-              save /nonexistent-dir/x.pb
-                   ^~~~~~~~~~~~~~~~~~~~~
-            """)
+        try session.expectError("save /nonexistent-dir/x.pb", "cannot write '/nonexistent-dir/x.pb': the directory does not exist", at: 5..<26)
         #expect(session.failure("save  \(directory.path)").hasPrefix(
             "error: cannot write '\(directory.path)': it is a directory\n  save  \(directory.path)\n        ^~~"))
         let file = directory.write("plain", "")
