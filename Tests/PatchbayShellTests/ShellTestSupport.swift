@@ -126,6 +126,14 @@ extension ShellSession {
         #expect(error.range == range, sourceLocation: sourceLocation)
     }
 
+    /// Runs a command that reports nothing of its own (`set`, `send`, `touch`), and checks
+    /// what it set off: the probe and log output, in order, values as written.
+    func expectOutput(_ command: String, _ expected: [Seen], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reply = try #require(shell.reply(to: command), sourceLocation: sourceLocation)
+        #expect(reply.report is NoReport, "'\(command)': \(reply.result)", sourceLocation: sourceLocation)
+        #expect(Seen.match(reply.events, expected), "\(reply.events)", sourceLocation: sourceLocation)
+    }
+
     /// The shell's `shellError(_:)`: runs one command, which must fail, and returns its error.
     func shellError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
         try shell.shellError(command, sourceLocation: sourceLocation)
@@ -178,6 +186,26 @@ extension [ValueChange] {
         case (nil, nil): true
         case (let a?, let b?): a.isIdentical(to: b)
         default: false
+        }
+    }
+}
+
+/// An event as its line shows it: a probe's port, value and transaction (`a.value = 3  (txn 2)`),
+/// or a log patch's node and value (`l: 7`).
+enum Seen {
+    case probe(String, Value, txn: Int)
+    case log(String, Value)
+
+    /// Whether `events` are `expected`, in order, values as written (see `Value.isIdentical(to:)`).
+    static func match(_ events: [GraphEvent], _ expected: [Seen]) -> Bool {
+        events.count == expected.count && zip(events, expected).allSatisfy { event, seen in
+            switch (event, seen) {
+            case (.probe(let port, let value, let transaction), .probe(let want, let wanted, let txn)):
+                port == want && value.isIdentical(to: wanted) && transaction == txn
+            case (.log(let node, let value, _), .log(let want, let wanted)):
+                node == want && value.isIdentical(to: wanted)
+            default: false
+            }
         }
     }
 }
