@@ -51,16 +51,20 @@ struct RecordShellTests {
         ])
     }
 
-    @Test func recordShowsTheStatusAndStopSaysHowManyEvents() {
+    @Test func recordShowsTheStatusAndStopSaysHowManyEvents() throws {
         let directory = TemporaryDirectory()
         let session = recordingShell()
-        #expect(session.run("record") == ["not recording (start with: record FILE)"])
-        #expect(session.run("record \(directory.path)/a.jsonl") == ["recording into \(directory.path)/a.jsonl"])
+        let idle = try session.report("record", as: RecordingStatus.self)
+        #expect(idle.path == nil && idle.failure == nil)
+        let started = try session.report("record \(directory.path)/a.jsonl", as: RecordingStarted.self)
+        #expect(started.path == "\(directory.path)/a.jsonl" && started.stores == 0 && started.pendingTimers == 0 && !started.startsWithOpening)
         session.run("= 1")
-        #expect(session.run("record") == ["recording into \(directory.path)/a.jsonl: 1 event"])
+        let status = try session.report("record", as: RecordingStatus.self)
+        #expect(status.path == "\(directory.path)/a.jsonl" && status.events == 1 && status.failure == nil)
         #expect(session.error("record \(directory.path)/b.jsonl").contains("already recording"))
-        #expect(session.run("record stop") == ["stopped recording into \(directory.path)/a.jsonl (1 event)"])
-        #expect(session.run("record stop") == ["not recording"])
+        let stopped = try session.report("record stop", as: RecordingStopped.self)
+        #expect(stopped.path == "\(directory.path)/a.jsonl" && stopped.events == 1)
+        #expect(try session.report("record stop", as: RecordingStopped.self).path == nil)
     }
 
     @Test func errorsProbesAndRoutesAreRecorded() {
@@ -82,10 +86,10 @@ struct RecordShellTests {
         #expect(recorded.contains { $0.contains(#""kind":"route","url":"/message/Max","pattern":"/message/:username","params":{"username":"Max"}"#) })
     }
 
-    @Test func anUnwritableFileIsAnError() {
+    @Test func anUnwritableFileIsAnError() throws {
         let session = recordingShell()
         #expect(session.error("record /nonexistent-dir/x.jsonl").hasPrefix("error: cannot write '/nonexistent-dir/x.jsonl'"))
-        #expect(session.run("record") == ["not recording (start with: record FILE)"])
+        #expect(try session.report("record", as: RecordingStatus.self).path == nil)
     }
 }
 
@@ -97,9 +101,11 @@ struct ReplayShellTests {
         recordCounter(into: path)
         let session = DataflowSession()
         // Like a test run, a verification prints its outcome only.
-        #expect(session.run("replay \(path) --verify") == ["verified 4 steps of \(path): every effect matches the recording"])
+        try expectVerified(session.shell.reply(to: "replay \(path) --verify"), path, steps: 4)
         #expect(try session.value("state").isIdentical(to: ["count": 5]))
-        #expect(session.run("history --last 1") == [">  #2 Increment {by: 3}  count"])
+        let history = try session.report("history --last 1", as: HistoryListing.self)
+        #expect(history.entries.map(\.index) == [2] && history.current == 2 && !history.showsInitialState && history.branch == nil)
+        #expect(history.entries.map(\.action) == [["type": "Increment", "by": 3]] && history.entries.map { $0.changes.map(\.pathText) } == [["count"]])
     }
 
     @Test func replayVerifyStopsAtTheFirstDivergenceWithTheStepAndADiff() throws {
@@ -123,17 +129,19 @@ struct ReplayShellTests {
         let path = directory.path + "/counter.jsonl"
         recordCounter(into: path)
         let session = DataflowSession()
-        #expect(session.run("replay \(path) --step") == ["replay of \(path) paused before step 1 of 4: store app = {count: 0}"])
-        #expect(session.run("step").last == "replay of \(path) paused after step 1 of 4; next: reducer app on Increment : state.count += action.by")
-        #expect(session.run("break app when state.count > 1") == ["break when state.count > 1 in app"])
-        #expect(session.run("continue").last == "break: the condition holds after step 3 of 4 (dispatch app Increment {by: 2})")
+        try expectPaused(session.shell.reply(to: "replay \(path) --step"), path, step: 0, .stepped(next: "store app = {count: 0}"))
+        try expectPaused(session.shell.reply(to: "step"), path, step: 1, .stepped(next: "reducer app on Increment : state.count += action.by"))
+        let breakpoint = try session.report("break app when state.count > 1", as: BreakpointSet.self)
+        #expect(breakpoint.store == "app" && breakpoint.condition.description == "state.count > 1")
+        try expectPaused(session.shell.reply(to: "continue"), path, step: 3, .breakpoint(after: "dispatch app Increment {by: 2}"))
         #expect(try session.value("state").isIdentical(to: ["count": 2]))
-        #expect(session.run("continue").last == "replayed 4 steps of \(path)")
+        let finished = try session.report("continue", as: ReplayFinished.self)
+        #expect(finished.path == path && finished.steps == 4 && !finished.verified && finished.failed == 0)
         #expect(session.error("step").contains("no replay is paused"))
-        #expect(DataflowSession().run("replay \(path) --until 3").last == "replay of \(path) paused after step 3 of 4; next: dispatch app Increment {by: 3}")
+        try expectPaused(DataflowSession().shell.reply(to: "replay \(path) --until 3"), path, step: 3, .stepped(next: "dispatch app Increment {by: 3}"))
     }
 
-    @Test func aReplayPrintsWhatItsCommandsPrintAndAVerificationShowsItsSteps() {
+    @Test func aReplayPrintsWhatItsCommandsPrintAndAVerificationShowsItsSteps() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/counter.jsonl"
         recordCounter(into: path)
@@ -144,8 +152,9 @@ struct ReplayShellTests {
         session.run("replay \(path) --verify --step")
         session.run("step")
         session.run("step")
+        // The step prints what its command printed: the action, then where the replay paused.
         #expect(session.run("step") == ["#1 Increment  count: 0 → 2", "replay of \(path) paused after step 3 of 4; next: dispatch app Increment {by: 3}"])
-        #expect(session.run("continue") == ["verified 4 steps of \(path): every effect matches the recording"])
+        try expectVerified(session.shell.reply(to: "continue"), path, steps: 4)
     }
 
     @Test func anAppsRecordingReplaysOnlyWhereItsStoreIsHosted() throws {
@@ -183,11 +192,15 @@ struct InspectShellTests {
         let directory = TemporaryDirectory()
         let path = appRecording(directory)
         let session = DataflowSession()
-        #expect(session.run("inspect \(path)") == ["inspected \(path): app (3 actions)"])
+        try expectInspected(session, path, ["app": 3])
         #expect(try session.value("state").isIdentical(to: ["count": 30]))
-        #expect(session.run("jump 1") == ["app at #1 of 3: {count: 10}"])
-        #expect(session.run("diff 1 3") == ["count: 10 → 30"])
-        #expect(session.run("blame count") == ["#1 Set {to: 10}  0 → 10", "#2 Set {to: 20}  10 → 20", "#3 Set {to: 30}  20 → 30"])
+        let jump = try session.report("jump 1", as: StoreAtStep.self)
+        #expect(jump.store == "app" && jump.index == 1 && jump.move == .jump(count: 3) && jump.state.isIdentical(to: ["count": 10]))
+        #expect(try session.report("diff 1 3", as: StateDiff.self).changes.isIdentical(to: [.at("count", from: 10, to: 30)]))
+        let blames = try session.report("blame count", as: BlameListing.self).blames
+        #expect(blames.map(\.index) == [1, 2, 3])
+        #expect(Value.array(blames.map(\.action)).isIdentical(to: [["type": "Set", "to": 10], ["type": "Set", "to": 20], ["type": "Set", "to": 30]]))
+        #expect(Value.array(blames.compactMap(\.old)).isIdentical(to: [0, 10, 20]) && Value.array(blames.compactMap(\.new)).isIdentical(to: [10, 20, 30]))
         #expect(session.error("skip 2").contains("no reducers"))
     }
 
@@ -674,4 +687,28 @@ struct DevToolsFixtureShellTests {
         let line = session.run("import devtools \(Self.fixture("todos-lifted.json")) app").last ?? ""
         #expect(line.contains(#""result":{"store":"app","actions":4,"failed":0,"skipped":[2],"current":3,"replaced":0,"replacedBranches":0}"#))
     }
+}
+
+/// Checks that `reply` is a replay of `path` that ran to its end, `steps` steps, every effect as recorded.
+private func expectVerified(_ reply: CommandReply?, _ path: String, steps: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let finished = try #require(reply?.report as? ReplayFinished, "\(String(describing: reply?.result))", sourceLocation: sourceLocation)
+    #expect(finished.path == path && finished.steps == steps && finished.verified && finished.failed == 0, sourceLocation: sourceLocation)
+    #expect(finished.differing.count == 0, sourceLocation: sourceLocation)
+}
+
+/// Checks that `reply` is a replay of `path` paused after `step` steps (of 4) for `reason`.
+private func expectPaused(_ reply: CommandReply?, _ path: String, step: Int, _ reason: ReplayPaused.Reason,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let paused = try #require(reply?.report as? ReplayPaused, "\(String(describing: reply?.result))", sourceLocation: sourceLocation)
+    #expect(paused.path == path && paused.step == step && paused.steps == 4 && paused.reason == reason, "\(paused.reason)",
+            sourceLocation: sourceLocation)
+}
+
+/// Runs `inspect PATH`, which must load the `stores` with their action counts, in order, and warn of nothing.
+private func expectInspected(_ session: DataflowSession, _ path: String, _ stores: KeyValuePairs<String, Int>,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let inspected = try session.report("inspect \(path)", as: Inspected.self, sourceLocation: sourceLocation)
+    #expect(inspected.path == path && inspected.warnings.isEmpty && inspected.follow == nil, sourceLocation: sourceLocation)
+    #expect(inspected.stores.map(\.name) == stores.map(\.key) && inspected.stores.map(\.actions) == stores.map(\.value),
+            sourceLocation: sourceLocation)
 }
