@@ -113,7 +113,7 @@ struct MultiWireShellTests {
         #expect(session.run("unwire a.out -> app.dispatch") == ["unwired a.out -> app.dispatch"])
         // One wire left: the short form works again.
         #expect(session.run("unwire app.dispatch") == ["unwired app.dispatch"])
-        #expect(session.failure("unwire app.dispatch") == "error: app.dispatch has no wire\n  unwire app.dispatch\n             ^~~~~~~~")
+        try session.expectError("unwire app.dispatch", "app.dispatch has no wire", at: 11..<19)
         #expect(try session.value("state").isIdentical(to: ["log": ["V0", "A"]]))
     }
 
@@ -122,7 +122,7 @@ struct MultiWireShellTests {
         session.run(threeSources.joined(separator: "\n"))
         session.run("unwire a.out -> app.dispatch")
         try session.expectError("unwire a.out -> app.dispatch", "there is no wire from a.out into app.dispatch (its wires: b.out -> app.dispatch, v.value -> app.dispatch)", at: 7..<28)
-        #expect(session.failure("unwire x.out -> app.dispatch") == "error: no node 'x' (nodes: a, app, b, v)\n  unwire x.out -> app.dispatch\n         ^")
+        try session.expectError("unwire x.out -> app.dispatch", "no node 'x' (nodes: a, app, b, v)", at: 7..<8)
         #expect(session.failure("unwire v.set -> app.dispatch")
             == "error: v has no output 'set' (outputs: value)\n  unwire v.set -> app.dispatch\n           ^~~")
         #expect(session.error("unwire a.out -> app.nope").hasPrefix("error: app has no input 'nope' (inputs: dispatch)"))
