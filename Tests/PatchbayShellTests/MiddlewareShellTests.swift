@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 @testable import PatchbayShell
 import Testing
 
@@ -19,10 +20,13 @@ struct MiddlewareShellTests {
     @Test func aMiddlewareChangesTheActionBeforeTheReducers() throws {
         let session = DataflowSession()
         session.run(counter)
-        #expect(session.run("middleware app on Add : action.by = action.by * 10") == ["m1: app on Add : action.by = action.by * 10"])
+        #expect(try middleware(session, "middleware app on Add : action.by = action.by * 10") == ["m1", "app", "Add", "action.by = action.by * 10"])
         expectStep(try session.step("dispatch app Add {by: 2}"), 1, "Add", [.at("count", from: 0, to: 20)])
         // The history keeps the action as the reducers got it.
-        #expect(session.run("history") == ["   #0 (initial state)", ">  #1 Add {by: 20}  count"])
+        let history = try session.report("history", as: HistoryListing.self)
+        #expect(history.showsInitialState && history.current == 1 && history.entries.map(\.index) == [1])
+        #expect(history.entries.map { $0.changes.map(\.pathText) } == [["count"]])
+        #expect(history.entries.first?.action.isIdentical(to: ["type": "Add", "by": 20]) == true)
         // Another type goes by untouched.
         expectStep(try session.step("dispatch app Log {text: \"hi\"}"), 2, "Log", [.at("log[0]", to: "hi")])
     }
@@ -40,9 +44,10 @@ struct MiddlewareShellTests {
         let session = DataflowSession()
         session.run(counter)
         session.run("middleware app on Add : if action.by < 0 { drop }; action.by = 100")
-        #expect(session.run("dispatch app Add {by: -1}") == ["Add was dropped by a middleware: nothing changed"])
+        let dropped = try session.report("dispatch app Add {by: -1}", as: DispatchReport.self)
+        #expect(dropped.outcome == .dropped(type: "Add") && dropped.warning == nil)
         #expect(try session.value("state").isIdentical(to: ["count": 0, "log": []]))
-        #expect(session.run("history") == [">  #0 (initial state)"])
+        try expectNoActions(session)
         // `drop` ends the statements: the assignment after it did not run for the dropped action.
         expectStep(try session.step("dispatch app Add {by: 1}"), 1, "Add", [.at("count", from: 0, to: 100)])
     }
@@ -54,7 +59,9 @@ struct MiddlewareShellTests {
         let printed = session.run("dispatch app Add {by: 3}")
         // The action first, then the follow-up, which names it.
         #expect(printed == ["#1 Add  count: 0 → 3", #"#2 Log (from #1)  log[0]: + "add""#])
-        #expect(session.run("history").last == #">  #2 Log {text: "add", before: 0}  log[0]  (dispatched by #1)"#)
+        let log = try #require(try session.report("history", as: HistoryListing.self).entries.last)
+        #expect(log.index == 2 && log.action.isIdentical(to: ["type": "Log", "text": "add", "before": 0]) && log.cause == 1)
+        #expect(log.changes.map(\.pathText) == ["log[0]"] && log.failure == nil && !log.skipped)
         // A dropped action's dispatches still go, as in the typed library's `Store`.
         session.run("middleware app on Add : drop")
         session.run("dispatch app Add {by: 1}")
@@ -69,14 +76,14 @@ struct MiddlewareShellTests {
         let message = session.error("dispatch app Add {by: 1, zero: 0}")
         #expect(message == "error: Add failed in middleware m1 (app keeps its state; the action was not handled): division by zero in 'action.by / action.zero'")
         #expect(try session.value("state").isIdentical(to: ["count": 0, "log": []]))
-        #expect(session.run("history") == [">  #0 (initial state)"])
+        try expectNoActions(session)
         session.run("middleware rm m1\nmiddleware app on Add : action = 3")
         #expect(session.error("dispatch app Add").hasSuffix(
             "the action must stay an object with a string type, such as {type: \"Add\"}, not 3"))
         #expect(try session.value("state").isIdentical(to: ["count": 0, "log": []]))
     }
 
-    @Test func aMiddlewareCannotChangeTheState() {
+    @Test func aMiddlewareCannotChangeTheState() throws {
         let session = DataflowSession()
         session.run(counter)
         #expect(session.failure("middleware app : state.count = 1") == """
@@ -85,7 +92,8 @@ struct MiddlewareShellTests {
               middleware app : state.count = 1
                                ^~~~~~~~~~~
             """)
-        #expect(session.run("middleware list") == ["no middleware yet"])
+        let none = try session.report("middleware list", as: MiddlewareList.self)
+        #expect(none.middleware.isEmpty && none.hosted.isEmpty)
         // `drop` and `dispatch` are a middleware's: in a reducer they are no statements.
         #expect(session.error("reducer app on Add : drop").hasPrefix("error: "))
         #expect(session.run("reducer list").count == 2)
@@ -96,13 +104,14 @@ struct MiddlewareShellTests {
         session.run(counter)
         session.run("store other = {n: 0}")
         session.run("middleware app on Add : drop\nmiddleware other : action.seen = true")
-        #expect(session.run("middleware list") == ["m1: app on Add : drop", "m2: other on * : action.seen = true"])
-        #expect(session.run("middleware list other") == ["m2: other on * : action.seen = true"])
-        #expect(session.run("middleware rm m1") == ["removed m1"])
+        #expect(try session.report("middleware list", as: MiddlewareList.self).middleware.map(fields)
+                == [["m1", "app", "Add", "drop"], ["m2", "other", "*", "action.seen = true"]])
+        #expect(try session.report("middleware list other", as: MiddlewareList.self).middleware.map(fields) == [["m2", "other", "*", "action.seen = true"]])
+        #expect(try session.report("middleware rm m1", as: StoreHandlerRemoved.self).id == "m1")
         try session.expectError("middleware rm m1", "no middleware 'm1' (middleware: m2)", at: 14..<16)
         // As with reducers, a new one takes the lowest free id, or the one asked for.
-        #expect(session.run("middleware app : drop") == ["m1: app on * : drop"])
-        #expect(session.run("middleware m7 = app on Add : drop") == ["m7: app on Add : drop"])
+        #expect(try middleware(session, "middleware app : drop") == ["m1", "app", "*", "drop"])
+        #expect(try middleware(session, "middleware m7 = app on Add : drop") == ["m7", "app", "Add", "drop"])
         try session.expectError("middleware m7 = app : drop", "middleware m7 exists: 'middleware rm m7' removes it", at: 11..<13)
         #expect(session.error("middleware x1 = app : drop") == "error: 'x1' is not a middleware id: ids are m and a number (m1, m2, ...)")
     }
@@ -173,4 +182,20 @@ struct MiddlewareShellTests {
         #expect(session.run("import devtools \(file) app") == ["imported 2 actions into app"])
         #expect(try session.value("state").isIdentical(to: ["count": 3, "log": []]))
     }
+}
+
+/// A middleware as its line shows it: id, store, type and body.
+private func fields(_ middleware: MiddlewareSummary) -> [String] {
+    [middleware.id, middleware.store, middleware.type, middleware.body]
+}
+
+/// The middleware `command` added, as its line shows it.
+private func middleware(_ session: DataflowSession, _ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    fields(try session.report(command, as: MiddlewareDefined.self, sourceLocation: sourceLocation).summary)
+}
+
+/// Checks that `history` lists no action: the initial state alone, current.
+private func expectNoActions(_ session: DataflowSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let history = try session.report("history", as: HistoryListing.self, sourceLocation: sourceLocation)
+    #expect(history.entries.isEmpty && history.showsInitialState && history.current == 0, sourceLocation: sourceLocation)
 }

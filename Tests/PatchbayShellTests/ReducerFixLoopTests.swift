@@ -1,5 +1,6 @@
 import Foundation
 import PatchbayCore
+import PatchbayGraph
 @testable import PatchbayShell
 import Testing
 
@@ -21,45 +22,62 @@ private func resultObject(_ line: String) throws -> [String: Any]? {
     return object?["result"] as? [String: Any]
 }
 
+/// A reducer as its line shows it: id, store, type, `at`, `when`, `after` and body.
+private func fields(_ reducer: ReducerSummary) -> [String?] {
+    [reducer.id, reducer.store, reducer.type, reducer.path, reducer.condition, reducer.delay.map { "\($0)" }, reducer.body]
+}
+
+/// The reducer `command` added or replaced, as its line shows it; the command must note no history.
+private func reducer(_ session: DataflowSession, _ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String?] {
+    fields(try session.report(command, as: ReducerDefined.self, sourceLocation: sourceLocation).summary)
+}
+
+/// The reducers `reducer list` lists, as their lines show them.
+private func reducers(_ session: DataflowSession, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String?]] {
+    try session.report("reducer list", as: ReducerList.self, sourceLocation: sourceLocation).reducers.map(fields)
+}
+
 @Suite("Shell stores: replacing a reducer")
 struct ReducerReplacementTests {
     @Test func aReplacedReducerKeepsItsIDStoreTypeAndPlace() throws {
         let session = counter()
-        #expect(session.run("reducer r1 : state.n += 10") == ["r1: app on Add : state.n += 10"])
-        #expect(session.run("reducer list") == ["r1: app on Add : state.n += 10", "r2: app on Add : state.n = state.n * 2"])
+        #expect(try reducer(session, "reducer r1 : state.n += 10") == ["r1", "app", "Add", nil, nil, nil, "state.n += 10"])
+        #expect(try reducers(session) == [["r1", "app", "Add", nil, nil, nil, "state.n += 10"], ["r2", "app", "Add", nil, nil, nil, "state.n = state.n * 2"]])
         expectStep(try session.step("dispatch app Add"), 1, "Add", [.at("n", from: 0, to: 20)])
     }
 
-    @Test func itKeepsItsScopeGuardAndDelay() {
+    @Test func itKeepsItsScopeGuardAndDelay() throws {
         let session = DataflowSession()
         session.run("store app = {user: {name: 'x'}}")
         session.run("reducer app on Rename at user when action.name != '' after 5 : state.name = action.name")
-        #expect(session.run("reducer r1 : state.name = action.name + '!'") == [
-            "r1: app on Rename at user when action.name != '' after 5 : state.name = action.name + '!'",
-        ])
+        #expect(try reducer(session, "reducer r1 : state.name = action.name + '!'")
+                == ["r1", "app", "Rename", "user", "action.name != ''", "5", "state.name = action.name + '!'"])
     }
 
-    @Test func anUnknownIDOrAMissingBodyIsAnErrorThatChangesNothing() {
+    @Test func anUnknownIDOrAMissingBodyIsAnErrorThatChangesNothing() throws {
         let session = counter()
         #expect(session.error("reducer r9 : state.n = 0") == "error: no reducer 'r9' (reducers: r1, r2)")
         #expect(session.error("reducer r1 :").hasPrefix("error: missing statements; usage: reducer "))
         #expect(session.error("reducer r1 : state.n +").hasPrefix("error: "))
-        #expect(session.run("reducer list") == ["r1: app on Add : state.n += 1", "r2: app on Add : state.n = state.n * 2"])
+        #expect(try reducers(session) == [["r1", "app", "Add", nil, nil, nil, "state.n += 1"], ["r2", "app", "Add", nil, nil, nil, "state.n = state.n * 2"]])
     }
 
     @Test func aChangeOfReducersOnAStoreWithAHistorySaysHowToRecomputeIt() throws {
         let session = counter()
         // No history yet: nothing to say.
-        #expect(session.run("reducer r1 : state.n += 2") == ["r1: app on Add : state.n += 2"])
+        #expect(try reducer(session, "reducer r1 : state.n += 2") == ["r1", "app", "Add", nil, nil, nil, "state.n += 2"])
         session.run("dispatch app Add\ndispatch app Add\ndispatch app Add")
-        let note = "note: app's 3 states were made by the old reducers; 'history recompute app' runs them again"
-        #expect(session.run("reducer r1 : state.n += 10") == ["r1: app on Add : state.n += 10", note])
-        #expect(session.run("reducer app on Add : state.n -= 1") == ["r3: app on Add : state.n -= 1", note])
-        #expect(session.run("reducer rm r3") == ["removed r3", note])
-        // The first changed state as `diff` prints it: it was 0 + 2 then * 2, it is 0 + 10 then * 2.
-        #expect(session.run("history recompute app") == [
-            "recomputed 3 actions of app with its reducers as they are now: 3 states changed, the first at #1:", "n: 4 → 20",
-        ])
+        // Each change then notes that app's 3 states were made by the old reducers.
+        let replaced = try session.report("reducer r1 : state.n += 10", as: StaleHistoryNoted<ReducerDefined>.self)
+        #expect(fields(replaced.change.summary) == ["r1", "app", "Add", nil, nil, nil, "state.n += 10"] && replaced.store == "app" && replaced.states == 3)
+        let added = try session.report("reducer app on Add : state.n -= 1", as: StaleHistoryNoted<ReducerDefined>.self)
+        #expect(fields(added.change.summary) == ["r3", "app", "Add", nil, nil, nil, "state.n -= 1"] && added.store == "app" && added.states == 3)
+        let removed = try session.report("reducer rm r3", as: StaleHistoryNoted<StoreHandlerRemoved>.self)
+        #expect(removed.change.id == "r3" && removed.store == "app" && removed.states == 3)
+        // The first changed state as `diff` gives it: it was 0 + 2 then * 2, it is 0 + 10 then * 2.
+        let recomputed = try session.report("history recompute app", as: Recomputed.self)
+        #expect(recomputed.store == "app" && recomputed.actions == 3 && recomputed.changedStates == 3 && recomputed.firstChanged == 1)
+        #expect(recomputed.firstChanges.isIdentical(to: [.at("n", from: 4, to: 20)]))
         #expect(try session.value("state app").isIdentical(to: ["n": 140]))
     }
 
