@@ -104,7 +104,7 @@ struct MidSessionRecordingTests {
             dispatch s Later
             tick 1
             """)
-        #expect(live.run("clock") == ["clock 4 ms, 3 timers pending, next at 6 ms"])
+        try live.expectClock(now: 4, pending: 3, next: 6)
         #expect(live.run("record \(path)") == ["recording into \(path) (it starts with what exists: 1 store, 3 pending timers and the definitions)"])
         live.run("tick 2\nrecord stop")
         let expected = live.run("clock\nstate s\nhistory s")
@@ -304,7 +304,7 @@ struct SelfContainedRecordingTests {
             record stop
             """)
         try FileManager.default.removeItem(atPath: exported)
-        #expect(live.run("clock") == ["clock 0 ms, 1 timer pending, next at 4 ms"])
+        try live.expectClock(now: 0, pending: 1, next: 4)
         #expect(inspecting(path).run("history s") == live.run("history s"))
         let replayed = liveShell()
         #expect(replayed.run("replay \(path) --verify").last == "verified 3 steps of \(path): every effect matches the recording")

@@ -13,7 +13,7 @@ struct FailedCommandTimerTests {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on L after 0 : state.n += 1\nmiddleware app on L : dispatch L {}")
         #expect(session.outcome("dispatch app L").status == .failure)
-        #expect(session.run("clock") == ["clock 0 ms, no timers pending"])
+        try session.expectClock(now: 0, pending: 0)
         session.run("tick 1")
         #expect(try session.value("= app.n").isIdentical(to: 0))
     }
@@ -33,12 +33,12 @@ struct FailedCommandTimerTests {
             wire s.out -> app.dispatch : {type: "M"}
             dispatch app L
             """)
-        #expect(session.run("clock") == ["clock 0 ms, 1 timer pending, next at 0 ms"])
+        try session.expectClock(now: 0, pending: 1, next: 0)
         let tick = session.outcome("tick 0")
         #expect(tick.status == .failure)
         let errors = tick.lines.map(\.text).filter { $0.contains("did not settle after 100 follow-up transactions") }
         #expect(errors.count == 1, "\(tick.lines.map(\.text))")
-        #expect(session.run("clock") == ["clock 0 ms, 1 timer pending, next at 0 ms"])
+        try session.expectClock(now: 0, pending: 1, next: 0)
         #expect(try session.value("= app").isIdentical(to: ["n": 0, "m": 0]))
     }
 }

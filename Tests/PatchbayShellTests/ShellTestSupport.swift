@@ -126,12 +126,24 @@ extension ShellSession {
         #expect(error.range == range, sourceLocation: sourceLocation)
     }
 
-    /// Runs a command that reports nothing of its own (`set`, `send`, `touch`), and checks
-    /// what it set off: the probe and log output, in order, values as written.
-    func expectOutput(_ command: String, _ expected: [Seen], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let reply = try #require(shell.reply(to: command), sourceLocation: sourceLocation)
-        #expect(reply.report is NoReport, "'\(command)': \(reply.result)", sourceLocation: sourceLocation)
-        #expect(Seen.match(reply.events, expected), "\(reply.events)", sourceLocation: sourceLocation)
+    /// Runs commands that report nothing of their own (`set`, `send`, `touch`), a line each, and
+    /// checks what they set off: the probe and log output, in order, values as written.
+    func expectOutput(_ script: String, _ expected: [Seen], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var events: [GraphEvent] = []
+        for command in script.split(separator: "\n").map(String.init) {
+            let reply = try #require(shell.reply(to: command), sourceLocation: sourceLocation)
+            #expect(reply.report is NoReport, "'\(command)': \(reply.result)", sourceLocation: sourceLocation)
+            events += reply.events
+        }
+        #expect(Seen.match(events, expected), "\(events)", sourceLocation: sourceLocation)
+    }
+
+    /// Runs `clock` (or `tick`, with `pending` left out: it shows only the time) and checks the
+    /// virtual time, how many timers are pending and when the next is due.
+    func expectClock(_ command: String = "clock", now: Int, pending: Int? = nil, next: Int? = nil,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let clock = try report(command, as: ClockReading.self, sourceLocation: sourceLocation)
+        #expect(clock.now == now && clock.timers?.count == pending && clock.timers?.nextDue == next, sourceLocation: sourceLocation)
     }
 
     /// The shell's `shellError(_:)`: runs one command, which must fail, and returns its error.
