@@ -90,7 +90,7 @@ struct HostedStoreTests {
         #expect(text.contains("did you mean 'Deposit'?"))
         #expect(text.contains("dispatch wallet Deposti {amount: 1}\n                  ^~~~~~~"))
         #expect(try session.value("state wallet").isIdentical(to: ["balance": 0]))
-        #expect(session.run("history wallet") == [">  #0 (initial state)"])
+        try session.expectNoActions("history wallet")
     }
 
     @Test func aFieldThatDoesNotDecodeNamesTheFieldAndTheType() throws {
@@ -107,9 +107,9 @@ struct HostedStoreTests {
         let session = try HostedFixtures.session()
         session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double")
         #expect(try session.value("state tally").isIdentical(to: ["total": 22, "log": []]))
-        #expect(session.run("skip tally 1") == ["skipped #1: 3 states changed"])
+        try session.expectSkip("skip tally 1", 1, skipped: true, changing: 3)
         #expect(try session.value("state tally").isIdentical(to: ["total": 20, "log": []]))
-        #expect(session.run("unskip tally 1") == ["unskipped #1: 3 states changed"])
+        try session.expectSkip("unskip tally 1", 1, skipped: false, changing: 3)
         #expect(try session.value("state tally").isIdentical(to: ["total": 22, "log": []]))
     }
 
@@ -132,9 +132,9 @@ struct HostedStoreTests {
     @Test func blameFindAndDiffWorkOnHostedStores() throws {
         let session = try HostedFixtures.session()
         session.run("dispatch tally add {amount: 2}\ndispatch tally double\ndispatch tally note {_0: \"x\"}")
-        #expect(session.run("blame tally total") == ["#1 add {amount: 2}  0 → 2", "#2 double  2 → 4"])
-        #expect(session.run("find tally state.total > 3") == ["#2 double", #"#3 note {_0: "x"}"#])
-        #expect(session.run("diff tally 1 3") == ["total: 2 → 4", #"log[0]: + "x""#])
+        try session.expectBlamed("blame tally total", [1, 2], [["type": "add", "amount": 2], ["type": "double"]], old: [0, 2], new: [2, 4])
+        try session.expectFound("find tally state.total > 3", [2, 3], [["type": "double"], ["type": "note", "_0": "x"]])
+        #expect(try session.report("diff tally 1 3", as: StateDiff.self).changes.isIdentical(to: [.at("total", from: 2, to: 4), .at("log[0]", to: "x")]))
     }
 
     @Test func historyRewritesWorkOnHostedStores() throws {
@@ -144,7 +144,7 @@ struct HostedStoreTests {
         #expect(session.run("history sweep tally").first?.contains("1") == true)
         #expect(try session.value("state tally").isIdentical(to: ["total": 2, "log": []]))
         session.run("history commit tally")
-        #expect(session.run("history tally") == [">  #0 (initial state)"])
+        try session.expectNoActions("history tally")
         // The committed state is the new start: the app's reducer goes on from it.
         expectStep(try session.step("dispatch tally double"), 1, "double", [.at("total", from: 2, to: 4)])
         session.run("history revert tally")
@@ -365,7 +365,7 @@ struct HostedStoreRecordingTests {
         let session = try HostedFixtures.session()
         session.run("inspect \(path)")
         #expect(try session.value("state tally").isIdentical(to: ["total": 22, "log": []]))
-        #expect(session.run("skip tally 2") == ["skipped #2: 2 states changed"])
+        try session.expectSkip("skip tally 2", 2, skipped: true, changing: 2)
         #expect(try session.value("state tally").isIdentical(to: ["total": 2, "log": []]))
     }
 
@@ -403,7 +403,7 @@ struct HistoryRecomputeTests {
         ])
         #expect(try session.value("state").isIdentical(to: ["n": 2]))
         // The skipped action stays skipped; unskipping it runs the new reducer.
-        #expect(session.run("unskip 2") == ["unskipped #2: 2 states changed"])
+        try session.expectSkip("unskip 2", 2, skipped: false, changing: 2)
         #expect(try session.value("state").isIdentical(to: ["n": 22]))
     }
 
@@ -478,7 +478,7 @@ struct HostedStoreForeignTypesTests {
         #expect(session.run("history tally") == history)
         #expect(try session.value("state tally").isIdentical(to: ["total": 111]))
         // Time travel over the recorded states still works; the reducer refuses them one line at a time.
-        #expect(session.run("jump tally 1") == ["tally at #1 of 3: {total: 1}"])
+        try session.expectJump("jump tally 1", "tally", 1, of: 3, ["total": 1])
         #expect(session.error("dispatch tally double").hasPrefix("error: the state does not decode as Tally"))
         #expect(session.run("history tally").count == 4)
 

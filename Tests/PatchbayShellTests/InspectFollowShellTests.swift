@@ -76,8 +76,8 @@ struct InspectFollowShellTests {
         recording.append(2)
         #expect(followed(session) == ["#3 Set  count: 20 → 30", "#4 Set  count: 30 → 40"])
         #expect(try session.value("state").isIdentical(to: ["count": 40]))
-        #expect(session.run("jump 1") == ["app at #1 of 4: {count: 10}"])
-        #expect(session.run("diff 2 4") == ["count: 20 → 40"])
+        try session.expectJump("jump 1", "app", 1, of: 4, ["count": 10])
+        #expect(try session.report("diff 2 4", as: StateDiff.self).changes.isIdentical(to: [.at("count", from: 20, to: 40)]))
         #expect(session.run("blame count").count == 4)
         // A new action takes the store back to the end of the recording, then one step on.
         recording.append(1)
@@ -126,7 +126,7 @@ struct InspectFollowShellTests {
                            + "before is kept"])
         #expect(!session.shell.isFollowing)
         #expect(try session.value("state").isIdentical(to: ["count": 20]))
-        #expect(session.run("jump 1") == ["app at #1 of 2: {count: 10}"])
+        try session.expectJump("jump 1", "app", 1, of: 2, ["count": 10])
     }
 
     @Test func aTruncatedFileStopsFollowingWithOneLine() throws {

@@ -40,11 +40,7 @@ struct MultiWireShellTests {
         #expect(session.run("history") == [
             "   #0 (initial state)", "   #1 V0  log[0]", "   #2 A  log[1]", "   #3 B1  log[2]", "   #4 V1  log[3]", ">  #5 A2  log[4]",
         ])
-        #expect(session.run("blame log") == [
-            #"#1 V0  [] → ["V0"]"#, #"#2 A  ["V0"] → ["V0", "A"]"#, #"#3 B1  ["V0", "A"] → ["V0", "A", "B1"]"#,
-            #"#4 V1  ["V0", "A", "B1"] → ["V0", "A", "B1", "V1"]"#,
-            #"#5 A2  ["V0", "A", "B1", "V1"] → ["V0", "A", "B1", "V1", "A2"]"#,
-        ])
+        try session.expectBlamed("blame log", [1, 2, 3, 4, 5], [["type": "V0"], ["type": "A"], ["type": "B1"], ["type": "V1"], ["type": "A2"]], old: [[], ["V0"], ["V0", "A"], ["V0", "A", "B1"], ["V0", "A", "B1", "V1"]], new: [["V0"], ["V0", "A"], ["V0", "A", "B1"], ["V0", "A", "B1", "V1"], ["V0", "A", "B1", "V1", "A2"]])
     }
 
     @Test func whyNamesTheWireTheLatestActionCameThrough() throws {

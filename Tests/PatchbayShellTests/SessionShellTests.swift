@@ -622,7 +622,7 @@ struct DevToolsFixtureShellTests {
         // After the commit, the initial state is {n: 11}: the import starts there, never from {}.
         #expect(session.run("import devtools \(file) s") == ["imported 2 actions into s"])
         #expect(try session.value("state s").isIdentical(to: ["n": 13]))
-        #expect(session.run("jump 0") == ["s at #0 of 2: {n: 11}"])
+        try session.expectJump("jump 0", "s", 0, of: 2, ["n": 11])
         // A store that does not exist has no initial state to start from.
         #expect(session.error("import devtools \(file) fresh").contains("the file has no preloadedState (committedState) and there is no store fresh"))
         #expect(session.error("state fresh").contains("fresh"))

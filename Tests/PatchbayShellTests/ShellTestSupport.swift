@@ -146,6 +146,47 @@ extension ShellSession {
         #expect(clock.now == now && clock.timers?.count == pending && clock.timers?.nextDue == next, sourceLocation: sourceLocation)
     }
 
+    /// Runs a `skip` or `unskip` of step `index`, which must say whether the step is skipped now and
+    /// how many states `changing` it changed.
+    func expectSkip(_ command: String, _ index: Int, skipped: Bool, changing: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let skip = try report(command, as: SkipToggled.self, sourceLocation: sourceLocation)
+        #expect(skip.index == index && skip.skipped == skipped && skip.changedStates == changing, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `history [STORE]`, which must list no action: the initial state alone, current.
+    func expectNoActions(_ command: String = "history", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let history = try report(command, as: HistoryListing.self, sourceLocation: sourceLocation)
+        #expect(history.entries.isEmpty && history.showsInitialState && history.current == 0 && !history.filtering, sourceLocation: sourceLocation)
+    }
+
+    /// Runs a `jump`, which must make step `index` of the `count` steps of `store` current, with `state` (as written).
+    func expectJump(_ command: String, _ store: String, _ index: Int, of count: Int, _ state: Value,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let jump = try report(command, as: StoreAtStep.self, sourceLocation: sourceLocation)
+        #expect(jump.store == store && jump.index == index && jump.move == .jump(count: count), sourceLocation: sourceLocation)
+        #expect(jump.state.isIdentical(to: state), "\(jump.state)", sourceLocation: sourceLocation)
+    }
+
+    /// Runs a `find`, which must show every match: the steps and the actions that led to them (as written).
+    func expectFound(_ command: String, _ indices: [Int], _ actions: [Value], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let found = try report(command, as: FoundStates.self, sourceLocation: sourceLocation)
+        #expect(found.matches.map(\.index) == indices && found.hiddenBefore == 0 && found.hiddenAfter == 0, sourceLocation: sourceLocation)
+        #expect(Value.array(found.matches.map { $0.action ?? .null }).isIdentical(to: .array(actions)), sourceLocation: sourceLocation)
+    }
+
+    /// Runs a `blame`, which must show every change: the steps, their actions, and the values before and after
+    /// (`nil` where the path was not), as written.
+    func expectBlamed(_ command: String, _ indices: [Int], _ actions: [Value], old: [Value?], new: [Value?],
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let blame = try report(command, as: BlameListing.self, sourceLocation: sourceLocation)
+        #expect(blame.blames.map(\.index) == indices && blame.hiddenBefore == 0 && blame.hiddenAfter == 0, sourceLocation: sourceLocation)
+        #expect(Value.array(blame.blames.map(\.action)).isIdentical(to: .array(actions)), sourceLocation: sourceLocation)
+        let same = { (a: [Value?], b: [Value?]) in
+            a.count == b.count && zip(a, b).allSatisfy { x, y in x.map { x in y.map { x.isIdentical(to: $0) } ?? false } ?? (y == nil) }
+        }
+        #expect(same(blame.blames.map(\.old), old) && same(blame.blames.map(\.new), new), "\(blame.blames)", sourceLocation: sourceLocation)
+    }
+
     /// The shell's `shellError(_:)`: runs one command, which must fail, and returns its error.
     func shellError(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ShellError {
         try shell.shellError(command, sourceLocation: sourceLocation)

@@ -24,7 +24,7 @@ struct UseShellTests {
         #expect(try session.value("state").isIdentical(to: ["n": 20]))
         #expect(try session.value("state .n").isIdentical(to: 20))
         #expect(session.run("history --last 1") == [">  #2 Inc  n"])
-        #expect(session.run("jump 1") == ["cart at #1 of 2: {n: 10}"])
+        try session.expectJump("jump 1", "cart", 1, of: 2, ["n": 10])
         #expect(session.run("reducer list") == ["r2: cart on Inc : state.n += 10"])
         #expect(session.run("branch") == ["* main  2 actions"])
         // Named, another store.
