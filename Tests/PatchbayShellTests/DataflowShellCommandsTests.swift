@@ -175,10 +175,10 @@ struct DataflowShellPatchTypeTests {
         ])
     }
 
-    @Test func tap() {
+    @Test func tap() throws {
         let session = DataflowSession()
         session.run("patch v view x=2 y=1 width=10 height=3\npatch tp tap\nwire v.frame -> tp.view\nprobe tp")
-        #expect(session.run("tap v 5 2") == ["tp.x = 3  (txn 3)", "tp.y = 1  (txn 3)", "tap at 5,2 fired tp"])
+        try session.expectTap("tap v 5 2", fired: ["tp"], seeing: [.probe("tp.x", 3, txn: 3), .probe("tp.y", 1, txn: 3)])
         #expect(session.error("tap tp 1 1") == "error: 'tp' is a patch tap node; tap works on view patches")
     }
 }

@@ -138,6 +138,15 @@ extension ShellSession {
         #expect(Seen.match(events, expected), "\(events)", sourceLocation: sourceLocation)
     }
 
+    /// Runs `tap VIEW X Y` and checks where it tapped (the view and point the command names), the
+    /// tap patches it fired (none: it missed), and the probe and log output it set off.
+    func expectTap(_ command: String, fired: [String], seeing expected: [Seen], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reply = try #require(shell.reply(to: command), sourceLocation: sourceLocation)
+        let tap = try #require(reply.report as? TapFired, "\(reply.result)", sourceLocation: sourceLocation)
+        #expect("tap \(tap.view) \(tap.x) \(tap.y)" == command && tap.fired == fired, "\(tap)", sourceLocation: sourceLocation)
+        #expect(Seen.match(reply.events, expected), "\(reply.events)", sourceLocation: sourceLocation)
+    }
+
     /// Runs `clock` (or `tick`, with `pending` left out: it shows only the time) and checks the
     /// virtual time, how many timers are pending and when the next is due.
     func expectClock(_ command: String = "clock", now: Int, pending: Int? = nil, next: Int? = nil,
