@@ -189,11 +189,11 @@ struct SaveShellTests {
         let directory = TemporaryDirectory()
         let session = DataflowSession()
         let path = directory.path + "/one.pb"
-        #expect(session.run("save \(path)") == ["saved 0 definitions to \(path)"])
+        try session.expectSaved("save \(path)", 0, to: path)
         session.run("var a = 1")
-        #expect(session.run("save \(path) --force") == ["saved 1 definition to \(path)"])
+        try session.expectSaved("save \(path) --force", 1, to: path)
         session.run("signal s\nclose s")
-        #expect(session.run("save \(path) --force") == ["saved 3 definitions to \(path)"])
+        try session.expectSaved("save \(path) --force", 3, to: path)
         let json = DataflowSession(json: true)
         json.run("var a = 1")
         #expect(json.run("save \(path) --force") == [#"{"ok":true,"command":"save \#(path) --force","result":{"file":"\#(path)","lines":1}}"#])
@@ -346,7 +346,7 @@ struct SaveShellTests {
         let bystander = directory.write("x.pb.tmp", "mine\n")
         let session = DataflowSession()
         session.run("var a = 1")
-        #expect(session.run("save \(directory.path)/x.pb") == ["saved 1 definition to \(directory.path)/x.pb"])
+        try session.expectSaved("save \(directory.path)/x.pb", 1, to: "\(directory.path)/x.pb")
         #expect(try String(contentsOfFile: bystander, encoding: .utf8) == "mine\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["x.pb", "x.pb.tmp"])
     }
@@ -367,5 +367,13 @@ struct SaveShellTests {
     @Test func saveIsACommandWordSoItCannotBeAName() {
         let session = DataflowSession()
         #expect(session.error("var save = 1") == "error: 'save' is a command word and cannot be a name")
+    }
+}
+
+extension DataflowSession {
+    /// Runs a `save`, which must write `definitions` definitions to `path`.
+    fileprivate func expectSaved(_ command: String, _ definitions: Int, to path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let saved = try report(command, as: DefinitionsSaved.self, sourceLocation: sourceLocation)
+        #expect(saved.path == path && saved.definitions == definitions, sourceLocation: sourceLocation)
     }
 }

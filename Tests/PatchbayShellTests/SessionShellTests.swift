@@ -268,14 +268,14 @@ struct DevToolsShellTests {
             dispatch app Add {title: "milk"}
             dispatch app Add {title: "bread"}
             """)
-        #expect(session.run("export devtools app \(file)") == ["exported 2 actions of app to \(file)"])
+        try expectExported(session, "export devtools app \(file)", "app", actions: 2, to: file)
         let exported = try JSONReader.parse(String(contentsOfFile: file, encoding: .utf8))
         #expect(exported["preloadedState"] == .string(#"{"items":[],"count":0}"#))
 
         let other = DataflowSession()
         other.run("store app = {items: [], count: 0}")
         other.run(#"reducer app on Add : state.items = append(state.items, action.title); state.count += 1"#)
-        #expect(other.run("import devtools \(file) app") == ["imported 2 actions into app"])
+        try expectImported(other, "import devtools \(file) app", into: "app", actions: 2)
         #expect(other.run("state") == session.run("state"))
         #expect(other.run("diff 0 1") == session.run("diff 0 1"))
     }
@@ -575,7 +575,7 @@ struct DevToolsFixtureShellTests {
         let session = DataflowSession()
         session.run(Self.todoApp)
         let file = Self.fixture("todos-lifted.json")
-        #expect(session.run("import devtools \(file) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        try expectImported(session, "import devtools \(file) app", into: "app", actions: 4, skipped: 1, at: 3)
         #expect(session.run("history") == Self.liftedHistory)
         // The states the file computed: the skipped action added nothing; the store is at step 3.
         let lifted = try JSONReader.parse(String(contentsOfFile: file, encoding: .utf8))
@@ -592,7 +592,7 @@ struct DevToolsFixtureShellTests {
         let session = DataflowSession()
         session.run(Self.todoApp.replacingOccurrences(of: "done: false}", with: "done: false, at: action.at}"))
         session.run("record \(recording)")
-        #expect(session.run("import devtools \(Self.fixture("todos-lifted-serialize.json")) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        try expectImported(session, "import devtools \(Self.fixture("todos-lifted-serialize.json")) app", into: "app", actions: 4, skipped: 1, at: 3)
         session.run("dispatch app SET_FILTER {filter: \"open\"}")
         session.run("record stop")
         let history = session.run("history")
@@ -609,7 +609,7 @@ struct DevToolsFixtureShellTests {
     @Test func theDefaultExportsJSANValuesArePlainValues() throws {
         let session = DataflowSession()
         session.run("store tree = {selected: 0, ticks: 0}\nreducer tree on SELECT : state.selected = action.node\nreducer tree on * : state.ticks += 1")
-        #expect(session.run("import devtools \(Self.fixture("nodes-circular.json")) tree") == ["imported 4 actions into tree"])
+        try expectImported(session, "import devtools \(Self.fixture("nodes-circular.json")) tree", into: "tree", actions: 4)
         #expect(try session.value("state tree.selected").isIdentical(to: ["id": 1, "children": [["id": 2, "parent": "[CIRCULAR]"]]]))
         #expect(try session.value("state tree.ticks").isIdentical(to: 4))
     }
@@ -620,7 +620,7 @@ struct DevToolsFixtureShellTests {
         let session = DataflowSession()
         session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add\nhistory commit")
         // After the commit, the initial state is {n: 11}: the import starts there, never from {}.
-        #expect(session.run("import devtools \(file) s") == ["imported 2 actions into s"])
+        try expectImported(session, "import devtools \(file) s", into: "s", actions: 2)
         #expect(try session.value("state s").isIdentical(to: ["n": 13]))
         try session.expectJump("jump 0", "s", 0, of: 2, ["n": 11])
         // A store that does not exist has no initial state to start from.
@@ -647,10 +647,10 @@ struct DevToolsFixtureShellTests {
         let session = DataflowSession()
         session.run(Self.todoApp)
         session.run("import devtools \(Self.fixture("todos-lifted.json")) app")
-        #expect(session.run("export devtools app \(file) --lifted") == ["exported 4 actions of app (1 skipped) to \(file) as a lifted state"])
+        try expectExported(session, "export devtools app \(file) --lifted", "app", actions: 4, to: file, skipped: 1, lifted: true)
         let other = DataflowSession()
         other.run(Self.todoApp)
-        #expect(other.run("import devtools \(file) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        try expectImported(other, "import devtools \(file) app", into: "app", actions: 4, skipped: 1, at: 3)
         #expect(other.run("history") == Self.liftedHistory)
         // The default form cannot keep what is skipped, nor the current step: asked for, it
         // writes the lifted state all the same, and says why.
@@ -711,4 +711,24 @@ private func expectInspected(_ session: DataflowSession, _ path: String, _ store
     #expect(inspected.path == path && inspected.warnings.isEmpty && inspected.follow == nil, sourceLocation: sourceLocation)
     #expect(inspected.stores.map(\.name) == stores.map(\.key) && inspected.stores.map(\.actions) == stores.map(\.value),
             sourceLocation: sourceLocation)
+}
+
+/// Runs an `import devtools` that must import `actions` actions into `store`, with none failed, `skipped` of them
+/// skipped, at step `current` (the last by default), replacing nothing.
+private func expectImported(_ session: DataflowSession, _ command: String, into store: String, actions: Int, skipped: Int = 0,
+                            at current: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let imported = try session.report(command, as: DevToolsImported.self, sourceLocation: sourceLocation)
+    #expect(imported.store == store && imported.actions == actions && imported.failed == 0 && imported.skipped.count == skipped
+            && imported.unmarked.isEmpty && imported.hasReducers, "\(imported)", sourceLocation: sourceLocation)
+    #expect((imported.current ?? actions) == (current ?? actions), sourceLocation: sourceLocation)
+    #expect(imported.replaced.actions == 0 && imported.replaced.branches == 0, sourceLocation: sourceLocation)
+}
+
+/// Runs an `export devtools` that must write `actions` actions of `store` to `path`, `skipped` of them skipped,
+/// lifted or not, with nothing more to keep.
+private func expectExported(_ session: DataflowSession, _ command: String, _ store: String, actions: Int, to path: String,
+                            skipped: Int = 0, lifted: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let exported = try session.report(command, as: DevToolsExported.self, sourceLocation: sourceLocation)
+    #expect(exported.store == store && exported.actions == actions && exported.path == path && exported.skipped == skipped
+            && exported.lifted == lifted && exported.keeps == nil, "\(exported)", sourceLocation: sourceLocation)
 }
