@@ -176,6 +176,21 @@ public final class Shell {
     /// Runs one command (possibly spanning lines, as `InputAssembler` joins them).
     /// - Parameter origin: where the command came from, for error messages.
     public func execute(_ text: String, at origin: SourceOrigin = .interactive) -> CommandOutcome {
+        var reply: CommandReply?
+        return execute(text, at: origin, reply: &reply)
+    }
+
+    /// Runs one command as `execute(_:at:)` does, and returns what it did as values instead of
+    /// lines: its report or its error, and the events it set off; `nil` when the text held no
+    /// command. For the tests, which check values; what is shown is the renderer's to test.
+    func reply(to text: String, at origin: SourceOrigin = .interactive) -> CommandReply? {
+        var reply: CommandReply?
+        _ = execute(text, at: origin, reply: &reply)
+        return reply
+    }
+
+    /// `execute(_:at:)`, setting `reply` to what the command did.
+    private func execute(_ text: String, at origin: SourceOrigin, reply: inout CommandReply?) -> CommandOutcome {
         if executeDepth == 0 { progressTimes = (ContinuousClock.now, nil) }
         defer {
             if executeDepth == 0 {
@@ -183,16 +198,16 @@ public final class Shell {
                 progressTimes = nil
             }
         }
-        var outcome = perform(text, at: origin, rendered: true)
+        var outcome = perform(text, at: origin, rendered: true, reply: &reply)
         if executeDepth == 0, let gone = dropSelectionOfAGoneStore() {
             outcome.lines += renderer.selectionDropped(gone)
         }
         if executeDepth == 0 {
-            let failedWrite = writeRecording(command: text, origin: origin)
-            if !failedWrite.isEmpty {
+            if let failedWrite = writeRecording() {
                 // The recording no longer matches the session: a script stops here, as at an error.
-                outcome.lines += failedWrite
+                outcome.lines += renderer.failure(failedWrite, command: text, origin: origin)
                 outcome.status = .failure
+                reply?.result = .failure(failedWrite)
             }
             if let height = options.height, !options.json {
                 outcome.isLong = OutputLine.rows(of: outcome.lines, width: options.width, moreThan: Swift.max(1, height - 1))
@@ -203,18 +218,17 @@ public final class Shell {
 
     /// Writes the events of the command that just ended to the recording's file, with one
     /// write; a failure stops the recording and is said once, here (`record` keeps saying it),
-    /// with how much of the file is whole: the command fails.
-    private func writeRecording(command: String, origin: SourceOrigin) -> [OutputLine] {
-        guard let recording else { return [] }
+    /// with how much of the file is whole: the command fails with the error returned.
+    private func writeRecording() -> ShellError? {
+        guard let recording else { return nil }
         let events = recording.recorder.take()
-        guard recording.failure == nil, !events.isEmpty else { return [] }
+        guard recording.failure == nil, !events.isEmpty else { return nil }
         do throws(SessionError) {
             try recording.writer.write(events)
-            return []
+            return nil
         } catch {
             recording.failure = error
-            let stopped = ShellError(.session(path: recording.writer.path, detail: error.detail), at: 0..<0)
-            return renderer.failure(stopped, command: command, origin: origin)
+            return ShellError(.session(path: recording.writer.path, detail: error.detail), at: 0..<0)
         }
     }
 
@@ -233,6 +247,13 @@ public final class Shell {
 
     /// Runs one command; unless `rendered`, it prints nothing (a verifying replay's commands).
     func perform(_ text: String, at origin: SourceOrigin, rendered: Bool) -> CommandOutcome {
+        var reply: CommandReply?
+        return perform(text, at: origin, rendered: rendered, reply: &reply)
+    }
+
+    /// `perform(_:at:rendered:)`, setting `reply` to what the command did (left `nil` when the
+    /// text held no command).
+    private func perform(_ text: String, at origin: SourceOrigin, rendered: Bool, reply: inout CommandReply?) -> CommandOutcome {
         var lines: [OutputLine] = []
         var recorders: [SessionRecorder] = []
         var parsed = false
@@ -296,10 +317,12 @@ public final class Shell {
                     if recorder.pendingCount != count { recorder.record(.command(text)) }
                     recorder.record(.error(command: text, message: error.message))
                 }
+                reply = CommandReply(result: .failure(error), events: events)
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
                 return CommandOutcome(status: .failure, lines: lines + renderer.failure(error, command: text, origin: origin, restored: restored))
             }
             for recorder in recorders { recorder.deliveries(events) }
+            reply = CommandReply(result: .success(result.report), events: events)
             guard rendered else { return CommandOutcome(status: .success, lines: []) }
             if command.printsBeforeItsEvents && !options.json {
                 // The action comes before what it set off: follow-ups, and what they printed.
@@ -317,6 +340,7 @@ public final class Shell {
                     // the one interrupted (which took itself back) stays, and is recorded, as
                     // after a load that stops at an error.
                     let error = ShellError(.loadInterrupted(path: path, kept: kept), at: 0..<0)
+                    reply = CommandReply(result: .failure(error), events: [])
                     guard rendered else { return CommandOutcome(status: .failure, lines: []) }
                     return CommandOutcome(status: .failure, lines: lines + renderer.failure(error, command: text, origin: origin))
                 }
@@ -324,8 +348,10 @@ public final class Shell {
                 // not recorded at all (a replay would run it to its end).
                 let reason: ShellError.Reason = takeBack(recorders, removingNewNodes: true).isComplete ? .interrupted : .interruptedAfterRewrite
                 if let settings { (options, selectedStore, warnedActionTypes) = settings }
+                let error = ShellError(reason, at: 0..<0)
+                reply = CommandReply(result: .failure(error), events: [])
                 guard rendered else { return CommandOutcome(status: .failure, lines: []) }
-                return CommandOutcome(status: .failure, lines: renderer.failure(ShellError(reason, at: 0..<0), command: text, origin: origin))
+                return CommandOutcome(status: .failure, lines: renderer.failure(error, command: text, origin: origin))
             }
             // A lookup of `router` makes it; a command that failed after one leaves no router.
             if let graphMark { graph.dropRouterMade(since: graphMark) }
@@ -357,6 +383,7 @@ public final class Shell {
             case .whatItRuns:
                 break
             }
+            reply = CommandReply(result: .failure(error), events: events)
             guard rendered else { return CommandOutcome(status: .failure, lines: []) }
             lines += renderer.events(events)
             lines += renderer.failure(error, command: text, origin: origin)
@@ -584,6 +611,15 @@ extension [GraphEvent] {
         }
         return nil
     }
+}
+
+/// What one command did, as values (`Shell.reply(to:at:)`): what the renderer turns into lines.
+struct CommandReply {
+    /// The command's report, or the error it failed with.
+    var result: Result<any CommandReport, ShellError>
+    /// What the command set off, in order: probe and log output, node failures, the actions
+    /// and URLs its wires sent.
+    var events: [GraphEvent]
 }
 
 /// The outcome of one command: whether it ran, and what to print.

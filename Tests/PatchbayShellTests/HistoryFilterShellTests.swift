@@ -1,4 +1,5 @@
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
 import Testing
 
 // `history` filters as Redux DevTools' action filter has them (issue 16): --grep, --not,
@@ -32,66 +33,91 @@ private func store(json: Bool = false) -> DataflowSession {
     return session
 }
 
-private let one = "   #1 Add {by: 2}  count, log[0]"
-private let two = "   #2 Rename {name: \"Milk Bar\"}  name"
-private let three = " ! #3 Boom  failed: r3: division by zero in '1 / 0'"
-private let four = " ~ #4 Add {by: 3}  (skipped)"
-private let five = "   #5 Tick  (no changes)"
-private let six = ">  #6 Rename {name: \"milk shop\"}  name"
+/// The fixture's actions as their history lines show them: the action, the paths it changed,
+/// whether it is skipped, why it failed.
+private let fixture: [Int: (action: Value, paths: [String], skipped: Bool, failure: String?)] = [
+    1: (["type": "Add", "by": 2], ["count", "log[0]"], false, nil),
+    2: (["type": "Rename", "name": "Milk Bar"], ["name"], false, nil),
+    3: (["type": "Boom"], [], false, "r3: division by zero in '1 / 0'"),
+    4: (["type": "Add", "by": 3], [], true, nil),
+    5: (["type": "Tick"], [], false, nil),
+    6: (["type": "Rename", "name": "milk shop"], ["name"], false, nil),
+]
+
+/// Runs `command`, a `history` of the fixture, and checks the listing as values: the entries by
+/// index, each as the fixture has it, #6 current; whether #0 is shown; and, with a filter or a
+/// range, how many actions matched of how many searched, and the range.
+private func expectListing(_ session: DataflowSession, _ command: String, _ indices: [Int], initial: Bool = false,
+                           matched: Int? = nil, of searched: Int? = nil, span: (Int, Int)? = nil,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let history = try session.report(command, as: HistoryListing.self, sourceLocation: sourceLocation)
+    #expect(history.entries.map(\.index) == indices, sourceLocation: sourceLocation)
+    #expect(history.showsInitialState == initial && history.current == 6 && history.branch == nil, sourceLocation: sourceLocation)
+    for entry in history.entries {
+        let expected = try #require(fixture[entry.index], sourceLocation: sourceLocation)
+        #expect(entry.action.isIdentical(to: expected.action) && entry.changes.map(\.pathText) == expected.paths
+                && entry.skipped == expected.skipped && entry.failure == expected.failure, "#\(entry.index)", sourceLocation: sourceLocation)
+    }
+    #expect(history.filtering == (matched != nil), sourceLocation: sourceLocation)
+    if let matched { #expect(history.matched == matched && history.searched == searched, sourceLocation: sourceLocation) }
+    #expect(history.span?.from == span?.0 && history.span?.to == span?.1, sourceLocation: sourceLocation)
+    #expect(history.lastGiven == command.contains("--last"), sourceLocation: sourceLocation)
+}
+
 
 @Suite("Time travel: history filters")
 struct HistoryFilterShellTests {
-    @Test func withoutAFilterTheListIsAsBefore() {
+    @Test func withoutAFilterTheListIsAsBefore() throws {
         let session = store()
-        #expect(session.run("history") == ["   #0 (initial state)", one, two, three, four, five, six])
-        #expect(session.run("history --last 2") == [five, six])
+        try expectListing(session, "history", [1, 2, 3, 4, 5, 6], initial: true)
+        try expectListing(session, "history --last 2", [5, 6])
     }
 
-    @Test func grepLooksAtTypeAndPayloadIgnoringCase() {
+    @Test func grepLooksAtTypeAndPayloadIgnoringCase() throws {
         let session = store()
-        #expect(session.run("history --grep milk") == ["2 of 6 actions match", two, six])
-        #expect(session.run("history --grep ADD") == ["2 of 6 actions match", one, four])
-        #expect(session.run("history --grep 'by: 3'") == ["1 of 6 actions matches", four])
-        #expect(session.run("history --grep nowhere") == ["0 of 6 actions match"])
+        try expectListing(session, "history --grep milk", [2, 6], matched: 2, of: 6)
+        try expectListing(session, "history --grep ADD", [1, 4], matched: 2, of: 6)
+        try expectListing(session, "history --grep 'by: 3'", [4], matched: 1, of: 6)
+        try expectListing(session, "history --grep nowhere", [], matched: 0, of: 6)
     }
 
-    @Test func notLeavesOutATypeAndMayRepeat() {
+    @Test func notLeavesOutATypeAndMayRepeat() throws {
         let session = store()
-        #expect(session.run("history --not Rename") == ["4 of 6 actions match", one, three, four, five])
-        #expect(session.run("history --not Rename --not Tick --not Add") == ["1 of 6 actions matches", three])
+        try expectListing(session, "history --not Rename", [1, 3, 4, 5], matched: 4, of: 6)
+        try expectListing(session, "history --not Rename --not Tick --not Add", [3], matched: 1, of: 6)
     }
 
-    @Test func failedAndSkippedKeepThoseActions() {
+    @Test func failedAndSkippedKeepThoseActions() throws {
         let session = store()
-        #expect(session.run("history --failed") == ["1 of 6 actions matches", three])
-        #expect(session.run("history --skipped") == ["1 of 6 actions matches", four])
+        try expectListing(session, "history --failed", [3], matched: 1, of: 6)
+        try expectListing(session, "history --skipped", [4], matched: 1, of: 6)
         // Filters combine with AND: no action is both.
-        #expect(session.run("history --failed --skipped") == ["0 of 6 actions match"])
+        try expectListing(session, "history --failed --skipped", [], matched: 0, of: 6)
     }
 
-    @Test func fromAndToTakeStepsAsNumbersHashNumbersOrEnd() {
+    @Test func fromAndToTakeStepsAsNumbersHashNumbersOrEnd() throws {
         let session = store()
-        #expect(session.run("history --from 2 --to 4") == ["3 of 3 actions (#2 to #4) match", two, three, four])
-        #expect(session.run("history --from #5 --to end") == ["2 of 2 actions (#5 to #6) match", five, six])
-        #expect(session.run("history --to #1") == ["1 of 1 action (#0 to #1) matches", "   #0 (initial state)", one])
-        #expect(session.run("history --from end") == ["1 of 1 action (#6 to #6) matches", six])
-        #expect(session.run("history --to 0") == ["0 of 0 actions (#0 to #0) match", "   #0 (initial state)"])
+        try expectListing(session, "history --from 2 --to 4", [2, 3, 4], matched: 3, of: 3, span: (2, 4))
+        try expectListing(session, "history --from #5 --to end", [5, 6], matched: 2, of: 2, span: (5, 6))
+        try expectListing(session, "history --to #1", [1], initial: true, matched: 1, of: 1, span: (0, 1))
+        try expectListing(session, "history --from end", [6], matched: 1, of: 1, span: (6, 6))
+        try expectListing(session, "history --to 0", [], initial: true, matched: 0, of: 0, span: (0, 0))
     }
 
-    @Test func filtersCombine() {
+    @Test func filtersCombine() throws {
         let session = store()
-        #expect(session.run("history --grep milk --from 3") == ["1 of 4 actions (#3 to #6) matches", six])
-        #expect(session.run("history --type Add --path log") == ["1 of 6 actions matches", one])
-        #expect(session.run("history --not Tick --grep a --to 5") == ["3 of 5 actions (#0 to #5) match", one, two, four])
-        #expect(session.run("history --skipped --type Add --grep 3") == ["1 of 6 actions matches", four])
-        #expect(session.run("history --failed --not Boom") == ["0 of 6 actions match"])
+        try expectListing(session, "history --grep milk --from 3", [6], matched: 1, of: 4, span: (3, 6))
+        try expectListing(session, "history --type Add --path log", [1], matched: 1, of: 6)
+        try expectListing(session, "history --not Tick --grep a --to 5", [1, 2, 4], matched: 3, of: 5, span: (0, 5))
+        try expectListing(session, "history --skipped --type Add --grep 3", [4], matched: 1, of: 6)
+        try expectListing(session, "history --failed --not Boom", [], matched: 0, of: 6)
     }
 
-    @Test func lastListsTheLastThatMatch() {
+    @Test func lastListsTheLastThatMatch() throws {
         let session = store()
-        #expect(session.run("history --not Rename --last 2") == ["4 of 6 actions match (the last 2 shown)", four, five])
-        #expect(session.run("history --last 1 --grep milk --to 5") == ["1 of 5 actions (#0 to #5) matches", two])
-        #expect(session.run("history --grep a --last 0") == ["4 of 6 actions match (the last 0 shown)"])
+        try expectListing(session, "history --not Rename --last 2", [4, 5], matched: 4, of: 6)
+        try expectListing(session, "history --last 1 --grep milk --to 5", [2], matched: 1, of: 5, span: (0, 5))
+        try expectListing(session, "history --grep a --last 0", [], matched: 4, of: 6)
     }
 
     @Test func aLongFilteredListSaysHowToSeeTheRest() {
@@ -106,15 +132,15 @@ struct HistoryFilterShellTests {
         #expect(lines.last == "   #205 Inc  n")
     }
 
-    @Test func typeAndPathSayHowManyMatchedToo() {
+    @Test func typeAndPathSayHowManyMatchedToo() throws {
         let session = store()
-        #expect(session.run("history --type Rename") == ["2 of 6 actions match", two, six])
+        try expectListing(session, "history --type Rename", [2, 6], matched: 2, of: 6)
         // A path no state has is an error naming what is there.
         #expect(session.error("history --path user") == "error: no path 'user' in app's states (keys: count, log, name)")
-        #expect(session.run("history --path count --type Rename") == ["0 of 6 actions match"])
+        try expectListing(session, "history --path count --type Rename", [], matched: 0, of: 6)
     }
 
-    @Test func badStepsAreOneLineErrorsAtTheirColumn() {
+    @Test func badStepsAreOneLineErrorsAtTheirColumn() throws {
         let session = store()
         let outcome = session.outcome("history --from 9")
         #expect(outcome.status == .failure)
@@ -132,10 +158,10 @@ struct HistoryFilterShellTests {
         #expect(session.error("history --from").contains("missing a step after --from"))
         let caret = session.outcome("history --from 5 --to 2").lines.map(\.text).first ?? ""
         #expect(caret.hasSuffix("\n  history --from 5 --to 2\n                 ^~~~~~~~"), "\(caret)")
-        #expect(session.run("history --last 1") == [six])
+        try expectListing(session, "history --last 1", [6])
     }
 
-    @Test func badFilterOptionsAreErrors() {
+    @Test func badFilterOptionsAreErrors() throws {
         let session = store()
         #expect(session.error("history --grep").contains("missing the text to look for, after --grep"))
         #expect(session.error("history --grep --failed").contains("expected the text to look for, after --grep, found '--failed'"))
@@ -146,7 +172,7 @@ struct HistoryFilterShellTests {
         #expect(session.error("history --chart count --grep a").contains("--chart goes without --last, --type, --not, --grep"))
         #expect(session.error("history --spark").contains("--spark goes with --chart PATH"))
         #expect(session.error("history --color red").contains("unexpected '--color' (options: --last N, --type T, --not T, --grep TEXT"))
-        #expect(session.run("state") == ["{count: 2, log: [2], name: \"milk shop\"}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 2, "log": [2], "name": "milk shop"]))
     }
 
     @Test func aChartTakesTheSameSteps() {
@@ -250,10 +276,10 @@ struct LargeStateTimeTravelShellTests {
         #expect((session.run("jump 3").first?.count ?? 0) > 8 * Self.keys)
     }
 
-    @Test func diffShowsWhatChangedAsAWholeComparisonDoes() {
+    @Test func diffShowsWhatChangedAsAWholeComparisonDoes() throws {
         let session = Self.session()
-        #expect(session.run("diff") == ["k700: 100 → 1100"])
-        #expect(session.run("diff 500") == ["k500: 0 → 500"])
+        #expect(try session.report("diff", as: StateDiff.self).changes.isIdentical(to: [.at("k700", from: 100, to: 1100)]))
+        #expect(try session.report("diff 500", as: StateDiff.self).changes.isIdentical(to: [.at("k500", from: 0, to: 500)]))
         for (a, b) in [(1, 3), (3, 1), (499, 500), (0, 1_100), (1_100, 0), (90, 1_090), (1_050, 1_100), (7, 7)] {
             #expect(session.run("diff \(a) \(b)") == Self.diffLines(a, b), "diff \(a) \(b)")
         }

@@ -29,7 +29,7 @@ struct HostedRecordingsElsewhereTests {
             let error = try #require(lines.first)
             #expect(error.hasPrefix("error: \(path): line 3: tally is an app's store that this shell does not host: "
                 + "replay the recording in the app's own inspector (see README, 'Debug your own stores'), or open it with 'inspect'"))
-            #expect(plain.run("= kept") == ["7"])
+            #expect(try plain.value("= kept").isIdentical(to: 7))
         }
         // In the host, the same file verifies; `inspect` opens it anywhere.
         #expect(try HostedFixtures.session().run("replay \(path) --verify").last?.hasPrefix("verified 2 steps") == true)
@@ -131,13 +131,13 @@ struct HostedStoreNamesTests {
         // With a store selected, or one store only, `dispatch TYPE EXPR` still takes the words so.
         session.run("use tally")
         #expect(session.error("dispatch tallt add {amount: 1}").hasPrefix("error: no store 'tallt'; did you mean 'tally'?"))
-        #expect(session.run("dispatch add {amount: 1}") == ["#1 add  total: 0 → 1"])
+        expectStep(try session.step("dispatch add {amount: 1}"), 1, "add", [.at("total", from: 0, to: 1)])
         let single = try HostedFixtures.session()
         #expect(single.error("dispatch taly add {amount: 1}").hasPrefix("error: no store 'taly'; did you mean 'tally'? (stores: tally)"))
-        #expect(single.run("dispatch add {amount: 4}") == ["#1 add  total: 0 → 4"])
+        expectStep(try single.step("dispatch add {amount: 4}"), 1, "add", [.at("total", from: 0, to: 4)])
         // A TYPE with an EXPR that is wrong on its own is still about the EXPR.
         #expect(single.error("dispatch add {amount: 1} 2").hasPrefix("error: unexpected '2'"))
-        #expect(single.run("state tally") == ["{total: 4, log: []}"])
+        #expect(try single.value("state tally").isIdentical(to: ["total": 4, "log": []]))
     }
 
     /// Before, `HostedStore("my store", ...)` was hosted though no command could name it, and

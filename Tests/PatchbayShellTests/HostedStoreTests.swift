@@ -68,17 +68,17 @@ enum HostedFixtures {
 struct HostedStoreTests {
     @Test func dispatchRunsTheSwiftReducer() throws {
         let session = try HostedFixtures.session()
-        #expect(session.run("dispatch tally add {amount: 3}") == ["#1 add  total: 0 → 3"])
-        #expect(session.run(#"dispatch tally note {_0: "hi"}"#) == [#"#2 note  log[0]: + "hi""#])
-        #expect(session.run("dispatch tally double") == ["#3 double  total: 3 → 6"])
-        #expect(session.run("state tally") == [#"{total: 6, log: ["hi"]}"#])
+        expectStep(try session.step("dispatch tally add {amount: 3}"), 1, "add", [.at("total", from: 0, to: 3)])
+        expectStep(try session.step(#"dispatch tally note {_0: "hi"}"#), 2, "note", [.at("log[0]", to: "hi")])
+        expectStep(try session.step("dispatch tally double"), 3, "double", [.at("total", from: 3, to: 6)])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 6, "log": ["hi"]]))
         #expect(session.run("history tally").count == 4)
     }
 
     @Test func structActionsMapByTheirTypeName() throws {
         let session = try HostedFixtures.session([HostedFixtures.wallet()])
         session.run("dispatch wallet Deposit {amount: 10}\ndispatch wallet Withdraw {amount: 4}")
-        #expect(session.run("state wallet") == ["{balance: 6}"])
+        #expect(try session.value("state wallet").isIdentical(to: ["balance": 6]))
     }
 
     @Test func anUnknownActionTypeIsAnErrorWithASuggestionAndChangesNothing() throws {
@@ -89,8 +89,8 @@ struct HostedStoreTests {
         #expect(text.contains("'Deposti'"))
         #expect(text.contains("did you mean 'Deposit'?"))
         #expect(text.contains("dispatch wallet Deposti {amount: 1}\n                  ^~~~~~~"))
-        #expect(session.run("state wallet") == ["{balance: 0}"])
-        #expect(session.run("history wallet") == [">  #0 (initial state)"])
+        #expect(try session.value("state wallet").isIdentical(to: ["balance": 0]))
+        try session.expectNoActions("history wallet")
     }
 
     @Test func aFieldThatDoesNotDecodeNamesTheFieldAndTheType() throws {
@@ -100,17 +100,17 @@ struct HostedStoreTests {
         let text = outcome.lines.map(\.text).joined(separator: "\n")
         #expect(text.contains("error: add.amount: expected an integer, found string"))
         #expect(text.contains(#"dispatch tally add {amount: "3"}"# + "\n                     ^~~~~~~~~~~~~"))
-        #expect(session.run("state tally") == ["{total: 0, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 0, "log": []]))
     }
 
     @Test func skipRecomputesThroughTheSwiftReducer() throws {
         let session = try HostedFixtures.session()
         session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double")
-        #expect(session.run("state tally") == ["{total: 22, log: []}"])
-        #expect(session.run("skip tally 1") == ["skipped #1: 3 states changed"])
-        #expect(session.run("state tally") == ["{total: 20, log: []}"])
-        #expect(session.run("unskip tally 1") == ["unskipped #1: 3 states changed"])
-        #expect(session.run("state tally") == ["{total: 22, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 22, "log": []]))
+        try session.expectSkip("skip tally 1", 1, skipped: true, changing: 3)
+        #expect(try session.value("state tally").isIdentical(to: ["total": 20, "log": []]))
+        try session.expectSkip("unskip tally 1", 1, skipped: false, changing: 3)
+        #expect(try session.value("state tally").isIdentical(to: ["total": 22, "log": []]))
     }
 
     @Test func aDispatchAfterAJumpStartsABranch() throws {
@@ -120,21 +120,21 @@ struct HostedStoreTests {
         #expect(session.run("dispatch tally double") == [
             "#2 double  total: 1 → 2", "new branch b1 from main at #1: main keeps its 2 actions ('checkout tally main' goes back)",
         ])
-        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 2, "log": []]))
         let branches = session.run("branch tally").joined(separator: "\n")
         #expect(branches.contains("main"))
         #expect(session.run("checkout tally main").first?.contains("tally on main at #2") == true)
-        #expect(session.run("state tally") == ["{total: 11, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 11, "log": []]))
         // The typed state decodes again after time travel: the next action reduces from it.
-        #expect(session.run("dispatch tally double") == ["#3 double  total: 11 → 22"])
+        expectStep(try session.step("dispatch tally double"), 3, "double", [.at("total", from: 11, to: 22)])
     }
 
     @Test func blameFindAndDiffWorkOnHostedStores() throws {
         let session = try HostedFixtures.session()
         session.run("dispatch tally add {amount: 2}\ndispatch tally double\ndispatch tally note {_0: \"x\"}")
-        #expect(session.run("blame tally total") == ["#1 add {amount: 2}  0 → 2", "#2 double  2 → 4"])
-        #expect(session.run("find tally state.total > 3") == ["#2 double", #"#3 note {_0: "x"}"#])
-        #expect(session.run("diff tally 1 3") == ["total: 2 → 4", #"log[0]: + "x""#])
+        try session.expectBlamed("blame tally total", [1, 2], [["type": "add", "amount": 2], ["type": "double"]], old: [0, 2], new: [2, 4])
+        try session.expectFound("find tally state.total > 3", [2, 3], [["type": "double"], ["type": "note", "_0": "x"]])
+        #expect(try session.report("diff tally 1 3", as: StateDiff.self).changes.isIdentical(to: [.at("total", from: 2, to: 4), .at("log[0]", to: "x")]))
     }
 
     @Test func historyRewritesWorkOnHostedStores() throws {
@@ -142,13 +142,13 @@ struct HostedStoreTests {
         session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double")
         session.run("skip tally 2")
         #expect(session.run("history sweep tally").first?.contains("1") == true)
-        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 2, "log": []]))
         session.run("history commit tally")
-        #expect(session.run("history tally") == [">  #0 (initial state)"])
+        try session.expectNoActions("history tally")
         // The committed state is the new start: the app's reducer goes on from it.
-        #expect(session.run("dispatch tally double") == ["#1 double  total: 2 → 4"])
+        expectStep(try session.step("dispatch tally double"), 1, "double", [.at("total", from: 2, to: 4)])
         session.run("history revert tally")
-        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 2, "log": []]))
     }
 
     @Test func theShellCannotAddAReducerToAHostedStore() throws {
@@ -163,7 +163,7 @@ struct HostedStoreTests {
         session.run("signal taps")
         session.run("wire taps.out -> tally.dispatch : {type: \"add\", amount: $}")
         #expect(session.run("send taps 5") == ["#1 add  total: 0 → 5"])
-        #expect(session.run("state tally") == ["{total: 5, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 5, "log": []]))
         #expect(session.run("show seen").first?.contains("5") == true)
     }
 
@@ -178,7 +178,7 @@ struct HostedStoreTests {
         session.run("dispatch tally add {amount: 101}")
         // The action first, then what it caused, which names it.
         #expect(session.run("dispatch tally double") == ["#2 double  total: 101 → 202", #"#3 note (from #2)  log[0]: + "big""#])
-        #expect(session.run("state tally") == [#"{total: 202, log: ["big"]}"#])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 202, "log": ["big"]]))
         #expect(session.run("history tally").last?.contains("(dispatched by #2)") == true)
     }
 
@@ -192,19 +192,19 @@ struct HostedStoreTests {
         }
         let session = try HostedFixtures.session([HostedFixtures.tally(middleware: [tenfold])])
         session.run("dispatch tally add {amount: 1}\ndispatch tally add {amount: 2}")
-        #expect(session.run("state tally") == ["{total: 30, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 30, "log": []]))
         #expect(session.run("history recompute tally").first?.hasPrefix("recomputed") == true)
-        #expect(session.run("state tally") == ["{total: 30, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 30, "log": []]))
         session.run("skip tally 1")
-        #expect(session.run("state tally") == ["{total: 20, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 20, "log": []]))
     }
 
     @Test func resetBringsTheAppsStoresBackInTheirInitialStates() throws {
         let session = try HostedFixtures.session()
         session.run("dispatch tally add {amount: 3}")
         #expect(session.run("reset") == ["reset: everything defined in this session is gone; the app's stores are back in their initial states"])
-        #expect(session.run("state tally") == ["{total: 0, log: []}"])
-        #expect(session.run("dispatch tally add {amount: 1}") == ["#1 add  total: 0 → 1"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 0, "log": []]))
+        expectStep(try session.step("dispatch tally add {amount: 1}"), 1, "add", [.at("total", from: 0, to: 1)])
     }
 
     @Test func saveLeavesHostedStoresToTheApp() throws {
@@ -235,7 +235,7 @@ struct HostedStoreRecordingTests {
         let path = try Self.record("dispatch tally add {amount: 1}\ndispatch tally add {amount: 10}\ndispatch tally double\nskip tally 1", in: directory)
         let session = try HostedFixtures.session()
         #expect(session.run("replay \(path) --verify").last == "verified 4 steps of \(path): every effect matches the recording")
-        #expect(session.run("state tally") == ["{total: 20, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 20, "log": []]))
     }
 
     @Test func aChangedReducerIsCaughtAtTheExactStep() throws {
@@ -267,7 +267,7 @@ struct HostedStoreRecordingTests {
 
         let session = try HostedFixtures.session()
         #expect(session.run("replay \(path) --verify").last == "verified 3 steps of \(path): every effect matches the recording")
-        #expect(session.run("state tally") == [#"{total: 4, log: ["x"]}"#])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 4, "log": ["x"]]))
 
         let changed = try HostedFixtures.session([HostedFixtures.tally(doublingAdds: 1)])
         let lines = changed.run("replay \(path) --verify")
@@ -285,7 +285,7 @@ struct HostedStoreRecordingTests {
 
         let session = try HostedFixtures.session()
         #expect(session.run("replay \(path) --verify").last == "verified 5 steps of \(path): every effect matches the recording")
-        #expect(session.run("state tally") == [#"{total: 10, log: ["x"]}"#])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 10, "log": ["x"]]))
         #expect(try RecordedSession(path: path).verify(HostedFixtures.tallyReducer(), store: "tally") == 5)
 
         // A reducer whose double adds one: the states match at checkpoint #2, and differ at #4,
@@ -364,9 +364,9 @@ struct HostedStoreRecordingTests {
 
         let session = try HostedFixtures.session()
         session.run("inspect \(path)")
-        #expect(session.run("state tally") == ["{total: 22, log: []}"])
-        #expect(session.run("skip tally 2") == ["skipped #2: 2 states changed"])
-        #expect(session.run("state tally") == ["{total: 2, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 22, "log": []]))
+        try session.expectSkip("skip tally 2", 2, skipped: true, changing: 2)
+        #expect(try session.value("state tally").isIdentical(to: ["total": 2, "log": []]))
     }
 
     @Test func exportAndImportOfDevToolsWorkOnHostedStores() throws {
@@ -376,8 +376,8 @@ struct HostedStoreRecordingTests {
         #expect(session.run("export devtools tally \(directory.path)/t.json") == ["exported 2 actions of tally to \(directory.path)/t.json"])
         let other = try HostedFixtures.session()
         other.run("import devtools \(directory.path)/t.json tally")
-        #expect(other.run("state tally") == ["{total: 8, log: []}"])
-        #expect(other.run("dispatch tally add {amount: 1}") == ["#3 add  total: 8 → 9"])
+        #expect(try other.value("state tally").isIdentical(to: ["total": 8, "log": []]))
+        expectStep(try other.step("dispatch tally add {amount: 1}"), 3, "add", [.at("total", from: 8, to: 9)])
 
         // The file holds the actions as the middleware let them through: a store with the app's
         // middleware would see them a second time, so the import is refused and changes nothing.
@@ -391,7 +391,7 @@ struct HostedStoreRecordingTests {
 
 @Suite("history recompute")
 struct HistoryRecomputeTests {
-    @Test func aChangedShellReducerRecomputesTheWholeHistory() {
+    @Test func aChangedShellReducerRecomputesTheWholeHistory() throws {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on Add : state.n += action.by")
         session.run("dispatch app Add {by: 1}\ndispatch app Add {by: 10}\ndispatch app Other\nskip app 2")
@@ -401,10 +401,10 @@ struct HistoryRecomputeTests {
         #expect(session.run("history recompute") == [
             "recomputed 3 actions of app with its reducers as they are now: 3 states changed, the first at #1:", "n: 1 → 2",
         ])
-        #expect(session.run("state") == ["{n: 2}"])
+        #expect(try session.value("state").isIdentical(to: ["n": 2]))
         // The skipped action stays skipped; unskipping it runs the new reducer.
-        #expect(session.run("unskip 2") == ["unskipped #2: 2 states changed"])
-        #expect(session.run("state") == ["{n: 22}"])
+        try session.expectSkip("unskip 2", 2, skipped: false, changing: 2)
+        #expect(try session.value("state").isIdentical(to: ["n": 22]))
     }
 
     @Test func aRecomputeIsRecordedSoThatInspectAndReplayAgree() throws {
@@ -476,9 +476,9 @@ struct HostedStoreForeignTypesTests {
         let recompute = session.error("history recompute tally")
         #expect(recompute.hasPrefix("error: action 1 of tally (add) cannot run through its reducer again: the state does not decode as Tally"))
         #expect(session.run("history tally") == history)
-        #expect(session.run("state tally") == ["{total: 111}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 111]))
         // Time travel over the recorded states still works; the reducer refuses them one line at a time.
-        #expect(session.run("jump tally 1") == ["tally at #1 of 3: {total: 1}"])
+        try session.expectJump("jump tally 1", "tally", 1, of: 3, ["total": 1])
         #expect(session.error("dispatch tally double").hasPrefix("error: the state does not decode as Tally"))
         #expect(session.run("history tally").count == 4)
 
@@ -488,7 +488,7 @@ struct HostedStoreForeignTypesTests {
         let refusal = replayer.error("replay \(path) --force --verify")
         #expect(refusal.hasPrefix("error: \(path): line 2: the recorded state of tally does not decode as Tally, the app's state (log"), "\(refusal)")
         #expect(refusal.hasSuffix("so the app's reducer cannot replay it; open it with 'inspect \(path)'"))
-        #expect(replayer.run("state tally") == ["{total: 5, log: []}"])
+        #expect(try replayer.value("state tally").isIdentical(to: ["total": 5, "log": []]))
         #expect(replayer.run("history tally").count == 2)
     }
 
@@ -519,10 +519,10 @@ struct HostedStoreForeignTypesTests {
         #expect(skip.contains("'triple'"))
         #expect(session.error("history recompute tally").hasPrefix("error: action 2 of tally (triple) cannot run through its reducer again: "))
         #expect(session.run("history tally") == history)
-        #expect(session.run("state tally") == ["{total: 5, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 5, "log": []]))
         // Skipping the action that does not decode runs only those that do.
         #expect(session.outcome("skip tally 2").status == .success)
-        #expect(session.run("state tally") == ["{total: 3, log: []}"])
+        #expect(try session.value("state tally").isIdentical(to: ["total": 3, "log": []]))
     }
 
     /// A recording through reflection says, as the recorder promises, that it cannot be replayed;
@@ -567,7 +567,7 @@ struct HostedStoreForeignTypesTests {
         #expect(badAction.contains("'triple'"))
         #expect(badAction.hasSuffix("; nothing was imported"))
         #expect(session.run("history tally") + session.run("state tally") == before)
-        #expect(session.run("dispatch tally double") == ["#2 double  total: 4 → 8"])
+        expectStep(try session.step("dispatch tally double"), 2, "double", [.at("total", from: 4, to: 8)])
     }
 
     /// Before, any dispatch made `inspect` refuse with "this one holds 1 node; 'save FILE' or

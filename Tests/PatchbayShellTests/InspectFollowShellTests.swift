@@ -3,7 +3,7 @@ import Foundation
 @_spi(Shell) import PatchbayGraph
 @_spi(Shell) import PatchbayRecorder
 @_spi(Shell) import PatchbayHistory
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // `inspect FILE --follow` through the shell: what arrives prints as `dispatch` prints a step,
@@ -64,7 +64,7 @@ struct InspectFollowShellTests {
         session.shell.readFollowed().map(\.text)
     }
 
-    @Test func newActionsPrintAsDispatchPrintsThemAndTimeTravelSeesThem() {
+    @Test func newActionsPrintAsDispatchPrintsThemAndTimeTravelSeesThem() throws {
         let recording = AppRecording(actions: 2)
         let session = DataflowSession()
         #expect(session.run("inspect \(recording.path) --follow") == [
@@ -75,18 +75,18 @@ struct InspectFollowShellTests {
         #expect(followed(session).isEmpty)
         recording.append(2)
         #expect(followed(session) == ["#3 Set  count: 20 → 30", "#4 Set  count: 30 → 40"])
-        #expect(session.run("state") == ["{count: 40}"])
-        #expect(session.run("jump 1") == ["app at #1 of 4: {count: 10}"])
-        #expect(session.run("diff 2 4") == ["count: 20 → 40"])
+        #expect(try session.value("state").isIdentical(to: ["count": 40]))
+        try session.expectJump("jump 1", "app", 1, of: 4, ["count": 10])
+        #expect(try session.report("diff 2 4", as: StateDiff.self).changes.isIdentical(to: [.at("count", from: 20, to: 40)]))
         #expect(session.run("blame count").count == 4)
         // A new action takes the store back to the end of the recording, then one step on.
         recording.append(1)
         #expect(followed(session) == ["#5 Set  count: 40 → 50"])
-        #expect(session.run("state") == ["{count: 50}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 50]))
         #expect(session.run("history").last == ">  #5 Set {to: 50}  count")
     }
 
-    @Test func aLongBacklogIsReadOverSeveralCalls() {
+    @Test func aLongBacklogIsReadOverSeveralCalls() throws {
         let recording = AppRecording(actions: 1)
         let session = DataflowSession()
         session.run("inspect \(recording.path) --follow")
@@ -97,7 +97,7 @@ struct InspectFollowShellTests {
         let second = followed(session)
         #expect(second.count == 5000 - 4096)
         #expect(second.last == "#5001 Set  count: 50000 → 50010")
-        #expect(session.run("state") == ["{count: 50010}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 50010]))
     }
 
     @Test func aLineArrivingInPiecesPrintsOnceWhole() {
@@ -113,7 +113,7 @@ struct InspectFollowShellTests {
         #expect(followed(session) == ["#2 Set  count: 10 → 20"])
     }
 
-    @Test func aDamagedNewLineStopsFollowingAtItsLineAndKeepsWhatCameBefore() {
+    @Test func aDamagedNewLineStopsFollowingAtItsLineAndKeepsWhatCameBefore() throws {
         let recording = AppRecording(actions: 1)
         let session = DataflowSession()
         session.run("inspect \(recording.path) --follow")
@@ -125,8 +125,8 @@ struct InspectFollowShellTests {
         #expect(errors == ["error: \(recording.path): line 5: missing \"action\" (any JSON value); following stopped, and everything read "
                            + "before is kept"])
         #expect(!session.shell.isFollowing)
-        #expect(session.run("state") == ["{count: 20}"])
-        #expect(session.run("jump 1") == ["app at #1 of 2: {count: 10}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 20]))
+        try session.expectJump("jump 1", "app", 1, of: 2, ["count": 10])
     }
 
     @Test func aTruncatedFileStopsFollowingWithOneLine() throws {
@@ -140,7 +140,7 @@ struct InspectFollowShellTests {
         #expect(lines.first?.text.hasPrefix("error: \(recording.path): the file shrank to 100 bytes") == true)
         #expect(lines.first?.text.contains("\n") == false)
         #expect(!session.shell.isFollowing)
-        #expect(session.run("state") == ["{count: 20}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 20]))
     }
 
     @Test func followingStopsWhenTheFileDoesNotGrowForIdleSeconds() throws {
@@ -155,7 +155,7 @@ struct InspectFollowShellTests {
         #expect(!session.shell.isFollowing)
         recording.append(1)
         #expect(followed(session).isEmpty)
-        #expect(session.run("state") == ["{count: 20}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 20]))
     }
 
     @Test func anotherInspectOrAResetEndsTheFollowing() {

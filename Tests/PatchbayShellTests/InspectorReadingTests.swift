@@ -1,3 +1,5 @@
+@_spi(Shell) import PatchbayHistory
+@_spi(Shell) import PatchbayGraph
 @_spi(Shell) import PatchbayCore
 @_spi(Shell) @testable import PatchbayShell
 import Testing
@@ -38,25 +40,25 @@ struct BoundedFindBlameTests {
         #expect(lines.last == "#250 Inc")
     }
 
-    @Test func findTakesFirstOrLast() {
+    @Test func findTakesFirstOrLast() throws {
         let session = counted(250)
-        #expect(session.run("find --last 2 state.n > 0") == ["(248 earlier matches not shown)", "#249 Inc", "#250 Inc"])
-        #expect(session.run("find --first 2 state.n > 0") == ["#1 Inc", "#2 Inc", "(248 later matches not shown)"])
-        #expect(session.run("find app --first 300 state.n == 3") == ["#3 Inc"])
-        #expect(session.run("find --last 0 state.n > 0") == ["(250 earlier matches not shown)"])
+        try expectFound(session, "find --last 2 state.n > 0", [249, 250], before: 248)
+        try expectFound(session, "find --first 2 state.n > 0", [1, 2], after: 248)
+        try expectFound(session, "find app --first 300 state.n == 3", [3])
+        try expectFound(session, "find --last 0 state.n > 0", [], before: 250)
         #expect(session.run("find --last 249 state.n > 0").first == "(1 earlier match not shown)")
         #expect(session.run("blame --first 249 n").last == "(1 later change not shown)")
     }
 
-    @Test func blameShowsTheLast200ChangesAndCountsTheRest() {
+    @Test func blameShowsTheLast200ChangesAndCountsTheRest() throws {
         let session = counted(250)
         let lines = session.run("blame n")
         #expect(lines.count == 201)
         #expect(lines.first == "(50 earlier changes not shown; use --first N or --last N)")
         #expect(lines.last == "#250 Inc  249 → 250")
-        #expect(session.run("blame n --last 1") == ["(249 earlier changes not shown)", "#250 Inc  249 → 250"])
-        #expect(session.run("blame --first 1 n") == ["#1 Inc  0 → 1", "(249 later changes not shown)"])
-        #expect(session.run("blame app n --first 1") == ["#1 Inc  0 → 1", "(249 later changes not shown)"])
+        try expectBlamed(session, "blame n --last 1", [250], before: 249)
+        try expectBlamed(session, "blame --first 1 n", [1], after: 249)
+        try expectBlamed(session, "blame app n --first 1", [1], after: 249)
     }
 
     @Test func jsonGivesEveryMatchUnlessBounded() {
@@ -70,7 +72,7 @@ struct BoundedFindBlameTests {
         ])
     }
 
-    @Test func badBoundsAreErrorsAtTheirColumn() {
+    @Test func badBoundsAreErrorsAtTheirColumn() throws {
         let session = counted(3)
         #expect(session.run("find --first 1 --last 1 state.n > 0") == [
             "error: give --first or --last, not both; usage: find [STORE] [--first N | --last N] EXPR (see 'help find')"
@@ -79,7 +81,7 @@ struct BoundedFindBlameTests {
         #expect(session.error("blame n --last -1").contains("--last takes a count that is not negative"))
         #expect(session.error("blame n --first").contains("how many changes, after --first"))
         #expect(session.error("find --last x state.n > 0").contains("how many matches, after --last"))
-        #expect(session.run("state") == ["{n: 3}"])
+        #expect(try session.value("state").isIdentical(to: ["n": 3]))
     }
 
     @Test func findAndBlameStopAtCtrlC() {
@@ -98,30 +100,31 @@ struct BoundedFindBlameTests {
 
 @Suite("Typos get suggestions, not empty results")
 struct TypoSuggestionShellTests {
-    @Test func blameOfAPathNoStateHasNamesTheClosest() {
+    @Test func blameOfAPathNoStateHasNamesTheClosest() throws {
         let session = cart()
-        #expect(session.run("blame totl") == [
-            "error: no path 'totl' in cart's states; did you mean 'total'?\n  blame totl\n        ^~~~",
-        ])
+        try session.expectError("blame totl", "no path 'totl' in cart's states; did you mean 'total'?", at: 6..<10)
         #expect(session.error("blame cart totl") == "error: no path 'totl' in cart's states; did you mean 'total'?")
         #expect(session.error("blame user.name") == "error: no path 'user.name' in cart's states (keys: items, total)")
         // A path that exists only for a while is blamed as before.
-        #expect(session.run("blame items[1]") == [#"#2 AddItem {name: "milk", price: 3}  nothing → "milk""#, "#3 RemoveItem  \"milk\" → nothing"])
-        #expect(session.run("blame total") == [#"#1 AddItem {name: "tea", price: 2}  0 → 2"#, #"#2 AddItem {name: "milk", price: 3}  2 → 5"#])
+        let item = try session.report("blame items[1]", as: BlameListing.self).blames
+        #expect(item.map(\.index) == [2, 3])
+        #expect(Value.array(item.map(\.action)).isIdentical(to: [["type": "AddItem", "name": "milk", "price": 3], ["type": "RemoveItem"]]))
+        #expect(item.map(\.old) == [nil, "milk"] && item.map(\.new) == ["milk", nil])
+        let total = try session.report("blame total", as: BlameListing.self).blames
+        #expect(total.map(\.index) == [1, 2])
+        #expect(Value.array(total.map(\.action)).isIdentical(to: [["type": "AddItem", "name": "tea", "price": 2], ["type": "AddItem", "name": "milk", "price": 3]]))
+        #expect(Value.array(total.compactMap(\.old)).isIdentical(to: [0, 2]) && Value.array(total.compactMap(\.new)).isIdentical(to: [2, 5]))
     }
 
-    @Test func historyPathAndTypeNameTheClosest() {
+    @Test func historyPathAndTypeNameTheClosest() throws {
         let session = cart()
-        #expect(session.run("history --path totl") == [
-            "error: no path 'totl' in cart's states; did you mean 'total'?\n  history --path totl\n                 ^~~~",
-        ])
-        #expect(session.run("history --type Removeitem") == [
-            "error: no action type 'Removeitem' in cart's history; did you mean 'RemoveItem'?\n  history --type Removeitem\n                 ^~~~~~~~~~",
-        ])
+        try session.expectError("history --path totl", "no path 'totl' in cart's states; did you mean 'total'?", at: 15..<19)
+        try session.expectError("history --type Removeitem", "no action type 'Removeitem' in cart's history; did you mean 'RemoveItem'?", at: 15..<25)
         #expect(session.error("history --not AddIte") == "error: no action type 'AddIte' in cart's history; did you mean 'AddItem'?")
         // A type a reducer handles, never dispatched, matches nothing, as before.
         session.run("reducer cart on Clear : state.items = []")
-        #expect(session.run("history --type Clear") == ["0 of 3 actions match"])
+        let clear = try session.report("history --type Clear", as: HistoryListing.self)
+        #expect(clear.entries.isEmpty && clear.filtering && clear.matched == 0 && clear.searched == 3 && !clear.showsInitialState)
     }
 
     @Test func stateOfAMisspeltKeySuggestsTheClosest() {
@@ -131,17 +134,17 @@ struct TypoSuggestionShellTests {
         #expect(error.contains("did you mean 'total'?"), "\(error)")
     }
 
-    @Test func aStoreThatIsNotThereIsNamedNotAParserError() {
+    @Test func aStoreThatIsNotThereIsNamedNotAParserError() throws {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch Inc")
-        #expect(session.run("history cart") == ["error: no store 'cart' (stores: app)\n  history cart\n          ^~~~"])
+        try session.expectError("history cart", "no store 'cart' (stores: app)", at: 8..<12)
         #expect(session.error("history cart --last 2") == "error: no store 'cart' (stores: app)")
         #expect(session.error("history ap") == "error: no store 'ap'; did you mean 'app'? (stores: app)")
         #expect(session.error("jump cart 1") == "error: no store 'cart' (stores: app)")
         #expect(session.error("diff cart 1") == "error: no store 'cart' (stores: app)")
         #expect(session.error("branch cart") == "error: no store 'cart' (stores: app)")
         #expect(session.error("blame cart n") == "error: no store 'cart' (stores: app)")
-        #expect(session.run("state") == ["{n: 1}"])
+        #expect(try session.value("state").isIdentical(to: ["n": 1]))
     }
 }
 
@@ -154,21 +157,19 @@ struct BranchDiffAndChartTests {
         return session
     }
 
-    @Test func diffComparesTwoBranchesCurrentStates() {
+    @Test func diffComparesTwoBranchesCurrentStates() throws {
         let session = branched()
-        #expect(session.run("branch") == ["  main  3 actions", "* b1  3 actions, from main at #1"])
-        #expect(session.run("diff main b1") == ["n: 3 → 21"])
-        #expect(session.run("diff app b1 main") == ["n: 21 → 3"])
-        #expect(session.run("diff main main") == ["main → main: no differences"])
-        #expect(session.run("diff main b1 --path n") == ["n: 3 → 21"])
+        try expectBranches(session)
+        try expectDiff(session, "diff main b1", "main", "b1", [.at("n", from: 3, to: 21)])
+        try expectDiff(session, "diff app b1 main", "b1", "main", [.at("n", from: 21, to: 3)])
+        try expectDiff(session, "diff main main", "main", "main", [])
+        try expectDiff(session, "diff main b1 --path n", "main", "b1", [.at("n", from: 3, to: 21)], path: [.key("n")])
         // A branch with a step number is no form of diff.
-        #expect(session.run("diff main nope") == [
-            "error: app has no branch 'nope': its branches are main, b1\n  diff main nope\n            ^~~~",
-        ])
+        try session.expectError("diff main nope", "app has no branch 'nope': its branches are main, b1", at: 10..<14)
         #expect(session.error("diff app main 2").contains("compare steps (diff 2 5) or branches (diff main b1), not a branch with a step"))
         // Nothing moved.
-        #expect(session.run("state") == ["{n: 21}"])
-        #expect(session.run("branch") == ["  main  3 actions", "* b1  3 actions, from main at #1"])
+        #expect(try session.value("state").isIdentical(to: ["n": 21]))
+        try expectBranches(session)
     }
 
     @Test func diffOfBranchesInJSONIsTheChanges() {
@@ -230,4 +231,40 @@ struct HelpFormsTests {
         }
         #expect(checked > 20)
     }
+}
+
+/// Runs a `find` and checks the matches it shows by step, each an `Inc`, and how many it leaves out before and after.
+private func expectFound(_ session: DataflowSession, _ command: String, _ indices: [Int], before: Int = 0, after: Int = 0,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let found = try session.report(command, as: FoundStates.self, sourceLocation: sourceLocation)
+    #expect(found.matches.map(\.index) == indices, sourceLocation: sourceLocation)
+    #expect(found.matches.allSatisfy { $0.action?.isIdentical(to: ["type": "Inc"]) == true }, sourceLocation: sourceLocation)
+    #expect(found.hiddenBefore == before && found.hiddenAfter == after && found.boundGiven, sourceLocation: sourceLocation)
+}
+
+/// Runs a `blame` of `n`, which goes up by one an `Inc`, and checks the changes it shows by step and how many it
+/// leaves out before and after.
+private func expectBlamed(_ session: DataflowSession, _ command: String, _ indices: [Int], before: Int = 0, after: Int = 0,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let blame = try session.report(command, as: BlameListing.self, sourceLocation: sourceLocation)
+    #expect(blame.blames.map(\.index) == indices, sourceLocation: sourceLocation)
+    #expect(blame.blames.allSatisfy { $0.action.isIdentical(to: ["type": "Inc"]) && $0.old?.isIdentical(to: .int($0.index - 1)) == true
+        && $0.new?.isIdentical(to: .int($0.index)) == true }, sourceLocation: sourceLocation)
+    #expect(blame.hiddenBefore == before && blame.hiddenAfter == after && blame.boundGiven, sourceLocation: sourceLocation)
+}
+
+/// Checks `branch`: main and b1 of 3 actions each, b1 current, forked from main at #1.
+private func expectBranches(_ session: DataflowSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let branches = try session.report("branch", as: BranchListing.self, sourceLocation: sourceLocation).branches
+    #expect(branches.map(\.name) == ["main", "b1"] && branches.map(\.count) == [3, 3] && branches.map(\.isCurrent) == [false, true],
+            sourceLocation: sourceLocation)
+    #expect(branches.map(\.forkedFrom) == [nil, "main"] && branches.map(\.forkIndex) == [nil, 1], sourceLocation: sourceLocation)
+}
+
+/// Runs a `diff` of two branches and checks what it compared and the changes.
+private func expectDiff(_ session: DataflowSession, _ command: String, _ from: String, _ to: String, _ changes: [ValueChange],
+                        path: [ValueChange.PathComponent]? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let diff = try session.report(command, as: StateDiff.self, sourceLocation: sourceLocation)
+    #expect(diff.from == from && diff.to == to && diff.path == path, sourceLocation: sourceLocation)
+    #expect(diff.changes.isIdentical(to: changes), "\(diff.changes)", sourceLocation: sourceLocation)
 }

@@ -69,7 +69,7 @@ struct LoadInterruptionTests {
         #expect(texts.last == "error: interrupted while loading '\(file)': the command interrupted changed nothing, but the commands before it stay, since 'rm keep' cannot be taken back")
         #expect(texts.contains { $0.hasPrefix("\(file):129:1: error: interrupted; nothing changed") }, "\(texts)")
         // What the error says is what the session holds: the store and the 125 actions before the interrupted one.
-        #expect(session.run("state s") == ["{n: 125}"])
+        #expect(try session.value("state s").isIdentical(to: ["n": 125]))
         #expect(session.run("show keep").first?.hasPrefix("error: ") == true)
         session.run("record stop")
         #expect(DataflowSession().run("replay \(path) --verify").last?.hasPrefix("verified ") == true)

@@ -219,7 +219,7 @@ struct LongCommandInterruptionTests {
         #expect(outcome.status == .failure)
         #expect(outcome.lines.map(\.text).first?.hasPrefix("error: interrupted; nothing changed") == true, "\(outcome.lines)")
         #expect(session.run(look) == before)
-        #expect(session.run("skip s 2") == ["skipped #2: 5000 states changed"])
+        try session.expectSkip("skip s 2", 2, skipped: true, changing: 5000)
         session.run("record stop")
         let recording = try String(contentsOfFile: path, encoding: .utf8)
         #expect(recording.components(separatedBy: "skip s 2").count == 2, "only the skip that ran is recorded")

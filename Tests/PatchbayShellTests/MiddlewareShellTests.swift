@@ -1,5 +1,7 @@
 import Foundation
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // `middleware STORE [on TYPE] : STATEMENTS` through the shell (VISPER-Redux and ReSwift have
@@ -15,67 +17,73 @@ private let counter = """
 
 @Suite("Shell stores: middleware")
 struct MiddlewareShellTests {
-    @Test func aMiddlewareChangesTheActionBeforeTheReducers() {
+    @Test func aMiddlewareChangesTheActionBeforeTheReducers() throws {
         let session = DataflowSession()
         session.run(counter)
-        #expect(session.run("middleware app on Add : action.by = action.by * 10") == ["m1: app on Add : action.by = action.by * 10"])
-        #expect(session.run("dispatch app Add {by: 2}") == ["#1 Add  count: 0 → 20"])
+        #expect(try middleware(session, "middleware app on Add : action.by = action.by * 10") == ["m1", "app", "Add", "action.by = action.by * 10"])
+        expectStep(try session.step("dispatch app Add {by: 2}"), 1, "Add", [.at("count", from: 0, to: 20)])
         // The history keeps the action as the reducers got it.
-        #expect(session.run("history") == ["   #0 (initial state)", ">  #1 Add {by: 20}  count"])
+        let history = try session.report("history", as: HistoryListing.self)
+        #expect(history.showsInitialState && history.current == 1 && history.entries.map(\.index) == [1])
+        #expect(history.entries.map { $0.changes.map(\.pathText) } == [["count"]])
+        #expect(history.entries.first?.action.isIdentical(to: ["type": "Add", "by": 20]) == true)
         // Another type goes by untouched.
-        #expect(session.run("dispatch app Log {text: \"hi\"}") == [#"#2 Log  log[0]: + "hi""#])
+        expectStep(try session.step("dispatch app Log {text: \"hi\"}"), 2, "Log", [.at("log[0]", to: "hi")])
     }
 
-    @Test func aMiddlewareReadsTheStateBeforeTheActionAndRunsInOrder() {
+    @Test func aMiddlewareReadsTheStateBeforeTheActionAndRunsInOrder() throws {
         let session = DataflowSession()
         session.run(counter)
         session.run("middleware app on Add : action.by = action.by + state.count")
         session.run("middleware app : if action.type == \"Add\" { action.by = action.by * 2 }")
-        #expect(session.run("dispatch app Add {by: 1}") == ["#1 Add  count: 0 → 2"])
-        #expect(session.run("dispatch app Add {by: 1}") == ["#2 Add  count: 2 → 8"])
+        expectStep(try session.step("dispatch app Add {by: 1}"), 1, "Add", [.at("count", from: 0, to: 2)])
+        expectStep(try session.step("dispatch app Add {by: 1}"), 2, "Add", [.at("count", from: 2, to: 8)])
     }
 
-    @Test func dropLeavesNoStepAndChangesNothing() {
+    @Test func dropLeavesNoStepAndChangesNothing() throws {
         let session = DataflowSession()
         session.run(counter)
         session.run("middleware app on Add : if action.by < 0 { drop }; action.by = 100")
-        #expect(session.run("dispatch app Add {by: -1}") == ["Add was dropped by a middleware: nothing changed"])
-        #expect(session.run("state") == ["{count: 0, log: []}"])
-        #expect(session.run("history") == [">  #0 (initial state)"])
+        let dropped = try session.report("dispatch app Add {by: -1}", as: DispatchReport.self)
+        #expect(dropped.outcome == .dropped(type: "Add") && dropped.warning == nil)
+        #expect(try session.value("state").isIdentical(to: ["count": 0, "log": []]))
+        try expectNoActions(session)
         // `drop` ends the statements: the assignment after it did not run for the dropped action.
-        #expect(session.run("dispatch app Add {by: 1}") == ["#1 Add  count: 0 → 100"])
+        expectStep(try session.step("dispatch app Add {by: 1}"), 1, "Add", [.at("count", from: 0, to: 100)])
     }
 
-    @Test func whatAMiddlewareDispatchesIsQueuedAfterTheAction() {
+    @Test func whatAMiddlewareDispatchesIsQueuedAfterTheAction() throws {
         let session = DataflowSession()
         session.run(counter)
         session.run("middleware app on Add : dispatch Log {text: \"add\", before: state.count}")
         let printed = session.run("dispatch app Add {by: 3}")
         // The action first, then the follow-up, which names it.
         #expect(printed == ["#1 Add  count: 0 → 3", #"#2 Log (from #1)  log[0]: + "add""#])
-        #expect(session.run("history").last == #">  #2 Log {text: "add", before: 0}  log[0]  (dispatched by #1)"#)
+        let log = try #require(try session.report("history", as: HistoryListing.self).entries.last)
+        #expect(log.index == 2 && log.action.isIdentical(to: ["type": "Log", "text": "add", "before": 0]) && log.cause == 1)
+        #expect(log.changes.map(\.pathText) == ["log[0]"] && log.failure == nil && !log.skipped)
         // A dropped action's dispatches still go, as in the typed library's `Store`.
         session.run("middleware app on Add : drop")
         session.run("dispatch app Add {by: 1}")
-        #expect(session.run("state app.count") == ["3"])
-        #expect(session.run("state app.log") == [#"["add", "add"]"#])
+        #expect(try session.value("state app.count").isIdentical(to: 3))
+        #expect(try session.value("state app.log").isIdentical(to: ["add", "add"]))
     }
 
-    @Test func aFailingMiddlewareFailsTheDispatchAndLeavesEverythingAsItWas() {
+    @Test func aFailingMiddlewareFailsTheDispatchAndLeavesEverythingAsItWas() throws {
         let session = DataflowSession()
         session.run(counter)
         session.run("middleware app on Add : dispatch Log {text: \"never\"}; action.by = action.by / action.zero")
         let message = session.error("dispatch app Add {by: 1, zero: 0}")
         #expect(message == "error: Add failed in middleware m1 (app keeps its state; the action was not handled): division by zero in 'action.by / action.zero'")
-        #expect(session.run("state") == ["{count: 0, log: []}"])
-        #expect(session.run("history") == [">  #0 (initial state)"])
+        #expect(try session.value("state").isIdentical(to: ["count": 0, "log": []]))
+        try expectNoActions(session)
         session.run("middleware rm m1\nmiddleware app on Add : action = 3")
         #expect(session.error("dispatch app Add").hasSuffix(
             "the action must stay an object with a string type, such as {type: \"Add\"}, not 3"))
-        #expect(session.run("state") == ["{count: 0, log: []}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 0, "log": []]))
     }
 
-    @Test func aMiddlewareCannotChangeTheState() {
+    @Test func aMiddlewareCannotChangeTheState() throws {
         let session = DataflowSession()
         session.run(counter)
         #expect(session.failure("middleware app : state.count = 1") == """
@@ -84,25 +92,27 @@ struct MiddlewareShellTests {
               middleware app : state.count = 1
                                ^~~~~~~~~~~
             """)
-        #expect(session.run("middleware list") == ["no middleware yet"])
+        let none = try session.report("middleware list", as: MiddlewareList.self)
+        #expect(none.middleware.isEmpty && none.hosted.isEmpty)
         // `drop` and `dispatch` are a middleware's: in a reducer they are no statements.
         #expect(session.error("reducer app on Add : drop").hasPrefix("error: "))
         #expect(session.run("reducer list").count == 2)
     }
 
-    @Test func middlewareIsListedAndRemovedByID() {
+    @Test func middlewareIsListedAndRemovedByID() throws {
         let session = DataflowSession()
         session.run(counter)
         session.run("store other = {n: 0}")
         session.run("middleware app on Add : drop\nmiddleware other : action.seen = true")
-        #expect(session.run("middleware list") == ["m1: app on Add : drop", "m2: other on * : action.seen = true"])
-        #expect(session.run("middleware list other") == ["m2: other on * : action.seen = true"])
-        #expect(session.run("middleware rm m1") == ["removed m1"])
-        #expect(session.failure("middleware rm m1") == "error: no middleware 'm1' (middleware: m2)\n  middleware rm m1\n                ^~")
+        #expect(try session.report("middleware list", as: MiddlewareList.self).middleware.map(fields)
+                == [["m1", "app", "Add", "drop"], ["m2", "other", "*", "action.seen = true"]])
+        #expect(try session.report("middleware list other", as: MiddlewareList.self).middleware.map(fields) == [["m2", "other", "*", "action.seen = true"]])
+        #expect(try session.report("middleware rm m1", as: StoreHandlerRemoved.self).id == "m1")
+        try session.expectError("middleware rm m1", "no middleware 'm1' (middleware: m2)", at: 14..<16)
         // As with reducers, a new one takes the lowest free id, or the one asked for.
-        #expect(session.run("middleware app : drop") == ["m1: app on * : drop"])
-        #expect(session.run("middleware m7 = app on Add : drop") == ["m7: app on Add : drop"])
-        #expect(session.failure("middleware m7 = app : drop") == "error: middleware m7 exists: 'middleware rm m7' removes it\n  middleware m7 = app : drop\n             ^~")
+        #expect(try middleware(session, "middleware app : drop") == ["m1", "app", "*", "drop"])
+        #expect(try middleware(session, "middleware m7 = app on Add : drop") == ["m7", "app", "Add", "drop"])
+        try session.expectError("middleware m7 = app : drop", "middleware m7 exists: 'middleware rm m7' removes it", at: 11..<13)
         #expect(session.error("middleware x1 = app : drop") == "error: 'x1' is not a middleware id: ids are m and a number (m1, m2, ...)")
     }
 
@@ -131,7 +141,7 @@ struct MiddlewareShellTests {
         #expect(lines.firstIndex { $0.hasPrefix("reducer app on Log") }! < lines.count - 1)
         let loaded = DataflowSession()
         loaded.run("load \(directory.path)/saved.pb")
-        #expect(loaded.run("dispatch app Add {by: 1}") == ["#1 Add  count: 0 → 2"])
+        expectStep(try loaded.step("dispatch app Add {by: 1}"), 1, "Add", [.at("count", from: 0, to: 2)])
     }
 
     @Test func aRecordingReplaysAndInspectsTheSameStates() {
@@ -157,7 +167,7 @@ struct MiddlewareShellTests {
         #expect(inspector.run("state") == session.run("state"))
     }
 
-    @Test func aDevToolsFileIsNotImportedThroughMiddleware() {
+    @Test func aDevToolsFileIsNotImportedThroughMiddleware() throws {
         // Its actions went through the app's middleware when they were recorded: a store with
         // middleware would run them through it a second time, so the import refuses.
         let directory = TemporaryDirectory()
@@ -167,9 +177,25 @@ struct MiddlewareShellTests {
         session.run("middleware app on Add : action.by = 100; dispatch Log {text: \"x\"}")
         #expect(session.error("import devtools \(file) app").hasSuffix(
             "app has middleware (m1), which would see the imported actions a second time (a Redux DevTools file holds them as the reducers got them); 'middleware rm' it first, or import into another store"))
-        #expect(session.run("state") == ["{count: 0, log: []}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 0, "log": []]))
         session.run("middleware rm m1")
         #expect(session.run("import devtools \(file) app") == ["imported 2 actions into app"])
-        #expect(session.run("state") == ["{count: 3, log: []}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 3, "log": []]))
     }
+}
+
+/// A middleware as its line shows it: id, store, type and body.
+private func fields(_ middleware: MiddlewareSummary) -> [String] {
+    [middleware.id, middleware.store, middleware.type, middleware.body]
+}
+
+/// The middleware `command` added, as its line shows it.
+private func middleware(_ session: DataflowSession, _ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    fields(try session.report(command, as: MiddlewareDefined.self, sourceLocation: sourceLocation).summary)
+}
+
+/// Checks that `history` lists no action: the initial state alone, current.
+private func expectNoActions(_ session: DataflowSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let history = try session.report("history", as: HistoryListing.self, sourceLocation: sourceLocation)
+    #expect(history.entries.isEmpty && history.showsInitialState && history.current == 0, sourceLocation: sourceLocation)
 }

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Shell) import PatchbayCore
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // The reducer-fix loop: `reducer ID : STATEMENTS` replaces a reducer's body in place, the shell
@@ -21,46 +22,63 @@ private func resultObject(_ line: String) throws -> [String: Any]? {
     return object?["result"] as? [String: Any]
 }
 
+/// A reducer as its line shows it: id, store, type, `at`, `when`, `after` and body.
+private func fields(_ reducer: ReducerSummary) -> [String?] {
+    [reducer.id, reducer.store, reducer.type, reducer.path, reducer.condition, reducer.delay.map { "\($0)" }, reducer.body]
+}
+
+/// The reducer `command` added or replaced, as its line shows it; the command must note no history.
+private func reducer(_ session: DataflowSession, _ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String?] {
+    fields(try session.report(command, as: ReducerDefined.self, sourceLocation: sourceLocation).summary)
+}
+
+/// The reducers `reducer list` lists, as their lines show them.
+private func reducers(_ session: DataflowSession, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String?]] {
+    try session.report("reducer list", as: ReducerList.self, sourceLocation: sourceLocation).reducers.map(fields)
+}
+
 @Suite("Shell stores: replacing a reducer")
 struct ReducerReplacementTests {
-    @Test func aReplacedReducerKeepsItsIDStoreTypeAndPlace() {
+    @Test func aReplacedReducerKeepsItsIDStoreTypeAndPlace() throws {
         let session = counter()
-        #expect(session.run("reducer r1 : state.n += 10") == ["r1: app on Add : state.n += 10"])
-        #expect(session.run("reducer list") == ["r1: app on Add : state.n += 10", "r2: app on Add : state.n = state.n * 2"])
-        #expect(session.run("dispatch app Add") == ["#1 Add  n: 0 → 20"])
+        #expect(try reducer(session, "reducer r1 : state.n += 10") == ["r1", "app", "Add", nil, nil, nil, "state.n += 10"])
+        #expect(try reducers(session) == [["r1", "app", "Add", nil, nil, nil, "state.n += 10"], ["r2", "app", "Add", nil, nil, nil, "state.n = state.n * 2"]])
+        expectStep(try session.step("dispatch app Add"), 1, "Add", [.at("n", from: 0, to: 20)])
     }
 
-    @Test func itKeepsItsScopeGuardAndDelay() {
+    @Test func itKeepsItsScopeGuardAndDelay() throws {
         let session = DataflowSession()
         session.run("store app = {user: {name: 'x'}}")
         session.run("reducer app on Rename at user when action.name != '' after 5 : state.name = action.name")
-        #expect(session.run("reducer r1 : state.name = action.name + '!'") == [
-            "r1: app on Rename at user when action.name != '' after 5 : state.name = action.name + '!'",
-        ])
+        #expect(try reducer(session, "reducer r1 : state.name = action.name + '!'")
+                == ["r1", "app", "Rename", "user", "action.name != ''", "5", "state.name = action.name + '!'"])
     }
 
-    @Test func anUnknownIDOrAMissingBodyIsAnErrorThatChangesNothing() {
+    @Test func anUnknownIDOrAMissingBodyIsAnErrorThatChangesNothing() throws {
         let session = counter()
         #expect(session.error("reducer r9 : state.n = 0") == "error: no reducer 'r9' (reducers: r1, r2)")
         #expect(session.error("reducer r1 :").hasPrefix("error: missing statements; usage: reducer "))
         #expect(session.error("reducer r1 : state.n +").hasPrefix("error: "))
-        #expect(session.run("reducer list") == ["r1: app on Add : state.n += 1", "r2: app on Add : state.n = state.n * 2"])
+        #expect(try reducers(session) == [["r1", "app", "Add", nil, nil, nil, "state.n += 1"], ["r2", "app", "Add", nil, nil, nil, "state.n = state.n * 2"]])
     }
 
-    @Test func aChangeOfReducersOnAStoreWithAHistorySaysHowToRecomputeIt() {
+    @Test func aChangeOfReducersOnAStoreWithAHistorySaysHowToRecomputeIt() throws {
         let session = counter()
         // No history yet: nothing to say.
-        #expect(session.run("reducer r1 : state.n += 2") == ["r1: app on Add : state.n += 2"])
+        #expect(try reducer(session, "reducer r1 : state.n += 2") == ["r1", "app", "Add", nil, nil, nil, "state.n += 2"])
         session.run("dispatch app Add\ndispatch app Add\ndispatch app Add")
-        let note = "note: app's 3 states were made by the old reducers; 'history recompute app' runs them again"
-        #expect(session.run("reducer r1 : state.n += 10") == ["r1: app on Add : state.n += 10", note])
-        #expect(session.run("reducer app on Add : state.n -= 1") == ["r3: app on Add : state.n -= 1", note])
-        #expect(session.run("reducer rm r3") == ["removed r3", note])
-        // The first changed state as `diff` prints it: it was 0 + 2 then * 2, it is 0 + 10 then * 2.
-        #expect(session.run("history recompute app") == [
-            "recomputed 3 actions of app with its reducers as they are now: 3 states changed, the first at #1:", "n: 4 → 20",
-        ])
-        #expect(session.run("state app") == ["{n: 140}"])
+        // Each change then notes that app's 3 states were made by the old reducers.
+        let replaced = try session.report("reducer r1 : state.n += 10", as: StaleHistoryNoted<ReducerDefined>.self)
+        #expect(fields(replaced.change.summary) == ["r1", "app", "Add", nil, nil, nil, "state.n += 10"] && replaced.store == "app" && replaced.states == 3)
+        let added = try session.report("reducer app on Add : state.n -= 1", as: StaleHistoryNoted<ReducerDefined>.self)
+        #expect(fields(added.change.summary) == ["r3", "app", "Add", nil, nil, nil, "state.n -= 1"] && added.store == "app" && added.states == 3)
+        let removed = try session.report("reducer rm r3", as: StaleHistoryNoted<StoreHandlerRemoved>.self)
+        #expect(removed.change.id == "r3" && removed.store == "app" && removed.states == 3)
+        // The first changed state as `diff` gives it: it was 0 + 2 then * 2, it is 0 + 10 then * 2.
+        let recomputed = try session.report("history recompute app", as: Recomputed.self)
+        #expect(recomputed.store == "app" && recomputed.actions == 3 && recomputed.changedStates == 3 && recomputed.firstChanged == 1)
+        #expect(recomputed.firstChanges.isIdentical(to: [.at("n", from: 4, to: 20)]))
+        #expect(try session.value("state app").isIdentical(to: ["n": 140]))
     }
 
     @Test func inJSONTheNoteIsAMemberOfTheResult() throws {
@@ -108,7 +126,7 @@ struct ReducerListRoundTripTests {
 
 @Suite("Shell stores: a replaced reducer in recordings and saved scripts")
 struct ReplacedReducerPersistenceTests {
-    @Test func aRecordingWithAReplacedReducerReplaysVerified() {
+    @Test func aRecordingWithAReplacedReducerReplaysVerified() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/fix.jsonl"
         let live = counter()
@@ -117,14 +135,14 @@ struct ReplacedReducerPersistenceTests {
         #expect(live.run("reducer r1 : state.n += 10").first == "r1: app on Add : state.n += 10")
         live.run("dispatch app Add\nhistory recompute app\nrecord stop")
         // (0 + 10) * 2 = 20, then (20 + 10) * 2 = 60: both actions ran with the new body.
-        #expect(live.run("state app") == ["{n: 60}"])
+        #expect(try live.value("state app").isIdentical(to: ["n": 60]))
         let replaying = DataflowSession()
         let replay = replaying.run("replay \(path) --verify")
         #expect(replay.last?.hasPrefix("verified ") == true, "\(replay)")
         #expect(replaying.run("state app\nreducer list") == live.run("state app\nreducer list"))
     }
 
-    @Test func saveWritesTheReplacedReducerInItsPlace() {
+    @Test func saveWritesTheReplacedReducerInItsPlace() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/fix.pb"
         let saved = counter()
@@ -132,7 +150,7 @@ struct ReplacedReducerPersistenceTests {
         let loaded = DataflowSession()
         loaded.run("load \(path)")
         #expect(loaded.run("reducer list") == saved.run("reducer list"))
-        #expect(loaded.run("dispatch app Add") == ["#1 Add  n: 0 → 20"])
+        expectStep(try loaded.step("dispatch app Add"), 1, "Add", [.at("n", from: 0, to: 20)])
     }
 }
 
@@ -154,14 +172,12 @@ struct ReducerIDTests {
         #expect(session.run("reducer s on Neg : state.n = -state.n").first == "r4: s on Neg : state.n = -state.n")
     }
 
-    @Test func aBadOrTakenIdIsAnErrorAtTheId() {
+    @Test func aBadOrTakenIdIsAnErrorAtTheId() throws {
         let session = DataflowSession()
         session.run(Self.afterARemoval)
         let before = session.run("reducer list")
         #expect(session.error("reducer r2 = s on Mul : state.n = state.n * 2") == "error: reducer r2 exists: 'reducer r2 : STATEMENTS' gives it a new body, 'reducer rm r2' removes it")
-        #expect(session.run("reducer x2 = s on Mul : state.n = state.n * 2") == [
-            "error: 'x2' is not a reducer id: ids are r and a number (r1, r2, ...)\n  reducer x2 = s on Mul : state.n = state.n * 2\n          ^~",
-        ])
+        try session.expectError("reducer x2 = s on Mul : state.n = state.n * 2", "'x2' is not a reducer id: ids are r and a number (r1, r2, ...)", at: 8..<10)
         #expect(session.run("reducer list") == before)
     }
 
@@ -200,26 +216,26 @@ struct ReducerIDTests {
 
 @Suite("Shell stores: what dispatch accepts")
 struct DispatchTypeSafetyTests {
-    @Test func aStoreWithoutATypeIsAnErrorNamingTheForms() {
+    @Test func aStoreWithoutATypeIsAnErrorNamingTheForms() throws {
         let session = counter()
         let error = session.error("dispatch app")
         #expect(error.hasPrefix("error: app is a store: name the action type after it (dispatch app TYPE) or give the whole action (dispatch app {type: 'TYPE'})"), "\(error)")
         #expect(session.run("history app").count == 1)
-        #expect(session.run("state app") == ["{n: 0}"])
+        #expect(try session.value("state app").isIdentical(to: ["n": 0]))
     }
 
-    @Test func aReduxStyleActionObjectIsTheAction() {
+    @Test func aReduxStyleActionObjectIsTheAction() throws {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on Add : state.n += action.by")
-        #expect(session.run("dispatch app {type: \"Add\", by: 2}") == ["#1 Add  n: 0 → 2"])
-        #expect(session.run("dispatch {type: 'Add', by: 3}") == ["#2 Add  n: 2 → 5"])
+        expectStep(try session.step("dispatch app {type: \"Add\", by: 2}"), 1, "Add", [.at("n", from: 0, to: 2)])
+        expectStep(try session.step("dispatch {type: 'Add', by: 3}"), 2, "Add", [.at("n", from: 2, to: 5)])
         #expect(session.error("dispatch app {by: 2}").hasPrefix("error: the action has no type: give it a string type"))
         #expect(session.error("dispatch app {type: 1}").hasPrefix("error: the action has a type that is int"))
         #expect(session.error("dispatch app [1]").hasPrefix("error: "))
-        #expect(session.run("state app") == ["{n: 5}"])
+        #expect(try session.value("state app").isIdentical(to: ["n": 5]))
     }
 
-    @Test func aTypeNoReducerHandlesWarnsWithTheClosestAndStillRuns() {
+    @Test func aTypeNoReducerHandlesWarnsWithTheClosestAndStillRuns() throws {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on INCREMENT : state.n += 1")
         #expect(session.run("dispatch app INCREMENTT") == [
@@ -227,10 +243,10 @@ struct DispatchTypeSafetyTests {
             "#1 INCREMENTT  (no changes)",
         ])
         #expect(session.run("dispatch app Reset") == ["warning: no reducer of app handles 'Reset'", "#2 Reset  (no changes)"])
-        #expect(session.run("dispatch app INCREMENT") == ["#3 INCREMENT  n: 0 → 1"])
+        expectStep(try session.step("dispatch app INCREMENT"), 3, "INCREMENT", [.at("n", from: 0, to: 1)])
         // A `*` reducer handles every type.
         session.run("reducer app on * : state.seen = action.type")
-        #expect(session.run("dispatch app INCREMENTT") == [#"#4 INCREMENTT  seen: + "INCREMENTT""#])
+        expectStep(try session.step("dispatch app INCREMENTT"), 4, "INCREMENTT", [.at("seen", to: "INCREMENTT")])
     }
 
     @Test func inJSONTheWarningIsAMemberNotText() throws {

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
 import Testing
 
 // Issue 28, second reliability sweep: timers a failed command leaves behind (point 2), session
@@ -8,17 +9,17 @@ import Testing
 
 @Suite("A failed command takes back the timers it set")
 struct FailedCommandTimerTests {
-    @Test func aDispatchThatFailsLeavesNoTimerBehind() {
+    @Test func aDispatchThatFailsLeavesNoTimerBehind() throws {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on L after 0 : state.n += 1\nmiddleware app on L : dispatch L {}")
         #expect(session.outcome("dispatch app L").status == .failure)
-        #expect(session.run("clock") == ["clock 0 ms, no timers pending"])
+        try session.expectClock(now: 0, pending: 0)
         session.run("tick 1")
-        #expect(session.run("= app.n") == ["0"])
+        #expect(try session.value("= app.n").isIdentical(to: 0))
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aTickWhoseTimersNeverSettleFailsAsOneAndChangesNothing() {
+    func aTickWhoseTimersNeverSettleFailsAsOneAndChangesNothing() throws {
         let session = DataflowSession()
         // The timer's step changes the state, which dispatches M through the wires; M changes
         // the state again (a loop that never settles) and sets a timer each time.
@@ -32,13 +33,13 @@ struct FailedCommandTimerTests {
             wire s.out -> app.dispatch : {type: "M"}
             dispatch app L
             """)
-        #expect(session.run("clock") == ["clock 0 ms, 1 timer pending, next at 0 ms"])
+        try session.expectClock(now: 0, pending: 1, next: 0)
         let tick = session.outcome("tick 0")
         #expect(tick.status == .failure)
         let errors = tick.lines.map(\.text).filter { $0.contains("did not settle after 100 follow-up transactions") }
         #expect(errors.count == 1, "\(tick.lines.map(\.text))")
-        #expect(session.run("clock") == ["clock 0 ms, 1 timer pending, next at 0 ms"])
-        #expect(session.run("= app") == ["{n: 0, m: 0}"])
+        try session.expectClock(now: 0, pending: 1, next: 0)
+        #expect(try session.value("= app").isIdentical(to: ["n": 0, "m": 0]))
     }
 }
 
@@ -66,23 +67,23 @@ struct SessionFileKindTests {
 
 @Suite("Object keys that differ only in Unicode normalisation")
 struct UnicodeKeyShellTests {
-    @Test func anObjectLiteralKeepsBothSpellings() {
+    @Test func anObjectLiteralKeepsBothSpellings() throws {
         let session = DataflowSession()
-        #expect(session.run("= len(keys({\"\u{E9}\": 1, \"e\u{301}\": 2}))") == ["2"])
-        #expect(session.run("= {\"\u{E9}\": 1, \"e\u{301}\": 2}[\"e\u{301}\"]") == ["2"])
+        #expect(try session.value("= len(keys({\"\u{E9}\": 1, \"e\u{301}\": 2}))").isIdentical(to: 2))
+        #expect(try session.value("= {\"\u{E9}\": 1, \"e\u{301}\": 2}[\"e\u{301}\"]").isIdentical(to: 2))
     }
 
-    @Test func aStoreStateKeepsBothSpellingsThroughReducersAndHistory() {
+    @Test func aStoreStateKeepsBothSpellingsThroughReducersAndHistory() throws {
         let session = DataflowSession()
         session.run("store app = {\"\u{E9}\": 1}\nreducer app on Set : state[\"e\u{301}\"] = 2")
         #expect(session.outcome("dispatch app Set").status == .success)
-        #expect(session.run("= len(keys(app))") == ["2"])
-        #expect(session.run("= app[\"\u{E9}\"]") == ["1"])
+        #expect(try session.value("= len(keys(app))").isIdentical(to: 2))
+        #expect(try session.value("= app[\"\u{E9}\"]").isIdentical(to: 1))
         session.run("jump app 0")
-        #expect(session.run("= len(keys(app))") == ["1"])
+        #expect(try session.value("= len(keys(app))").isIdentical(to: 1))
     }
 
-    @Test func inspectKeepsBothSpellingsOfARecordedState() {
+    @Test func inspectKeepsBothSpellingsOfARecordedState() throws {
         let directory = TemporaryDirectory()
         let path = directory.write("keys.jsonl", """
             {"patchbay":"session","version":1,"created":"2026-01-01T00:00:00Z"}
@@ -92,8 +93,8 @@ struct UnicodeKeyShellTests {
             """)
         let session = DataflowSession()
         #expect(session.outcome("inspect \(path)").status == .success)
-        #expect(session.run("= len(keys(app))") == ["2"])
-        #expect(session.run("= app[\"e\u{301}\"]") == ["2"])
+        #expect(try session.value("= len(keys(app))").isIdentical(to: 2))
+        #expect(try session.value("= app[\"e\u{301}\"]").isIdentical(to: 2))
     }
 
     @Test func completionOffersBothSpellings() {
@@ -120,11 +121,11 @@ struct ReliabilityMessageTests {
         #expect(session.run("= num(\"\(text)\")") == [expected])
     }
 
-    @Test func aFailedReducerKeepsItsActionMarkedFailedAndTheState() {
+    @Test func aFailedReducerKeepsItsActionMarkedFailedAndTheState() throws {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on Bad : state.n = 1 / 0")
         #expect(session.outcome("dispatch app Bad").status == .failure)
-        #expect(session.run("= app.n") == ["0"])
+        #expect(try session.value("= app.n").isIdentical(to: 0))
         #expect(session.run("history app --failed").contains(">! #1 Bad  failed: r1: division by zero in '1 / 0'"))
     }
 

@@ -1,4 +1,6 @@
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
+@_spi(Shell) import PatchbayGraph
 import Testing
 
 // The routing commands as a user types them: `route add`, `route URL`, `route explain`,
@@ -65,6 +67,61 @@ private func error(_ message: String, _ command: String, column: Int, width: Int
     "error: \(message)\n  \(command)\n  " + String(repeating: " ", count: column) + "^" + String(repeating: "~", count: width - 1)
 }
 
+/// A screen of the stack as `stack` shows it: the view, whether it is a modal, its URL, params
+/// and content (as written, see `Value.isIdentical(to:)`).
+private struct Screen {
+    var view: String
+    var modal = false
+    var url: String
+    var params: Value = [:]
+    var content: Value = .null
+
+    func matches(_ entry: NavigationStack.Entry) -> Bool {
+        entry.view == view && entry.isModal == modal && entry.url == url && entry.params.isIdentical(to: params)
+            && entry.content.isIdentical(to: content)
+    }
+}
+
+extension RouteSession {
+    /// Runs `route URL ...`, which must navigate, and returns where it went.
+    fileprivate func navigate(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Navigation {
+        try report(command, as: Navigated.self, sourceLocation: sourceLocation).navigation
+    }
+
+    /// Checks the stack as `command` shows it (`stack`, or `back` or `dismiss`): its screens, bottom
+    /// first, then the modals, and the view `back` closed or those `dismiss` dismissed.
+    fileprivate func expectStack(_ screens: [Screen], after command: String = "stack", closed: String? = nil, dismissed: [String]? = nil,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let shown = try report(command, as: StackShown.self, sourceLocation: sourceLocation)
+        let entries = shown.stack.entries
+        #expect(entries.count == screens.count && zip(screens, entries).allSatisfy { $0.matches($1) }, "\(entries)",
+                sourceLocation: sourceLocation)
+        switch shown.closing {
+        case .back(let entry)?: #expect(entry.view == closed && dismissed == nil, sourceLocation: sourceLocation)
+        case .dismissed(let entries)?: #expect(entries.map(\.view) == dismissed && closed == nil, sourceLocation: sourceLocation)
+        case nil: #expect(closed == nil && dismissed == nil, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Runs `route add ...` and returns the registration it made, with what it overrides and its conflicts.
+    fileprivate func add(_ command: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RouteAdded {
+        try report(command, as: RouteAdded.self, sourceLocation: sourceLocation)
+    }
+
+    /// The registrations as `route list` has them, a summary each.
+    fileprivate func routes(sourceLocation: SourceLocation = #_sourceLocation) throws -> [RouteSummary] {
+        try report("route list", as: RouteListing.self, sourceLocation: sourceLocation).routes
+    }
+}
+
+/// Checks a navigation: the pattern matched, the params (as written), the view and the option.
+private func expectNavigation(_ navigation: Navigation, _ pattern: String, _ params: Value, _ view: String?, _ option: RoutingOption,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(navigation.pattern == pattern && navigation.view == view && navigation.option == option, "\(navigation)",
+            sourceLocation: sourceLocation)
+    #expect(navigation.params.isIdentical(to: params), "\(navigation.params)", sourceLocation: sourceLocation)
+}
+
 private let tutorial = """
     route add /start view=Start
     route add /message/:username view=Message option=modal
@@ -73,54 +130,51 @@ private let tutorial = """
 
 @Suite("route: the VISPER tutorial flow")
 struct RouteShellTutorialTests {
-    @Test func startIsPushedAndMessageIsPresentedModallyWithItsGreeting() {
+    @Test func startIsPushedAndMessageIsPresentedModallyWithItsGreeting() throws {
         let session = RouteSession()
         #expect(session.run(tutorial) == [
             "route /start → Start (push)",
             "route /message/:username → Message (modal)",
             "presenter p1 for Message",
         ])
-        #expect(session.run("route /start") == ["/start  {}  → Start (push)"])
-        #expect(session.run("route /message/Max%20Mustermann") == [
-            #"/message/:username  {username: "Max Mustermann"}  → Message (modal)"#,
-        ])
-        #expect(session.run("stack") == [
-            "1  Start  /start",
-            #"2  Message (modal)  /message/Max%20Mustermann  params {username: "Max Mustermann"}  "#
-                + #"content {greeting: "Hello Max Mustermann!"}"#,
+        expectNavigation(try session.navigate("route /start"), "/start", [:], "Start", .push)
+        expectNavigation(try session.navigate("route /message/Max%20Mustermann"), "/message/:username", ["username": "Max Mustermann"], "Message", .modal)
+        try session.expectStack([
+            Screen(view: "Start", url: "/start"),
+            Screen(view: "Message", modal: true, url: "/message/Max%20Mustermann", params: ["username": "Max Mustermann"],
+                   content: ["greeting": "Hello Max Mustermann!"]),
         ])
     }
 
-    @Test func theStackStartsEmpty() {
-        #expect(RouteSession().run("stack") == ["the stack is empty"])
+    @Test func theStackStartsEmpty() throws {
+        try RouteSession().expectStack([])
     }
 
-    @Test func backClosesTheTopAndPrintsTheStack() {
+    @Test func backClosesTheTopAndPrintsTheStack() throws {
         let session = RouteSession()
         session.run(tutorial + "\nroute /start\nroute /message/Ada")
-        #expect(session.run("back") == ["closed Message", "1  Start  /start"])
-        #expect(session.run("back") == ["closed Start", "the stack is empty"])
+        try session.expectStack([Screen(view: "Start", url: "/start")], after: "back", closed: "Message")
+        try session.expectStack([], after: "back", closed: "Start")
     }
 
-    @Test func aPushWithAModalUpGoesUnderItAndDismissRevealsIt() {
+    @Test func aPushWithAModalUpGoesUnderItAndDismissRevealsIt() throws {
         let session = RouteSession()
         session.run(tutorial + "\nroute add /list view=List\nroute /start\nroute /message/Ada\nroute /list")
-        #expect(session.run("dismiss") == ["dismissed Message", "1  Start  /start", "2  List  /list"])
+        try session.expectStack([Screen(view: "Start", url: "/start"), Screen(view: "List", url: "/list")], after: "dismiss", dismissed: ["Message"])
     }
 
-    @Test func modalsStackAndDismissClosesOneAtATime() {
+    @Test func modalsStackAndDismissClosesOneAtATime() throws {
         let session = RouteSession()
         session.run(tutorial + "\nroute /start\nroute /message/Ada\nroute /message/Bob")
-        #expect(session.run("dismiss") == [
-            "dismissed Message",
-            "1  Start  /start",
-            #"2  Message (modal)  /message/Ada  params {username: "Ada"}  content {greeting: "Hello Ada!"}"#,
-        ])
+        try session.expectStack([
+            Screen(view: "Start", url: "/start"),
+            Screen(view: "Message", modal: true, url: "/message/Ada", params: ["username": "Ada"], content: ["greeting": "Hello Ada!"]),
+        ], after: "dismiss", dismissed: ["Message"])
     }
 
-    @Test func backOnAnEmptyStackIsAnError() {
+    @Test func backOnAnEmptyStackIsAnError() throws {
         let session = RouteSession()
-        #expect(session.fail("back") == [error("the navigation stack is empty", "back", column: 0, width: 4)])
+        try session.expectError("back", "the navigation stack is empty", at: 0..<4)
     }
 
     /// Found by the command fuzzer: naming `router` makes its node, and a command that failed
@@ -141,59 +195,66 @@ struct RouteShellTutorialTests {
         #expect(session.fail("wire s.out -> s3.in").first?.contains("no node 's3' (nodes: router, s)") == true)
     }
 
-    @Test func dismissWithoutAModalIsAnErrorAndKeepsTheStack() {
+    @Test func dismissWithoutAModalIsAnErrorAndKeepsTheStack() throws {
         let session = RouteSession()
-        #expect(session.fail("dismiss") == [error("no modal is presented", "dismiss", column: 0, width: 7)])
+        try session.expectError("dismiss", "no modal is presented", at: 0..<7)
         session.run(tutorial + "\nroute /start")
-        #expect(session.fail("dismiss") == [error("no modal is presented", "dismiss", column: 0, width: 7)])
-        #expect(session.run("stack") == ["1  Start  /start"])
+        try session.expectError("dismiss", "no modal is presented", at: 0..<7)
+        try session.expectStack([Screen(view: "Start", url: "/start")])
     }
 }
 
 @Suite("route add, list, rm, check")
 struct RouteShellManagementTests {
-    @Test func routeAddSaysWhatTheRouteDoes() {
+    @Test func routeAddSaysWhatTheRouteDoes() throws {
         let session = RouteSession()
-        #expect(session.run("route add /start view=Start") == ["route /start → Start (push)"])
-        #expect(session.run("route add /settings view=Settings option=root priority=2") == ["route /settings → Settings (root)"])
-        #expect(session.run("route add /ping/:n") == ["route /ping/:n (a handler: it only sends on router.route)"])
+        let start = try session.add("route add /start view=Start")
+        #expect(start.pattern == "/start" && start.view == "Start" && start.option == .push && start.priority == 0)
+        #expect(start.addition.conflicts.isEmpty && start.addition.overrides == nil)
+        let settings = try session.add("route add /settings view=Settings option=root priority=2")
+        #expect(settings.pattern == "/settings" && settings.view == "Settings" && settings.option == .root && settings.priority == 2)
+        #expect(settings.addition.conflicts.isEmpty && settings.addition.overrides == nil)
+        let ping = try session.add("route add /ping/:n")
+        #expect(ping.pattern == "/ping/:n" && ping.view == nil && ping.addition.conflicts.isEmpty && ping.addition.overrides == nil)
     }
 
-    @Test func routeAddWarnsAboutAConflictWithTheWitnessUrl() {
+    @Test func routeAddWarnsAboutAConflictWithTheWitnessUrl() throws {
         let session = RouteSession()
         session.run("route add /a/b view=B")
-        #expect(session.run("route add /a/:x view=X") == [
-            "route /a/:x → X (push)",
-            "warning: /a/:x overlaps /a/b, added earlier with the same priority: both match /a/b, which goes to /a/b",
+        let x = try session.add("route add /a/:x view=X")
+        #expect(x.pattern == "/a/:x" && x.view == "X" && x.option == .push && x.addition.overrides == nil)
+        #expect(x.addition.conflicts.map(\.description) == [
+            "/a/:x overlaps /a/b, added earlier with the same priority: both match /a/b, which goes to /a/b",
         ])
-        #expect(session.run("route add /a/c") == [
-            "route /a/c (a handler: it only sends on router.route)",
-            "warning: /a/c is shadowed by /a/:x, added earlier with the same priority: it matches every URL /a/c matches "
-                + "(e.g. /a/c), so /a/c can never match",
+        let c = try session.add("route add /a/c")
+        #expect(c.pattern == "/a/c" && c.view == nil && c.addition.overrides == nil)
+        #expect(c.addition.conflicts.map(\.description) == [
+            "/a/c is shadowed by /a/:x, added earlier with the same priority: it matches every URL /a/c matches (e.g. /a/c), so /a/c can never match",
         ])
     }
 
-    @Test func routesOfDifferentPrioritiesDoNotWarn() {
+    @Test func routesOfDifferentPrioritiesDoNotWarn() throws {
         let session = RouteSession()
         session.run("route add /a/:x")
-        #expect(session.run("route add /a/b priority=1") == ["route /a/b (a handler: it only sends on router.route)"])
-        #expect(session.run("route check") == ["no conflicts"])
+        let b = try session.add("route add /a/b priority=1")
+        #expect(b.pattern == "/a/b" && b.view == nil && b.priority == 1 && b.addition.conflicts.isEmpty && b.addition.overrides == nil)
+        #expect(try session.report("route check", as: RouteConflicts.self).conflicts.isEmpty)
     }
 
-    @Test func routeCheckListsEveryConflict() {
+    @Test func routeCheckListsEveryConflict() throws {
         let session = RouteSession()
-        #expect(session.run("route check") == ["no conflicts"])
+        #expect(try session.report("route check", as: RouteConflicts.self).conflicts.isEmpty)
         session.run("route add /message/:username view=Message\nroute add /message/bob view=Bob\nroute add /a/b\nroute add /a/:x")
-        #expect(session.run("route check") == [
+        #expect(try session.report("route check", as: RouteConflicts.self).conflicts.map(\.description) == [
             "/message/bob is shadowed by /message/:username, added earlier with the same priority: it matches every URL "
                 + "/message/bob matches (e.g. /message/bob), so /message/bob can never match",
             "/a/:x overlaps /a/b, added earlier with the same priority: both match /a/b, which goes to /a/b",
         ])
     }
 
-    @Test func routeListShowsPriorityOrderThenRegistrationOrder() {
+    @Test func routeListShowsPriorityOrderThenRegistrationOrder() throws {
         let session = RouteSession()
-        #expect(session.run("route list") == ["no routes yet"])
+        #expect(try session.routes().isEmpty)
         session.run("""
             route add /low priority=-1
             route add /start view=Start
@@ -201,88 +262,79 @@ struct RouteShellManagementTests {
             route add /user/:id view=User when params.id != "0"
             route add /ping
             """)
-        #expect(session.run("route list") == [
-            "/high  view=High option=modal  priority=5",
-            "/start  view=Start option=push",
-            #"/user/:id  view=User option=push  when params.id != "0""#,
-            "/ping",
-            "/low  priority=-1",
-        ])
+        let routes = try session.routes()
+        #expect(routes.map(\.pattern) == ["/high", "/start", "/user/:id", "/ping", "/low"])
+        #expect(routes.map(\.view) == ["High", "Start", "User", nil, nil])
+        #expect(routes.map(\.option) == [.modal, .push, .push, .push, .push])
+        #expect(routes.map(\.priority) == [5, 0, 0, 0, -1])
+        #expect(routes.map(\.condition) == [nil, nil, #"params.id != "0""#, nil, nil])
+        #expect(routes.allSatisfy { $0.overriddenBy == nil })
     }
 
-    @Test func routeRmRemovesARoute() {
+    @Test func routeRmRemovesARoute() throws {
         let session = RouteSession()
         session.run("route add /a view=A\nroute add /b view=B")
-        #expect(session.run("route rm /a") == ["removed route /a → A (push)"])
-        #expect(session.run("route list") == ["/b  view=B option=push"])
+        let removed = try session.report("route rm /a", as: RouteRemoved.self)
+        #expect(removed.pattern == "/a" && removed.removed.view == "A" && removed.removed.option == .push)
+        #expect(try session.routes().map { [$0.pattern, $0.view] } == [["/b", "B"]])
         #expect(session.fail("route /a").last?.hasPrefix("error: no route matches /a; closest pattern /b") == true)
-        #expect(session.run("route add /a view=A") == ["route /a → A (push)"])
+        let again = try session.add("route add /a view=A")
+        #expect(again.pattern == "/a" && again.view == "A" && again.option == .push && again.addition.overrides == nil)
     }
 
-    @Test func routeRmOfAnUnknownPatternNamesTheRoutes() {
+    @Test func routeRmOfAnUnknownPatternNamesTheRoutes() throws {
         let session = RouteSession()
-        #expect(session.fail("route rm /a") == [error("no route /a (no routes yet)", "route rm /a", column: 9, width: 2)])
+        try session.expectError("route rm /a", "no route /a (no routes yet)", at: 9..<11)
         session.run("route add /b\nroute add /c/:x")
-        #expect(session.fail("route rm /c/:y") == [
-            error("no route /c/:y (routes: /b, /c/:x)", "route rm /c/:y", column: 9, width: 5),
-        ])
+        try session.expectError("route rm /c/:y", "no route /c/:y (routes: /b, /c/:x)", at: 9..<14)
     }
 
-    @Test func aPatternAddedAgainAtTheSamePriorityOverridesTheEarlierRegistration() {
+    @Test func aPatternAddedAgainAtTheSamePriorityOverridesTheEarlierRegistration() throws {
         let session = RouteSession()
         session.run("route add /start view=Start")
-        #expect(session.run("route add /start view=Again") == [
-            "route /start → Again (push)", "it takes /start before view=Start (priority 0)",
-        ])
-        #expect(session.run("route list") == ["/start  view=Again option=push", "/start  view=Start option=push  (overridden by view=Again)"])
-        #expect(session.run("route /start") == ["/start  {}  → Again (push)"])
+        let again = try session.add("route add /start view=Again")
+        #expect(again.pattern == "/start" && again.view == "Again" && again.option == .push && again.addition.conflicts.isEmpty)
+        #expect(again.addition.overrides?.view == "Start" && again.addition.overrides?.priority == 0 && again.addition.wins)
+        let routes = try session.routes()
+        #expect(routes.map(\.pattern) == ["/start", "/start"] && routes.map(\.view) == ["Again", "Start"])
+        #expect(routes.map(\.option) == [.push, .push] && routes.map(\.overriddenBy) == [nil, "view=Again"])
+        expectNavigation(try session.navigate("route /start"), "/start", [:], "Again", .push)
     }
 }
 
 @Suite("route add: malformed patterns")
 struct RouteShellPatternErrorTests {
-    @Test func anUnclosedGroupIsRefusedWithTheCaretAtTheParenthesis() {
+    @Test func anUnclosedGroupIsRefusedWithTheCaretAtTheParenthesis() throws {
         // Typed at the prompt, an open '(' continues the line; `execute` sees the whole command.
         let session = RouteSession()
         let command = "route add /user/:id(/edit view=User"
-        #expect(session.fail(command) == [
-            error("unclosed optional group; add the closing ')'", command, column: 19, width: 6),
-        ])
-        #expect(session.run("route list") == ["no routes yet"])
+        try session.expectError(command, "unclosed optional group; add the closing ')'", at: 19..<25)
+        #expect(try session.routes().isEmpty)
     }
 
-    @Test func aWildcardMustBeLast() {
+    @Test func aWildcardMustBeLast() throws {
         let session = RouteSession()
-        #expect(session.fail("route add /files/*/x") == [
-            error("'*' must be the last segment of a pattern", "route add /files/*/x", column: 17, width: 1),
-        ])
+        try session.expectError("route add /files/*/x", "'*' must be the last segment of a pattern", at: 17..<18)
     }
 
-    @Test func aVariableNeedsAName() {
+    @Test func aVariableNeedsAName() throws {
         let session = RouteSession()
-        #expect(session.fail("route add /user/:/edit") == [
-            error("a ':' segment needs a name, e.g. :id", "route add /user/:/edit", column: 16, width: 1),
-        ])
-        #expect(session.fail("route add /user/:") == [
-            error("a ':' segment needs a name, e.g. :id", "route add /user/:", column: 16, width: 1),
-        ])
-        #expect(session.run("route list") == ["no routes yet"])
+        try session.expectError("route add /user/:/edit", "a ':' segment needs a name, e.g. :id", at: 16..<17)
+        try session.expectError("route add /user/:", "a ':' segment needs a name, e.g. :id", at: 16..<17)
+        #expect(try session.routes().isEmpty)
     }
 
     /// Before, `tests:/test` was taken as the two segments `tests:` and `test`, a pattern that
     /// the URL `tests:/test` (whose scheme is ignored) never matched.
-    @Test func aPatternWithASchemeIsRefusedAndSaysWhatToWrite() {
+    @Test func aPatternWithASchemeIsRefusedAndSaysWhatToWrite() throws {
         let session = RouteSession()
-        #expect(session.fail("route add tests:/test view=T") == [
-            error("a pattern has no scheme: URLs of every scheme ('tests:' too) are routed alike; write '/test'",
-                  "route add tests:/test view=T", column: 10, width: 6),
-        ])
-        #expect(session.run("route list") == ["no routes yet"])
+        try session.expectError("route add tests:/test view=T", "a pattern has no scheme: URLs of every scheme ('tests:' too) are routed alike; write '/test'", at: 10..<16)
+        #expect(try session.routes().isEmpty)
         session.run("route add /test view=T")
-        #expect(session.run("route tests:/test") == ["/test  {}  → T (push)"])
+        expectNavigation(try session.navigate("route tests:/test"), "/test", [:], "T", .push)
     }
 
-    @Test func unknownSettingsAndOptionsAreRefused() {
+    @Test func unknownSettingsAndOptionsAreRefused() throws {
         let session = RouteSession()
         let badOption = session.fail("route add /q view=Q option=bogus")
         #expect(badOption.first?.hasPrefix("error: unknown option 'bogus' (push, modal, replace, root, back); usage: route add") == true)
@@ -290,41 +342,39 @@ struct RouteShellPatternErrorTests {
         let badSetting = session.fail("route add /q view=Q colour=1")
         #expect(badSetting.first?.hasPrefix("error: unknown setting 'colour' (view, option, priority, when)") == true)
         #expect(badSetting.first?.hasSuffix("\n  route add /q view=Q colour=1\n                      ^~~~~~") == true)
-        #expect(session.run("route list") == ["no routes yet"])
+        #expect(try session.routes().isEmpty)
     }
 }
 
 @Suite("route URL: navigating")
 struct RouteShellNavigationTests {
-    @Test func extraValuesAndAnOptionOverrideTheRoute() {
+    @Test func extraValuesAndAnOptionOverrideTheRoute() throws {
         let session = RouteSession()
         session.run(tutorial + "\nroute /start")
-        #expect(session.run(#"route /message/Max username="Ada" count=1+1 option=push"#) == [
-            #"/message/:username  {username: "Ada", count: 2}  → Message (push)"#,
+        expectNavigation(try session.navigate(#"route /message/Max username="Ada" count=1+1 option=push"#),
+                         "/message/:username", ["username": "Ada", "count": 2], "Message", .push)
+        try session.expectStack([
+            Screen(view: "Start", url: "/start"),
+            Screen(view: "Message", url: "/message/Max", params: ["username": "Ada", "count": 2], content: ["greeting": "Hello Ada!"]),
         ])
-        #expect(session.run("stack") == [
-            "1  Start  /start",
-            #"2  Message  /message/Max  params {username: "Ada", count: 2}  content {greeting: "Hello Ada!"}"#,
-        ])
-        #expect(session.run("route /start option=root") == ["/start  {}  → Start (root)"])
-        #expect(session.run("stack") == ["1  Start  /start"])
+        expectNavigation(try session.navigate("route /start option=root"), "/start", [:], "Start", .root)
+        try session.expectStack([Screen(view: "Start", url: "/start")])
     }
 
-    @Test func queryItemsBecomeParamsAndAPathParameterBeatsThem() {
+    @Test func queryItemsBecomeParamsAndAPathParameterBeatsThem() throws {
         let session = RouteSession()
         session.run("route add /user/:id view=User")
-        #expect(session.run("route /user/7?id=8&tag=a&tag=b&q=hello+world") == [
-            #"/user/:id  {id: "7", tag: ["a", "b"], q: "hello world"}  → User (push)"#,
-        ])
-        #expect(session.run("route /user/7?id=8 id=9") == ["/user/:id  {id: 9}  → User (push)"])
+        expectNavigation(try session.navigate("route /user/7?id=8&tag=a&tag=b&q=hello+world"),
+                         "/user/:id", ["id": "7", "tag": ["a", "b"], "q": "hello world"], "User", .push)
+        expectNavigation(try session.navigate("route /user/7?id=8 id=9"), "/user/:id", ["id": 9], "User", .push)
     }
 
-    @Test func aRouteWithoutAViewOnlySends() {
+    @Test func aRouteWithoutAViewOnlySends() throws {
         let session = RouteSession()
         session.run(tutorial + "\nroute /start\nroute add /ping/:n\nvar last = null\nwire router.route -> last.set")
-        #expect(session.run("route /ping/5") == [#"/ping/:n  {n: "5"}  (handler: no view)"#])
-        #expect(session.run("stack") == ["1  Start  /start"])
-        #expect(session.run("= last") == [#"{url: "/ping/5", pattern: "/ping/:n", params: {n: "5"}, view: null, option: "push"}"#])
+        expectNavigation(try session.navigate("route /ping/5"), "/ping/:n", ["n": "5"], nil, .push)
+        try session.expectStack([Screen(view: "Start", url: "/start")])
+        #expect(try session.value("= last").isIdentical(to: ["url": "/ping/5", "pattern": "/ping/:n", "params": ["n": "5"], "view": .null, "option": "push"]))
     }
 
     @Test func aFalseGuardPassesToTheNextRoute() {
@@ -353,32 +403,22 @@ struct RouteShellNavigationTests {
         ])
     }
 
-    @Test func anUnmatchedUrlNamesTheClosestPatternAndWhy() {
+    @Test func anUnmatchedUrlNamesTheClosestPatternAndWhy() throws {
         let session = RouteSession()
-        #expect(session.fail("route /start") == [error("no route matches /start", "route /start", column: 6, width: 6)])
+        try session.expectError("route /start", "no route matches /start", at: 6..<12)
         session.run(tutorial + "\nroute add /a/:x")
-        #expect(session.fail("route /mesage/Max") == [
-            error("no route matches /mesage/Max; closest pattern /message/:username failed because segment 1 is 'mesage', "
-                  + "the pattern needs 'message'", "route /mesage/Max", column: 6, width: 11),
-        ])
-        #expect(session.fail("route /start/now") == [
-            error("no route matches /start/now; closest pattern /start failed because the path has 2 segments, "
-                  + "the pattern needs 1 segment", "route /start/now", column: 6, width: 10),
-        ])
+        try session.expectError("route /mesage/Max", "no route matches /mesage/Max; closest pattern /message/:username failed because segment 1 is 'mesage', "
+                  + "the pattern needs 'message'", at: 6..<17)
+        try session.expectError("route /start/now", "no route matches /start/now; closest pattern /start failed because the path has 2 segments, "
+                  + "the pattern needs 1 segment", at: 6..<16)
     }
 
-    @Test func malformedPercentEncodingIsAnErrorWithACaret() {
+    @Test func malformedPercentEncodingIsAnErrorWithACaret() throws {
         let session = RouteSession()
         session.run(tutorial)
-        #expect(session.fail("route /message/%zz") == [
-            error("malformed percent-escape '%zz'; write '%' as %25", "route /message/%zz", column: 15, width: 3),
-        ])
-        #expect(session.fail("route /message/Max%2") == [
-            error("malformed percent-escape '%2'; write '%' as %25", "route /message/Max%2", column: 18, width: 2),
-        ])
-        #expect(session.fail("route explain /message/%G1") == [
-            error("malformed percent-escape '%G1'; write '%' as %25", "route explain /message/%G1", column: 23, width: 3),
-        ])
+        try session.expectError("route /message/%zz", "malformed percent-escape '%zz'; write '%' as %25", at: 15..<18)
+        try session.expectError("route /message/Max%2", "malformed percent-escape '%2'; write '%' as %25", at: 18..<20)
+        try session.expectError("route explain /message/%G1", "malformed percent-escape '%G1'; write '%' as %25", at: 23..<26)
     }
 
     @Test func aWordThatIsNotAUrlIsRefused() {
@@ -407,7 +447,7 @@ struct RouteShellNavigationTests {
         #expect(session.run("route myapp://user/view/42") == [#"/user/view/:id  {id: "42"}  → User (push)"#])
     }
 
-    @Test func routerRouteFeedsAStoreAndAPatch() {
+    @Test func routerRouteFeedsAStoreAndAPatch() throws {
         let session = RouteSession()
         session.run(tutorial + """
 
@@ -430,17 +470,17 @@ struct RouteShellNavigationTests {
             #"#2 Navigated  screens[1]: + "Start""#,
             "/start  {}  → Start (root)",
         ])
-        #expect(session.run("state app") == [#"{screens: ["Message", "Start"]}"#])
+        #expect(try session.value("state app").isIdentical(to: ["screens": ["Message", "Start"]]))
     }
 
-    @Test func insideATransactionTheRouteIsSentAtCommitAndDroppedByAbort() {
+    @Test func insideATransactionTheRouteIsSentAtCommitAndDroppedByAbort() throws {
         let session = RouteSession()
         session.run("route add /a view=A\nvar last = null\nwire router.route -> last.set : $.url\nbegin\nroute /a?n=1\nabort")
-        #expect(session.run("= last") == ["null"])
+        #expect(try session.value("= last").isIdentical(to: .null))
         session.run("begin\nroute /a?n=2")
-        #expect(session.run("= last") == ["null"])
+        #expect(try session.value("= last").isIdentical(to: .null))
         session.run("commit")
-        #expect(session.run("= last") == [#""/a?n=2""#])
+        #expect(try session.value("= last").isIdentical(to: "/a?n=2"))
     }
 }
 

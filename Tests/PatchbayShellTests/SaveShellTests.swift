@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
 import Testing
 
 // `save FILE`: the current definitions as a script that `load` rebuilds them from in a
@@ -162,7 +163,7 @@ struct SaveShellTests {
             "route add /item/:id view=Item priority=1",
             "probe b",
         ])
-        #expect(session.run("state app") == ["{count: 2}"])
+        #expect(try session.value("state app").isIdentical(to: ["count": 2]))
         let (path, text) = try session.save(in: directory)
         #expect(text == """
             # patchbay definitions saved with 'save'; load this file in a fresh shell to rebuild them
@@ -180,7 +181,7 @@ struct SaveShellTests {
         // The wire delivers b's value again while the script runs; without reducers yet, the
         // store keeps the state it was saved with rather than counting the action twice.
         let loaded = DataflowSession.loading(path)
-        #expect(loaded.run("state app") == ["{count: 2}"])
+        #expect(try loaded.value("state app").isIdentical(to: ["count": 2]))
         #expect(loaded.run("set a = 2") == ["b.value = 3  (txn 3)", "#2 Inc  count: 2 → 5"])
     }
 
@@ -188,11 +189,11 @@ struct SaveShellTests {
         let directory = TemporaryDirectory()
         let session = DataflowSession()
         let path = directory.path + "/one.pb"
-        #expect(session.run("save \(path)") == ["saved 0 definitions to \(path)"])
+        try session.expectSaved("save \(path)", 0, to: path)
         session.run("var a = 1")
-        #expect(session.run("save \(path) --force") == ["saved 1 definition to \(path)"])
+        try session.expectSaved("save \(path) --force", 1, to: path)
         session.run("signal s\nclose s")
-        #expect(session.run("save \(path) --force") == ["saved 3 definitions to \(path)"])
+        try session.expectSaved("save \(path) --force", 3, to: path)
         let json = DataflowSession(json: true)
         json.run("var a = 1")
         #expect(json.run("save \(path) --force") == [#"{"ok":true,"command":"save \#(path) --force","result":{"file":"\#(path)","lines":1}}"#])
@@ -227,10 +228,10 @@ struct SaveShellTests {
             "var a = 1", "var b = 0", "knot k = {n: 0}", "pipe b.value -> k : state.n += $", "wire a.value -> b.set",
             "set b = 5",
         ])
-        #expect(session.run("= [a, b, k]") == ["[1, 5, {n: 6}]"])
+        #expect(try session.value("= [a, b, k]").isIdentical(to: [1, 5, ["n": 6]]))
         let (path, _) = try session.save(in: directory)
         let loaded = DataflowSession.loading(path)
-        #expect(loaded.run("= [a, b, k]") == ["[1, 5, {n: 6}]"])
+        #expect(try loaded.value("= [a, b, k]").isIdentical(to: [1, 5, ["n": 6]]))
         #expect(loaded.run("set a = 2\n= [a, b, k]") == session.run("set a = 2\n= [a, b, k]"))
     }
 
@@ -317,26 +318,22 @@ struct SaveShellTests {
         let (path, text) = try session.save(in: directory)
         #expect(text.split(separator: "\n").allSatisfy { $0.utf8.count < 1 << 20 })
         let loaded = DataflowSession.loading(path)
-        #expect(loaded.run("= len(big)") == ["1080000"])
-        #expect(loaded.run(#"= big == join(map(range(120000), i => "abc\"efgh\n"), "")"#) == ["true"])
-        #expect(loaded.run("= app == {items: [big, big, big], name: \"x\"}") == ["true"])
+        #expect(try loaded.value("= len(big)").isIdentical(to: 1080000))
+        #expect(try loaded.value(#"= big == join(map(range(120000), i => "abc\"efgh\n"), "")"#).isIdentical(to: true))
+        #expect(try loaded.value("= app == {items: [big, big, big], name: \"x\"}").isIdentical(to: true))
     }
 
     @Test func anUnwritablePathIsAnErrorUnderTheFileName() throws {
         let directory = TemporaryDirectory()
         let session = DataflowSession()
         session.run("var a = 1")
-        #expect(session.failure("save /nonexistent-dir/x.pb") == """
-            error: cannot write '/nonexistent-dir/x.pb': the directory does not exist
-              save /nonexistent-dir/x.pb
-                   ^~~~~~~~~~~~~~~~~~~~~
-            """)
+        try session.expectError("save /nonexistent-dir/x.pb", "cannot write '/nonexistent-dir/x.pb': the directory does not exist", at: 5..<26)
         #expect(session.failure("save  \(directory.path)").hasPrefix(
             "error: cannot write '\(directory.path)': it is a directory\n  save  \(directory.path)\n        ^~~"))
         let file = directory.write("plain", "")
         #expect(session.failure("save \(file)/x.pb").hasPrefix(
             "error: cannot write '\(file)/x.pb': a part of the path is not a directory"))
-        #expect(session.failure("save") == "error: missing the file to save to; usage: save FILE [--force] (see 'help save')\n  save\n      ^")
+        try session.expectError("save", "missing the file to save to; usage: save FILE [--force] (see 'help save')", at: 4..<4)
         #expect(session.failure(#"save """#) == "error: the file name is empty; usage: save FILE [--force] (see 'help save')\n  save \"\"\n       ^~")
         #expect(session.failure("save a b").hasPrefix("error: unexpected 'b' (options: --force); usage: save FILE [--force] (see 'help save')"))
         // Nothing was left behind.
@@ -349,7 +346,7 @@ struct SaveShellTests {
         let bystander = directory.write("x.pb.tmp", "mine\n")
         let session = DataflowSession()
         session.run("var a = 1")
-        #expect(session.run("save \(directory.path)/x.pb") == ["saved 1 definition to \(directory.path)/x.pb"])
+        try session.expectSaved("save \(directory.path)/x.pb", 1, to: "\(directory.path)/x.pb")
         #expect(try String(contentsOfFile: bystander, encoding: .utf8) == "mine\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["x.pb", "x.pb.tmp"])
     }
@@ -370,5 +367,13 @@ struct SaveShellTests {
     @Test func saveIsACommandWordSoItCannotBeAName() {
         let session = DataflowSession()
         #expect(session.error("var save = 1") == "error: 'save' is a command word and cannot be a name")
+    }
+}
+
+extension DataflowSession {
+    /// Runs a `save`, which must write `definitions` definitions to `path`.
+    fileprivate func expectSaved(_ command: String, _ definitions: Int, to path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let saved = try report(command, as: DefinitionsSaved.self, sourceLocation: sourceLocation)
+        #expect(saved.path == path && saved.definitions == definitions, sourceLocation: sourceLocation)
     }
 }

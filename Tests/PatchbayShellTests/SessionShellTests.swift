@@ -3,7 +3,7 @@ import Foundation
 @_spi(Shell) import PatchbayGraph
 @_spi(Shell) import PatchbayRecorder
 @_spi(Shell) import PatchbayHistory
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
 import Testing
 
 // Recording and replay through the shell: record, replay (--verify, --step, --until, break),
@@ -51,16 +51,20 @@ struct RecordShellTests {
         ])
     }
 
-    @Test func recordShowsTheStatusAndStopSaysHowManyEvents() {
+    @Test func recordShowsTheStatusAndStopSaysHowManyEvents() throws {
         let directory = TemporaryDirectory()
         let session = recordingShell()
-        #expect(session.run("record") == ["not recording (start with: record FILE)"])
-        #expect(session.run("record \(directory.path)/a.jsonl") == ["recording into \(directory.path)/a.jsonl"])
+        let idle = try session.report("record", as: RecordingStatus.self)
+        #expect(idle.path == nil && idle.failure == nil)
+        let started = try session.report("record \(directory.path)/a.jsonl", as: RecordingStarted.self)
+        #expect(started.path == "\(directory.path)/a.jsonl" && started.stores == 0 && started.pendingTimers == 0 && !started.startsWithOpening)
         session.run("= 1")
-        #expect(session.run("record") == ["recording into \(directory.path)/a.jsonl: 1 event"])
+        let status = try session.report("record", as: RecordingStatus.self)
+        #expect(status.path == "\(directory.path)/a.jsonl" && status.events == 1 && status.failure == nil)
         #expect(session.error("record \(directory.path)/b.jsonl").contains("already recording"))
-        #expect(session.run("record stop") == ["stopped recording into \(directory.path)/a.jsonl (1 event)"])
-        #expect(session.run("record stop") == ["not recording"])
+        let stopped = try session.report("record stop", as: RecordingStopped.self)
+        #expect(stopped.path == "\(directory.path)/a.jsonl" && stopped.events == 1)
+        #expect(try session.report("record stop", as: RecordingStopped.self).path == nil)
     }
 
     @Test func errorsProbesAndRoutesAreRecorded() {
@@ -82,24 +86,26 @@ struct RecordShellTests {
         #expect(recorded.contains { $0.contains(#""kind":"route","url":"/message/Max","pattern":"/message/:username","params":{"username":"Max"}"#) })
     }
 
-    @Test func anUnwritableFileIsAnError() {
+    @Test func anUnwritableFileIsAnError() throws {
         let session = recordingShell()
         #expect(session.error("record /nonexistent-dir/x.jsonl").hasPrefix("error: cannot write '/nonexistent-dir/x.jsonl'"))
-        #expect(session.run("record") == ["not recording (start with: record FILE)"])
+        #expect(try session.report("record", as: RecordingStatus.self).path == nil)
     }
 }
 
 @Suite("Sessions: replay")
 struct ReplayShellTests {
-    @Test func replayVerifyPassesOnAnUnchangedSession() {
+    @Test func replayVerifyPassesOnAnUnchangedSession() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/counter.jsonl"
         recordCounter(into: path)
         let session = DataflowSession()
         // Like a test run, a verification prints its outcome only.
-        #expect(session.run("replay \(path) --verify") == ["verified 4 steps of \(path): every effect matches the recording"])
-        #expect(session.run("state") == ["{count: 5}"])
-        #expect(session.run("history --last 1") == [">  #2 Increment {by: 3}  count"])
+        try expectVerified(session.shell.reply(to: "replay \(path) --verify"), path, steps: 4)
+        #expect(try session.value("state").isIdentical(to: ["count": 5]))
+        let history = try session.report("history --last 1", as: HistoryListing.self)
+        #expect(history.entries.map(\.index) == [2] && history.current == 2 && !history.showsInitialState && history.branch == nil)
+        #expect(history.entries.map(\.action) == [["type": "Increment", "by": 3]] && history.entries.map { $0.changes.map(\.pathText) } == [["count"]])
     }
 
     @Test func replayVerifyStopsAtTheFirstDivergenceWithTheStepAndADiff() throws {
@@ -118,22 +124,24 @@ struct ReplayShellTests {
         #expect(printed.contains("  count: 2 → 4"))
     }
 
-    @Test func replayStepsUntilAndBreaks() {
+    @Test func replayStepsUntilAndBreaks() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/counter.jsonl"
         recordCounter(into: path)
         let session = DataflowSession()
-        #expect(session.run("replay \(path) --step") == ["replay of \(path) paused before step 1 of 4: store app = {count: 0}"])
-        #expect(session.run("step").last == "replay of \(path) paused after step 1 of 4; next: reducer app on Increment : state.count += action.by")
-        #expect(session.run("break app when state.count > 1") == ["break when state.count > 1 in app"])
-        #expect(session.run("continue").last == "break: the condition holds after step 3 of 4 (dispatch app Increment {by: 2})")
-        #expect(session.run("state") == ["{count: 2}"])
-        #expect(session.run("continue").last == "replayed 4 steps of \(path)")
+        try expectPaused(session.shell.reply(to: "replay \(path) --step"), path, step: 0, .stepped(next: "store app = {count: 0}"))
+        try expectPaused(session.shell.reply(to: "step"), path, step: 1, .stepped(next: "reducer app on Increment : state.count += action.by"))
+        let breakpoint = try session.report("break app when state.count > 1", as: BreakpointSet.self)
+        #expect(breakpoint.store == "app" && breakpoint.condition.description == "state.count > 1")
+        try expectPaused(session.shell.reply(to: "continue"), path, step: 3, .breakpoint(after: "dispatch app Increment {by: 2}"))
+        #expect(try session.value("state").isIdentical(to: ["count": 2]))
+        let finished = try session.report("continue", as: ReplayFinished.self)
+        #expect(finished.path == path && finished.steps == 4 && !finished.verified && finished.failed == 0)
         #expect(session.error("step").contains("no replay is paused"))
-        #expect(DataflowSession().run("replay \(path) --until 3").last == "replay of \(path) paused after step 3 of 4; next: dispatch app Increment {by: 3}")
+        try expectPaused(DataflowSession().shell.reply(to: "replay \(path) --until 3"), path, step: 3, .stepped(next: "dispatch app Increment {by: 3}"))
     }
 
-    @Test func aReplayPrintsWhatItsCommandsPrintAndAVerificationShowsItsSteps() {
+    @Test func aReplayPrintsWhatItsCommandsPrintAndAVerificationShowsItsSteps() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/counter.jsonl"
         recordCounter(into: path)
@@ -144,8 +152,9 @@ struct ReplayShellTests {
         session.run("replay \(path) --verify --step")
         session.run("step")
         session.run("step")
+        // The step prints what its command printed: the action, then where the replay paused.
         #expect(session.run("step") == ["#1 Increment  count: 0 → 2", "replay of \(path) paused after step 3 of 4; next: dispatch app Increment {by: 3}"])
-        #expect(session.run("continue") == ["verified 4 steps of \(path): every effect matches the recording"])
+        try expectVerified(session.shell.reply(to: "continue"), path, steps: 4)
     }
 
     @Test func anAppsRecordingReplaysOnlyWhereItsStoreIsHosted() throws {
@@ -179,26 +188,30 @@ struct InspectShellTests {
         return directory.write("app.jsonl", text + extra)
     }
 
-    @Test func inspectRebuildsAHistoryWithoutCommandLines() {
+    @Test func inspectRebuildsAHistoryWithoutCommandLines() throws {
         let directory = TemporaryDirectory()
         let path = appRecording(directory)
         let session = DataflowSession()
-        #expect(session.run("inspect \(path)") == ["inspected \(path): app (3 actions)"])
-        #expect(session.run("state") == ["{count: 30}"])
-        #expect(session.run("jump 1") == ["app at #1 of 3: {count: 10}"])
-        #expect(session.run("diff 1 3") == ["count: 10 → 30"])
-        #expect(session.run("blame count") == ["#1 Set {to: 10}  0 → 10", "#2 Set {to: 20}  10 → 20", "#3 Set {to: 30}  20 → 30"])
+        try expectInspected(session, path, ["app": 3])
+        #expect(try session.value("state").isIdentical(to: ["count": 30]))
+        let jump = try session.report("jump 1", as: StoreAtStep.self)
+        #expect(jump.store == "app" && jump.index == 1 && jump.move == .jump(count: 3) && jump.state.isIdentical(to: ["count": 10]))
+        #expect(try session.report("diff 1 3", as: StateDiff.self).changes.isIdentical(to: [.at("count", from: 10, to: 30)]))
+        let blames = try session.report("blame count", as: BlameListing.self).blames
+        #expect(blames.map(\.index) == [1, 2, 3])
+        #expect(Value.array(blames.map(\.action)).isIdentical(to: [["type": "Set", "to": 10], ["type": "Set", "to": 20], ["type": "Set", "to": 30]]))
+        #expect(Value.array(blames.compactMap(\.old)).isIdentical(to: [0, 10, 20]) && Value.array(blames.compactMap(\.new)).isIdentical(to: [10, 20, 30]))
         #expect(session.error("skip 2").contains("no reducers"))
     }
 
-    @Test func aTruncatedLastLineLoadsEverythingBeforeIt() {
+    @Test func aTruncatedLastLineLoadsEverythingBeforeIt() throws {
         let directory = TemporaryDirectory()
         let path = appRecording(directory, extra: #"{"seq":5,"kind":"action","store":"app","ind"#)
         let session = DataflowSession()
         let outcome = session.shell.execute("inspect \(path)")
         #expect(outcome.status == .failure)
         #expect(outcome.lines.map(\.text).contains { $0.hasPrefix("error: ") && $0.contains("line 6") })
-        #expect(session.run("state") == ["{count: 30}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 30]))
     }
 
     @Test func aGarbageLineStopsLoadingThere() {
@@ -255,14 +268,14 @@ struct DevToolsShellTests {
             dispatch app Add {title: "milk"}
             dispatch app Add {title: "bread"}
             """)
-        #expect(session.run("export devtools app \(file)") == ["exported 2 actions of app to \(file)"])
+        try expectExported(session, "export devtools app \(file)", "app", actions: 2, to: file)
         let exported = try JSONReader.parse(String(contentsOfFile: file, encoding: .utf8))
         #expect(exported["preloadedState"] == .string(#"{"items":[],"count":0}"#))
 
         let other = DataflowSession()
         other.run("store app = {items: [], count: 0}")
         other.run(#"reducer app on Add : state.items = append(state.items, action.title); state.count += 1"#)
-        #expect(other.run("import devtools \(file) app") == ["imported 2 actions into app"])
+        try expectImported(other, "import devtools \(file) app", into: "app", actions: 2)
         #expect(other.run("state") == session.run("state"))
         #expect(other.run("diff 0 1") == session.run("diff 0 1"))
     }
@@ -281,7 +294,7 @@ struct DevToolsShellTests {
         recorder.stop()
         let session = DataflowSession()
         #expect(session.run("inspect \(path)") == ["inspected \(path): counter (2 actions)"])
-        #expect(session.run("state") == ["{count: 7}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 7]))
         #expect(session.run("history") == [
             "   #0 (initial state)", "   #1 increment {by: 2}  count", ">  #2 increment {by: 5}  count",
         ])
@@ -311,7 +324,7 @@ struct DevToolsShellTests {
         ])
         #expect(session.run("history") == ["   #0 (initial state)", "   #1 increment {by: 2}  count", ">  #2 reset  count"])
         #expect(session.run("jump 1").first?.hasPrefix("model at #1 of 2: {count: 2, session: {user: \"ada\", onChange: {") == true)
-        #expect(session.run("state") == [#"{count: 2, session: {user: "ada", onChange: {"$unrepresentable": "() -> ()", description: "(Function)"}}}"#])
+        #expect(try session.value("state").isIdentical(to: ["count": 2, "session": ["user": "ada", "onChange": ["$unrepresentable": "() -> ()", "description": "(Function)"]]]))
         let refusal = "recorded through reflection: it can be inspected but not replayed; open it with 'inspect \(path)'"
         #expect(DataflowSession().error("replay \(path)").contains(refusal))
         #expect(DataflowSession().error("replay \(path) --verify").contains(refusal))
@@ -444,7 +457,7 @@ struct ReplayRecordedLinesTests {
         #expect(outcome.status == .failure)
         #expect(Self.firstLine(outcome.lines.last?.text)
             == "error: \(path): line 7: not JSON: unexpected character at byte 1; the steps before it ran")
-        #expect(session.run("state") == ["{count: 2}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 2]))
         #expect(DataflowSession().run("replay \(path) --step") == ["replay of \(path) paused before step 1 of 3: store app = {count: 0}"])
     }
 
@@ -455,7 +468,7 @@ struct ReplayRecordedLinesTests {
         let outcome = session.shell.execute("replay \(path)")
         #expect(Self.firstLine(outcome.lines.last?.text)
             == "error: \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
-        #expect(session.run("state") == ["{count: 5}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 5]))
     }
 
     @Test func aVerifyingReplayReportsAnEffectCutShortAsDamageNotAsADifference() throws {
@@ -466,7 +479,7 @@ struct ReplayRecordedLinesTests {
         #expect(outcome.lines.map(\.text).filter { $0.contains("diverged") }.isEmpty)
         #expect(Self.firstLine(outcome.lines.last?.text)
             == "error: \(path): line 8: the line is cut short (the recording stopped while writing it); the steps before it ran")
-        #expect(session.run("state") == ["{count: 5}"])
+        #expect(try session.value("state").isIdentical(to: ["count": 5]))
     }
 }
 
@@ -501,7 +514,7 @@ struct ReplayLargeFileTests {
         #expect(recorded.joined().utf8.count > 1 << 20)
         let session = DataflowSession()
         #expect(session.run("replay \(path) --verify") == ["verified 3002 steps of \(path): every effect matches the recording"])
-        #expect(session.run("state") == ["{n: 3000}"])
+        #expect(try session.value("state").isIdentical(to: ["n": 3000]))
         #expect(DataflowSession().run("replay \(path) --until 2950").last?
             .hasPrefix("replay of \(path) paused after step 2950 of 3002; next: dispatch app Set {value: 2949, note:") == true)
     }
@@ -520,7 +533,7 @@ struct ReplayLargeFileTests {
         #expect(printed.first == "  n: 7 → 2900")
         // The line of the recorded action that differs (1-based: the line after its command).
         #expect(printed.last?.hasPrefix("error: \(path): replay diverged at step 2902 (line \(action + 1): dispatch app Set {value: 2900,") == true)
-        #expect(session.run("state") == ["{n: 2900}"])
+        #expect(try session.value("state").isIdentical(to: ["n": 2900]))
     }
 
     @Test func damageNearTheEndStopsTheReplayThere() throws {
@@ -534,7 +547,7 @@ struct ReplayLargeFileTests {
         let outcome = session.shell.execute("replay \(path) --verify")
         #expect(outcome.lines.last?.text.hasPrefix("error: \(path): line \(garbage + 1): not JSON") == true)
         #expect(outcome.lines.last?.text.contains("the steps before it ran") == true)
-        #expect(session.run("state") == ["{n: 2900}"])
+        #expect(try session.value("state").isIdentical(to: ["n": 2900]))
         #expect(DataflowSession().run("replay \(path) --step").first?.hasPrefix("replay of \(path) paused before step 1 of 2902:") == true)
     }
 }
@@ -562,7 +575,7 @@ struct DevToolsFixtureShellTests {
         let session = DataflowSession()
         session.run(Self.todoApp)
         let file = Self.fixture("todos-lifted.json")
-        #expect(session.run("import devtools \(file) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        try expectImported(session, "import devtools \(file) app", into: "app", actions: 4, skipped: 1, at: 3)
         #expect(session.run("history") == Self.liftedHistory)
         // The states the file computed: the skipped action added nothing; the store is at step 3.
         let lifted = try JSONReader.parse(String(contentsOfFile: file, encoding: .utf8))
@@ -579,12 +592,12 @@ struct DevToolsFixtureShellTests {
         let session = DataflowSession()
         session.run(Self.todoApp.replacingOccurrences(of: "done: false}", with: "done: false, at: action.at}"))
         session.run("record \(recording)")
-        #expect(session.run("import devtools \(Self.fixture("todos-lifted-serialize.json")) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        try expectImported(session, "import devtools \(Self.fixture("todos-lifted-serialize.json")) app", into: "app", actions: 4, skipped: 1, at: 3)
         session.run("dispatch app SET_FILTER {filter: \"open\"}")
         session.run("record stop")
         let history = session.run("history")
         #expect(history.contains("   #1 ADD_TODO {text: \"milk\", at: \"2023-11-14T22:13:21.500Z\"}  todos[0]"))
-        #expect(session.run("state") == [#"{todos: [{text: "milk", done: true, at: "2023-11-14T22:13:21.500Z"}], filter: "open"}"#])
+        #expect(try session.value("state").isIdentical(to: ["todos": [["text": "milk", "done": true, "at": "2023-11-14T22:13:21.500Z"]], "filter": "open"]))
 
         #expect(DataflowSession().run("replay \(recording) --verify").last?.hasPrefix("verified ") == true)
         let inspector = DataflowSession()
@@ -593,36 +606,36 @@ struct DevToolsFixtureShellTests {
         #expect(inspector.run("branch") == session.run("branch"))
     }
 
-    @Test func theDefaultExportsJSANValuesArePlainValues() {
+    @Test func theDefaultExportsJSANValuesArePlainValues() throws {
         let session = DataflowSession()
         session.run("store tree = {selected: 0, ticks: 0}\nreducer tree on SELECT : state.selected = action.node\nreducer tree on * : state.ticks += 1")
-        #expect(session.run("import devtools \(Self.fixture("nodes-circular.json")) tree") == ["imported 4 actions into tree"])
-        #expect(session.run("state tree.selected") == [#"{id: 1, children: [{id: 2, parent: "[CIRCULAR]"}]}"#])
-        #expect(session.run("state tree.ticks") == ["4"])
+        try expectImported(session, "import devtools \(Self.fixture("nodes-circular.json")) tree", into: "tree", actions: 4)
+        #expect(try session.value("state tree.selected").isIdentical(to: ["id": 1, "children": [["id": 2, "parent": "[CIRCULAR]"]]]))
+        #expect(try session.value("state tree.ticks").isIdentical(to: 4))
     }
 
-    @Test func withoutAPreloadedStateTheStoresOwnInitialStateIsTheStart() {
+    @Test func withoutAPreloadedStateTheStoresOwnInitialStateIsTheStart() throws {
         let directory = TemporaryDirectory()
         let file = directory.write("actions.json", #"[{"type":"Add"},{"type":"Add"}]"#)
         let session = DataflowSession()
         session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add\nhistory commit")
         // After the commit, the initial state is {n: 11}: the import starts there, never from {}.
-        #expect(session.run("import devtools \(file) s") == ["imported 2 actions into s"])
-        #expect(session.run("state s") == ["{n: 13}"])
-        #expect(session.run("jump 0") == ["s at #0 of 2: {n: 11}"])
+        try expectImported(session, "import devtools \(file) s", into: "s", actions: 2)
+        #expect(try session.value("state s").isIdentical(to: ["n": 13]))
+        try session.expectJump("jump 0", "s", 0, of: 2, ["n": 11])
         // A store that does not exist has no initial state to start from.
         #expect(session.error("import devtools \(file) fresh").contains("the file has no preloadedState (committedState) and there is no store fresh"))
         #expect(session.error("state fresh").contains("fresh"))
     }
 
-    @Test func replacingAHistoryWithBranchesSaysWhatItReplaces() {
+    @Test func replacingAHistoryWithBranchesSaysWhatItReplaces() throws {
         let directory = TemporaryDirectory()
         let file = directory.write("rdt.json", #"{"payload":"[{\"type\":\"Add\"}]","preloadedState":"{\"n\":0}"}"#)
         let session = DataflowSession()
         session.run("store s = {n: 10}\nreducer s on Add : state.n += 1\ndispatch s Add\ndispatch s Add\njump 1\ndispatch s Add")
         #expect(session.error("import devtools \(file) s").hasSuffix(
             "s has 2 actions and 1 other branch in its history, which the import would replace; 'export devtools s FILE' to keep them, then add --force, or import into a new store"))
-        #expect(session.run("state s") == ["{n: 12}"])
+        #expect(try session.value("state s").isIdentical(to: ["n": 12]))
         #expect(session.run("branch s").count == 2)
         #expect(session.run("import devtools \(file) s --force") == ["imported 1 action into s; the 2 actions and 1 other branch it had before were replaced"])
         #expect(session.run("branch s").count == 1)
@@ -634,10 +647,10 @@ struct DevToolsFixtureShellTests {
         let session = DataflowSession()
         session.run(Self.todoApp)
         session.run("import devtools \(Self.fixture("todos-lifted.json")) app")
-        #expect(session.run("export devtools app \(file) --lifted") == ["exported 4 actions of app (1 skipped) to \(file) as a lifted state"])
+        try expectExported(session, "export devtools app \(file) --lifted", "app", actions: 4, to: file, skipped: 1, lifted: true)
         let other = DataflowSession()
         other.run(Self.todoApp)
-        #expect(other.run("import devtools \(file) app") == ["imported 4 actions into app, 1 skipped, at #3"])
+        try expectImported(other, "import devtools \(file) app", into: "app", actions: 4, skipped: 1, at: 3)
         #expect(other.run("history") == Self.liftedHistory)
         // The default form cannot keep what is skipped, nor the current step: asked for, it
         // writes the lifted state all the same, and says why.
@@ -674,4 +687,48 @@ struct DevToolsFixtureShellTests {
         let line = session.run("import devtools \(Self.fixture("todos-lifted.json")) app").last ?? ""
         #expect(line.contains(#""result":{"store":"app","actions":4,"failed":0,"skipped":[2],"current":3,"replaced":0,"replacedBranches":0}"#))
     }
+}
+
+/// Checks that `reply` is a replay of `path` that ran to its end, `steps` steps, every effect as recorded.
+private func expectVerified(_ reply: CommandReply?, _ path: String, steps: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let finished = try #require(reply?.report as? ReplayFinished, "\(String(describing: reply?.result))", sourceLocation: sourceLocation)
+    #expect(finished.path == path && finished.steps == steps && finished.verified && finished.failed == 0, sourceLocation: sourceLocation)
+    #expect(finished.differing.count == 0, sourceLocation: sourceLocation)
+}
+
+/// Checks that `reply` is a replay of `path` paused after `step` steps (of 4) for `reason`.
+private func expectPaused(_ reply: CommandReply?, _ path: String, step: Int, _ reason: ReplayPaused.Reason,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let paused = try #require(reply?.report as? ReplayPaused, "\(String(describing: reply?.result))", sourceLocation: sourceLocation)
+    #expect(paused.path == path && paused.step == step && paused.steps == 4 && paused.reason == reason, "\(paused.reason)",
+            sourceLocation: sourceLocation)
+}
+
+/// Runs `inspect PATH`, which must load the `stores` with their action counts, in order, and warn of nothing.
+private func expectInspected(_ session: DataflowSession, _ path: String, _ stores: KeyValuePairs<String, Int>,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let inspected = try session.report("inspect \(path)", as: Inspected.self, sourceLocation: sourceLocation)
+    #expect(inspected.path == path && inspected.warnings.isEmpty && inspected.follow == nil, sourceLocation: sourceLocation)
+    #expect(inspected.stores.map(\.name) == stores.map(\.key) && inspected.stores.map(\.actions) == stores.map(\.value),
+            sourceLocation: sourceLocation)
+}
+
+/// Runs an `import devtools` that must import `actions` actions into `store`, with none failed, `skipped` of them
+/// skipped, at step `current` (the last by default), replacing nothing.
+private func expectImported(_ session: DataflowSession, _ command: String, into store: String, actions: Int, skipped: Int = 0,
+                            at current: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let imported = try session.report(command, as: DevToolsImported.self, sourceLocation: sourceLocation)
+    #expect(imported.store == store && imported.actions == actions && imported.failed == 0 && imported.skipped.count == skipped
+            && imported.unmarked.isEmpty && imported.hasReducers, "\(imported)", sourceLocation: sourceLocation)
+    #expect((imported.current ?? actions) == (current ?? actions), sourceLocation: sourceLocation)
+    #expect(imported.replaced.actions == 0 && imported.replaced.branches == 0, sourceLocation: sourceLocation)
+}
+
+/// Runs an `export devtools` that must write `actions` actions of `store` to `path`, `skipped` of them skipped,
+/// lifted or not, with nothing more to keep.
+private func expectExported(_ session: DataflowSession, _ command: String, _ store: String, actions: Int, to path: String,
+                            skipped: Int = 0, lifted: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let exported = try session.report(command, as: DevToolsExported.self, sourceLocation: sourceLocation)
+    #expect(exported.store == store && exported.actions == actions && exported.path == path && exported.skipped == skipped
+            && exported.lifted == lifted && exported.keeps == nil, "\(exported)", sourceLocation: sourceLocation)
 }

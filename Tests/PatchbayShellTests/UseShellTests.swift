@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Shell) import PatchbayShell
+@_spi(Shell) @testable import PatchbayShell
+@_spi(Shell) import PatchbayCore
 import Testing
 
 // `use STORE`: the store that commands leaving out STORE go to, how the prompt shows where the
@@ -14,22 +15,22 @@ struct UseShellTests {
         reducer cart on Inc : state.n += 10
         """
 
-    @Test func commandsThatLeaveOutTheStoreUseTheSelectedOneAndANamedStoreStillWins() {
+    @Test func commandsThatLeaveOutTheStoreUseTheSelectedOneAndANamedStoreStillWins() throws {
         let session = DataflowSession()
         session.run(Self.twoStores)
         #expect(session.run("use cart") == ["using cart: commands that leave out STORE use it ('use' alone clears it)"])
-        #expect(session.run("dispatch Inc") == ["#1 Inc  n: 0 → 10"])
-        #expect(session.run("dispatch {type: 'Inc'}") == ["#2 Inc  n: 10 → 20"])
-        #expect(session.run("state") == ["{n: 20}"])
-        #expect(session.run("state .n") == ["20"])
+        expectStep(try session.step("dispatch Inc"), 1, "Inc", [.at("n", from: 0, to: 10)])
+        expectStep(try session.step("dispatch {type: 'Inc'}"), 2, "Inc", [.at("n", from: 10, to: 20)])
+        #expect(try session.value("state").isIdentical(to: ["n": 20]))
+        #expect(try session.value("state .n").isIdentical(to: 20))
         #expect(session.run("history --last 1") == [">  #2 Inc  n"])
-        #expect(session.run("jump 1") == ["cart at #1 of 2: {n: 10}"])
+        try session.expectJump("jump 1", "cart", 1, of: 2, ["n": 10])
         #expect(session.run("reducer list") == ["r2: cart on Inc : state.n += 10"])
         #expect(session.run("branch") == ["* main  2 actions"])
         // Named, another store.
-        #expect(session.run("dispatch app Inc") == ["#1 Inc  n: 0 → 1"])
-        #expect(session.run("state app") == ["{n: 1}"])
-        #expect(session.run("state cart") == ["{n: 10}"])
+        expectStep(try session.step("dispatch app Inc"), 1, "Inc", [.at("n", from: 0, to: 1)])
+        #expect(try session.value("state app").isIdentical(to: ["n": 1]))
+        #expect(try session.value("state cart").isIdentical(to: ["n": 10]))
     }
 
     @Test func useAloneClearsTheSelection() {
@@ -127,14 +128,14 @@ struct UseShellTests {
         ])
     }
 
-    @Test func dispatchingInThePastSaysItStartsANewBranchAndNamesIt() {
+    @Test func dispatchingInThePastSaysItStartsANewBranchAndNamesIt() throws {
         let session = DataflowSession()
         session.run("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch Inc\ndispatch Inc\ndispatch Inc\njump 1")
         #expect(session.run("dispatch Inc") == [
             "#2 Inc  n: 1 → 2", "new branch b1 from main at #1: main keeps its 3 actions ('checkout app main' goes back)",
         ])
         // At the end of the new branch: no new branch.
-        #expect(session.run("dispatch Inc") == ["#3 Inc  n: 2 → 3"])
+        expectStep(try session.step("dispatch Inc"), 3, "Inc", [.at("n", from: 2, to: 3)])
         let json = DataflowSession(json: true)
         json.run("store app = {n: 0}\nreducer app on Inc : state.n += 1\ndispatch Inc\njump 0")
         #expect(json.run("dispatch Inc") == [
@@ -149,13 +150,16 @@ struct UseShellTests {
         let session = DataflowSession()
         // Selected before the recording starts, and changed while it runs.
         session.run(Self.twoStores + "\nuse cart\nrecord \(path)\ndispatch Inc\nuse app\ndispatch Inc\ndispatch Inc\njump 1\nuse\nrecord stop")
-        #expect(session.run("state app\nstate cart") == ["{n: 1}", "{n: 10}"])
+        #expect(try session.value("state app").isIdentical(to: ["n": 1]))
+        #expect(try session.value("state cart").isIdentical(to: ["n": 10]))
         let replayer = DataflowSession()
         #expect(replayer.run("replay \(path) --verify") == ["verified 6 steps of \(path): every effect matches the recording"])
-        #expect(replayer.run("state app\nstate cart") == ["{n: 1}", "{n: 10}"])
+        #expect(try replayer.value("state app").isIdentical(to: ["n": 1]))
+        #expect(try replayer.value("state cart").isIdentical(to: ["n": 10]))
         let inspector = DataflowSession()
         inspector.run("inspect \(path)")
-        #expect(inspector.run("state app\nstate cart") == ["{n: 1}", "{n: 10}"])
+        #expect(try inspector.value("state app").isIdentical(to: ["n": 1]))
+        #expect(try inspector.value("state cart").isIdentical(to: ["n": 10]))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains(#"{"seq":"#) && text.contains(#""kind":"setup","text":"use cart"}"#))
     }

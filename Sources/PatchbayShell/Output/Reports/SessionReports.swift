@@ -64,7 +64,7 @@ struct RecordingStatus: CommandReport {
 /// `replay FILE --step`, `step`, `continue` and a break: a replay paused, where, and why.
 struct ReplayPaused: CommandReport {
     /// Why the replay paused.
-    enum Reason {
+    enum Reason: Equatable {
         /// The break condition holds after the step, whose command is given.
         case breakpoint(after: String)
         /// It ran as far as asked (`--step`, `--until`, `step`); the command of the next step.

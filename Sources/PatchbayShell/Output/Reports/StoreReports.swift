@@ -100,7 +100,7 @@ struct StaleHistoryNoted<Change: CommandReport>: CommandReport {
 /// past), or that the action waits for the transaction or was dropped by a middleware; a
 /// warning first when no reducer handles the action's type (`warning` in JSON).
 struct DispatchReport: CommandReport {
-    enum Outcome {
+    enum Outcome: Equatable {
         /// The action made `step`; `fork` when it started a new branch.
         case step(StoreStep<ValueChange>, fork: Fork?)
         /// The action of type `type` waits for the open transaction to commit.
@@ -110,7 +110,7 @@ struct DispatchReport: CommandReport {
     }
 
     /// The branch an action started from a past step.
-    struct Fork {
+    struct Fork: Equatable {
         var store: String
         /// The new branch.
         var branch: String
@@ -123,7 +123,7 @@ struct DispatchReport: CommandReport {
     }
 
     /// An action type that no reducer of the store handles: a typo, most often.
-    struct UnhandledType {
+    struct UnhandledType: Equatable {
         var store: String
         var type: String
         /// The handled type closest to `type`, if one is close.

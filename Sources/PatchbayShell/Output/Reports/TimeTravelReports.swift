@@ -133,7 +133,7 @@ struct RouteHistory: CommandReport {
 /// in JSON.
 struct StoreAtStep: CommandReport {
     /// How the store got there.
-    enum Move {
+    enum Move: Equatable {
         /// `jump`: to a step of the current branch, which has `count` actions.
         case jump(count: Int)
         /// `checkout`: to the last step of `branch`.
@@ -316,7 +316,7 @@ extension BranchSummary {
 
 /// A history rewritten (`history commit`, `history revert`, `history sweep`): how many actions
 /// were squashed, dropped or swept; `{committed}`, `{reverted}` or `{swept}` in JSON.
-enum HistoryRewritten: CommandReport {
+enum HistoryRewritten: CommandReport, Equatable {
     /// The current state became the initial state, squashing this many actions.
     case committed(Int)
     /// The store went back to its initial state, dropping this many actions.
