@@ -13,7 +13,7 @@ public final class Shell {
     /// How output is rendered.
     public var options: ShellOptions
     /// Whether `quit` or `exit` ran.
-    public private(set) var hasQuit = false
+    public internal(set) var hasQuit = false
     /// Lists file names for completion after `load` and similar commands.
     public var fileNames: FileNameLister
     /// How deep `load` and `replay` nest: one limit for both, so that a file that loads or
@@ -261,7 +261,7 @@ public final class Shell {
             if let selectedStore { command = command.selecting(selectedStore, at: 0..<0) }
             parsed = true
             parsedCommand = command
-            if case .load = command { settings = (options, selectedStore, warnedActionTypes) }
+            if case .general(.load) = command { settings = (options, selectedStore, warnedActionTypes) }
             recorders = self.recorders(for: command)
             form = command.recordedForm
             running.recordersInCharge = recorders
@@ -311,7 +311,7 @@ public final class Shell {
             return CommandOutcome(status: .success, lines: lines)
         } catch {
             if Interruption.current?.isRequested == true {
-                if case .load(let path, _)? = parsedCommand, let graphMark, let kept = running.lastingChanges.kept(in: graph, since: graphMark) {
+                if case .general(.load(let path, _))? = parsedCommand, let graphMark, let kept = running.lastingChanges.kept(in: graph, since: graphMark) {
                     // A load ran a command that cannot be taken back: what its commands did before
                     // the one interrupted (which took itself back) stays, and is recorded, as
                     // after a load that stops at an error.
@@ -401,7 +401,7 @@ public final class Shell {
     /// (see `Command.recordedForm`); a verifying replay's for the commands it runs.
     private func recorders(for command: Command?) -> [SessionRecorder] {
         // Settings change how output reads, not what the session does: a replay never sees them.
-        if case .setting? = command { return [] }
+        if case .general(.setting)? = command { return [] }
         if executeDepth == 0 {
             guard let recording, command?.isRecordingControl != true else { return [] }
             return [recording.recorder]
@@ -442,64 +442,18 @@ public final class Shell {
         return Completer(fileNames: fileNames, context: context).complete(line, cursor: cursor)
     }
 
+    /// Runs `command`: its family's `Shell` extension does.
     private func run(
         _ command: Command, text: String, origin: SourceOrigin, output: inout [OutputLine]
     ) throws(ShellError) -> CommandResult {
         switch command {
-        case .evaluate(let expression):
-            return .value(try evaluate(expression, in: text))
-        case .help(let topic, let subcommand, let range):
-            return try Help.result(for: topic, subcommand: subcommand.map { ($0.text, $0.range) }, at: range)
-        case .apropos(let word):
-            return Help.apropos(word.text)
-        case .helpPatchType(let name):
-            guard let type = graph.allPatchTypes.first(where: { $0.name == name.text }) else {
-                throw ShellError(.graph(.unknownPatchType(name.text, suggestion: Spelling.closest(to: name.text, among: graph.patchTypeNames))),
-                                 at: name.range)
-            }
-            return Help.result(for: type)
-        case .load(let path, let range):
-            return try load(readablePath(path, from: origin, at: range), range: range, output: &output)
-        case .save(let path, let range, let force):
-            return try save(to: path, force: force, range: range)
-        case .reset:
-            startOver()
-            return CommandResult(SessionReset(hasHostedStores: !hostedStores.isEmpty))
-        case .setting(let name, let value):
-            return try setting(name, value)
-        case .dataflow(let command):
-            return try run(command, text: text)
-        case .store(let command):
-            return try run(command, text: text, origin: origin, output: &output)
-        case .route(let command):
-            return try run(command, text: text)
-        case .timeTravel(let command):
-            return try run(command, text: text)
-        case .session(let command):
-            return try run(command, text: text, origin: origin, output: &output)
-        case .quit:
-            hasQuit = true
-            return .nothing
+        case .general(let command): try run(command, text: text, origin: origin, output: &output)
+        case .dataflow(let command): try run(command, text: text)
+        case .store(let command): try run(command, text: text, origin: origin, output: &output)
+        case .route(let command): try run(command, text: text)
+        case .timeTravel(let command): try run(command, text: text)
+        case .session(let command): try run(command, text: text, origin: origin, output: &output)
         }
-    }
-
-    private func load(_ path: String, range: Range<Int>, output: inout [OutputLine]) throws(ShellError) -> CommandResult {
-        guard nestingDepth < InputLimits.maxLoadDepth else {
-            throw ShellError(.loadTooDeep(limit: InputLimits.maxLoadDepth), at: range)
-        }
-        let lines = try ScriptFile.lines(path, at: range)
-        nestingDepth += 1
-        defer { nestingDepth -= 1 }
-        var nested: [OutputLine] = []
-        var runner = ScriptRunner(shell: self, name: path, keepGoing: false) { nested.append($0) }
-        running.hasStartedInnerCommands = true
-        reading([path]) { runner.run(lines) }
-        output += nested
-        if let failure = lines.failure { throw ShellError(.file(path: path, detail: failure), at: range) }
-        guard runner.failures == 0 else {
-            throw ShellError(.loadStopped(path: path), at: range)
-        }
-        return CommandResult(ScriptLoaded(path: path, commands: runner.commandCount))
     }
 }
 
@@ -530,49 +484,6 @@ extension Shell {
         while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
         return start..<end
     }
-}
-
-extension Command {
-    /// Whether the command starts, stops or reports a recording: those are not recorded.
-    var isRecordingControl: Bool {
-        switch self {
-        case .session(.record), .session(.stopRecording), .session(.recordingStatus): true
-        default: false
-        }
-    }
-
-    /// Whether people read the command's result before the events it set off: a `dispatch`'s
-    /// action comes before the actions its middleware and wires dispatch after it, and before
-    /// what the probes saw of it. (JSON keeps each command's line last: a reader knows the
-    /// command ended.)
-    var printsBeforeItsEvents: Bool {
-        if case .store(.dispatch) = self { true } else { false }
-    }
-
-    /// How a recording holds the command (see `RecordedForm`).
-    var recordedForm: RecordedForm {
-        switch self {
-        case .load, .session(.replay), .session(.inspect), .session(.step), .session(.resume), .session(.importDevTools),
-             .store(.edit): .whatItRuns
-        case .save, .session(.exportDevTools), .dataflow(.graph(dot: true, file: _?, force: _)): .note
-        default: .itself
-        }
-    }
-}
-
-/// How a recording holds a command, so that a replay of it reads and writes no other file.
-enum RecordedForm: Equatable {
-    /// The command line, then its effects (and its error).
-    case itself
-    /// What the command ran: the commands a `load`, `step` or `continue` runs; for a `replay`
-    /// or `inspect`, the session's stores as they became (see `Shell.recordRestart`), then what
-    /// follows; for an `import devtools`, the store's new start and the `dispatch` commands it
-    /// ran. A command that failed before it ran anything is held as a comment (`setup` line)
-    /// and its error: it changed nothing, and a replay that ran it again would read its file
-    /// as it is then, which may have changed.
-    case whatItRuns
-    /// A comment (`setup` line): the command only wrote a file, which a replay does not.
-    case note
 }
 
 extension [GraphEvent] {
