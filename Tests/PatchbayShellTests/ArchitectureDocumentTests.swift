@@ -99,7 +99,7 @@ struct ArchitectureDocumentTests {
         #expect(Self.check("Store.swift") == nil)
         #expect(Self.check("PatchbayCore.docc") == nil)
         #expect(Self.check("NoSuchCatalog.docc") != nil)
-        #expect(Self.check("Output/Reports/StoreReports.swift") == nil)
+        #expect(Self.check("Commands/Stores/StoreReports.swift") == nil)
         #expect(Self.check("NoSuchType") != nil)
         #expect(Self.check("Graph.noSuchMember") != nil)
         #expect(Self.check("NoSuchFile.swift") != nil)

@@ -33,149 +33,25 @@ struct Completer {
         return Completion(range: wordStart..<bytes.count, candidates: candidates)
     }
 
-    private func pool(for word: String, after earlier: [String]) -> [String] {
+    /// The candidates for `word` after the words `earlier` (the command's word first): what
+    /// every command shares, then what the command's family offers (`Completer+Stores.swift`
+    /// ...), tried one by one as the parser tries them, then the names an expression can use.
+    func pool(for word: String, after earlier: [String]) -> [String] {
         guard let command = earlier.first else {
             return CommandCatalog.words.filter { $0 != "=" }
         }
-        // `reducer ID = STORE on ...` completes as `reducer STORE on ...` from the store on.
-        if ["reducer", "middleware"].contains(command), earlier.count > 2, earlier[2] == "=" {
-            return pool(for: word, after: [command] + earlier.dropFirst(3))
-        }
-        let position = earlier.count
         // A command that takes nothing completes nothing after it.
         if let info = CommandCatalog.info(for: command),
            info.synopsis.components(separatedBy: " | ").allSatisfy({ !$0.contains(" ") }) { return [] }
         if let paths = statePaths(for: word, after: earlier) { return paths }
         if word.contains("."), !Self.fileCommands.contains(command) { return context.ports }
-        switch command {
-        case "help" where position == 1:
-            return CommandCatalog.words.filter { $0 != "=" } + Help.topics
-        case "help" where position == 2:
-            return Help.subcommands(of: earlier[1])
-        case "load" where position == 1, "save" where position == 1:
-            return fileNames.names(matching: word)
-        case "save":
-            return ["--force"]
-        case "graph":
-            return position == 1 ? ["--dot"] : position == 2 ? fileNames.names(matching: word) : ["--force"]
-        case "record":
-            return position == 1 ? ["stop"] + fileNames.names(matching: word) : ["--force", "--sync"]
-        case "replay":
-            return position == 1 ? fileNames.names(matching: word) : ["--verify", "--step", "--until", "--allow-files", "--force"]
-        case "inspect":
-            if position == 1 { return fileNames.names(matching: word) }
-            return earlier.last == "--idle" ? [] : ["--force", "--follow", "--idle"]
-        case "export", "import":
-            if position == 1 { return ["devtools"] }
-            if command == "export", position == 2 { return context.storeNames }
-            if position == (command == "export" ? 3 : 2) { return fileNames.names(matching: word) }
-            return command == "export" ? ["--lifted", "--force"] : context.storeNames + ["--force"]
-        case "history":
-            let options = ["--last", "--type", "--not", "--grep", "--failed", "--skipped", "--path", "--from", "--to", "--chart", "--spark"]
-            if position == 1 {
-                return ["commit", "revert", "sweep", "recompute", "router"] + options + context.storeNames
-            }
-            if earlier.last == "--type" || earlier.last == "--not" { return context.actionTypes }
-            if earlier.last == "--from" || earlier.last == "--to" { return ["end"] }
-            if earlier.last == "--last" || earlier.last == "--grep" { return [] }
-            return options + (["commit", "revert", "sweep", "recompute"].contains(earlier[1]) ? context.storeNames : [])
-        case "jump":
-            return position == 1 ? ["end"] + context.storeNames : ["end"]
-        case "diff":
-            // Steps are numbers; branches (`diff main b1`) are named.
-            return (position == 1 ? context.storeNames : []) + (position <= 3 ? context.branchNames : []) + ["--path"]
-        case "find" where earlier.last == "--first" || earlier.last == "--last":
-            return []
-        case "find" where !earlier.dropFirst().contains { $0 == "--first" || $0 == "--last" } && earlier.count <= 3:
-            return (position == 1 ? context.storeNames : []) + ["--first", "--last"] + expressionNames
-        case "skip", "unskip", "blame", "branch", "find", "break":
-            return position == 1 ? context.storeNames + (command == "break" ? ["when"] : command == "find" ? expressionNames : [])
-                : command == "break" && position == 2 ? ["when"] : expressionNames
-        case "checkout":
-            return context.storeNames + context.branchNames
-        case "patch" where position == 1:
-            return ["types"]
-        case "patch" where position == 2:
-            return context.patchTypes
-        case "set" where position == 1:
-            return context.nodeNames + ShellSettings.names
-        case "set" where position == 2 && ShellSettings.names.contains(earlier[1]):
-            return ["width": ["auto"], "pager": ["on", "off"], "color": ["on", "off"], "truncate": ["off"], "identity": ["id", "none"]][earlier[1]] ?? []
-        case "send", "close", "touch", "rm", "show", "why", "tap", "set":
-            return position == 1 ? context.nodeNames : expressionNames
-        case "bind" where position <= 2, "unbind" where position <= 2:
-            return context.nodeNames
-        case "dispatch":
-            // With a store selected, its types come first: `dispatch TYPE` goes to it.
-            if position == 1, let selected = context.selectedStore {
-                return context.storeNames + (context.actionTypesByStore[selected] ?? [])
-            }
-            if position == 1 { return context.storeNames + context.actionTypes }
-            if position == 2, context.storeNames.contains(earlier[1]) { return context.actionTypesByStore[earlier[1]] ?? [] }
-            return expressionNames
-        case "state":
-            return (position == 1 ? context.storeNames : []) + ["--tree"]
-        case "use":
-            return position == 1 ? context.storeNames : []
-        case "route":
-            if position == 1 { return ["add", "explain", "list", "rm", "check"] + context.routePatterns }
-            if position == 2, earlier[1] == "rm" || earlier[1] == "explain" { return context.routePatterns }
-            if position == 3, earlier[1] == "rm" { return ["view=", "handler"] }
-            if earlier[1] == "list" || earlier[1] == "check" || earlier[1] == "rm" { return [] }
-            if earlier[1] == "add" { return ["view=", "option=", "priority=", "when"] }
-            return ["option="] + expressionNames
-        case "feature":
-            if position == 1 { return ["end", "list", "show", "rm"] + context.featureNames }
-            if position == 2, ["show", "rm"].contains(earlier[1]) { return context.featureNames }
-            return position == 2 ? ["begin"] : []
-        case "presenter":
-            switch position {
-            case 1: return ["list", "rm"] + context.viewNames
-            case 2 where earlier[1] == "list": return context.viewNames
-            case 2 where earlier[1] == "rm": return context.presenterIDs
-            default: return ["--live", "when"]
-            }
-        case "edit":
-            return position == 1 ? context.reducerIDs : []
-        case "reducer":
-            switch position {
-            case 1: return ["list", "rm"] + context.storeNames + context.reducerIDs  // an id: `reducer r1 : ...`
-            case 2 where earlier[1] == "list": return context.storeNames
-            case 2 where earlier[1] == "rm": return context.reducerIDs
-            case 2 where context.reducerIDs.contains(earlier[1]): return []
-            case 2: return ["on"]
-            case 3 where earlier[2] == "on": return context.actionTypesByStore[earlier[1]] ?? []
-            default: return ["at", "when", "after"] + expressionNames
-            }
-        case "middleware":
-            switch position {
-            case 1: return ["list", "rm"] + context.storeNames
-            case 2 where earlier[1] == "list": return context.storeNames
-            case 2 where earlier[1] == "rm": return context.middlewareIDs
-            case 2: return ["on"]
-            case 3 where earlier[2] == "on": return ["*"] + (context.actionTypesByStore[earlier[1]] ?? [])
-            default: return ["drop", "dispatch"] + expressionNames
-            }
-        case "connector":
-            if position == 1 { return ["end", "list"] + context.connectorNames }
-            if position == 2 { return ["add", "disconnect"] }
-            return earlier[2] == "add" ? context.ports : []
-        case "probe":
-            return position == 1 ? context.nodeNames : ["--future"]
-        case "unprobe" where position == 1:
-            return context.probeTargets + ["all"]
-        case "unwire":
-            // `unwire DST.PORT`, or `unwire SRC.PORT -> DST.PORT` for one of several wires.
-            if position == 1 || (position == 3 && (earlier[2] == "->" || earlier[2] == "~>")) { return context.nodeNames }
-            return position == 2 ? ["->"] : []
-        case "wire", "pipe":
-            if earlier.last == "->" && command == "pipe" { return context.nodeNames }
-            if position == 1 || earlier.last == "->" || earlier.last == "~>" { return context.nodeNames }
-            if command == "wire", position == 4, earlier[2] == "->" { return ["--future", "when"] + expressionNames }
-            return expressionNames
-        default:
-            return expressionNames
-        }
+        return storeArguments(command, word: word, after: earlier)
+            ?? generalArguments(command, word: word, after: earlier)
+            ?? dataflowArguments(command, word: word, after: earlier)
+            ?? routingArguments(command, word: word, after: earlier)
+            ?? timeTravelArguments(command, word: word, after: earlier)
+            ?? sessionArguments(command, word: word, after: earlier)
+            ?? expressionNames
     }
 
     /// The commands whose words are file names, where a dot is part of the name.
@@ -274,7 +150,7 @@ struct Completer {
     }
 
     /// Names an expression can use: nodes and functions.
-    private var expressionNames: [String] {
+    var expressionNames: [String] {
         context.nodeNames + Builtin.allCases.map(\.rawValue)
     }
 

@@ -22,7 +22,7 @@ struct LastingChanges {
 
     /// Notes what `command` (which ran to its end) did.
     mutating func note(_ command: Command, text: String) {
-        if let store = command.storeItExtends {
+        if case .store(let storeCommand) = command, let store = storeCommand.storeItExtends {
             extendedStores.append((store, Shell.causeText(text)))
         } else if firstCommand == nil, !command.isTakenBackWithItsNodes {
             firstCommand = Shell.causeText(text)
@@ -46,54 +46,5 @@ struct LastingChanges {
         // Inside `begin` ... `commit` no node can be removed.
         if graph.engine.isInTransaction { return "a transaction ('begin') is open" }
         return nil
-    }
-}
-
-extension Command {
-    /// The store a `reducer` or `middleware` command adds to.
-    fileprivate var storeItExtends: String? {
-        switch self {
-        case .store(.addReducer(_, let store, _, _, _, _, _)), .store(.addMiddleware(_, let store, _, _)): store.text
-        default: nil
-        }
-    }
-
-    /// Whether rolling the graph and the histories back, removing the nodes made since and
-    /// putting back the settings and the selection takes back what the command did.
-    fileprivate var isTakenBackWithItsNodes: Bool {
-        switch self {
-        case .evaluate, .help, .apropos, .helpPatchType, .setting, .load, .quit:
-            return true
-        case .save, .reset:
-            return false
-        case .dataflow(let command):
-            switch command {
-            case .variable, .derive, .signal, .send, .set, .setInput, .touch, .patch, .patchTypes, .knot, .wire, .tick, .clock,
-                 .nodes, .show, .render, .why:
-                return true
-            case .graph(_, let file, _):
-                return file == nil
-            default:
-                return false
-            }
-        case .store(let command):
-            switch command {
-            case .store, .dispatch, .state, .use, .listReducers, .listMiddleware: return true
-            default: return false
-            }
-        case .route(let command):
-            switch command {
-            case .navigate, .explain, .list, .check, .listPresenters, .stack, .back, .dismiss, .listFeatures, .showFeature: return true
-            default: return false
-            }
-        case .timeTravel(let command):
-            switch command {
-            // A history rewritten twice cannot go back to where it was before the first time.
-            case .rewrite, .recompute, .skip: return false
-            default: return true
-            }
-        case .session:
-            return false
-        }
     }
 }

@@ -5,8 +5,8 @@
 /// out with the session's `OutputStyle` (width, truncation of long values, colour; the pager
 /// takes the lines after), or the `result` of the command's JSON line (PatchbayHost.docc/CommandLanguageTour.md).
 ///
-/// Each kind of result is a type of its own (in `Output/Reports/`) that gives both forms from
-/// the same fields. Neither is made before it is rendered: the shell shows one of them, and a
+/// Each kind of result is a type of its own (in its family's folder, `Commands/Stores/` say, or
+/// `Output/Reports/` for the shared ones) that gives both forms from the same fields. Neither is made before it is rendered: the shell shows one of them, and a
 /// verifying replay neither, so a command pays only for what is shown.
 protocol CommandReport {
     /// The result for people, a line each, in `style`.

@@ -39,6 +39,27 @@ enum DataflowCommand: Sendable {
     case why(Target)
 }
 
+extension DataflowCommand {
+    /// How a recording holds the command (see `RecordedForm`): `graph --dot FILE` as a note (a
+    /// replay writes no file).
+    var recordedForm: RecordedForm {
+        if case .graph(dot: true, file: _?, force: _) = self { .note } else { .itself }
+    }
+
+    /// Whether rolling the session back takes back what the command did (see `LastingChanges`).
+    var isTakenBackWithItsNodes: Bool {
+        switch self {
+        case .variable, .derive, .signal, .send, .set, .setInput, .touch, .patch, .patchTypes, .knot, .wire, .tick, .clock,
+             .nodes, .show, .render, .why:
+            true
+        case .graph(_, let file, _):
+            file == nil
+        default:
+            false
+        }
+    }
+}
+
 /// What `connector` does.
 enum ConnectorAction: Sendable {
     /// `connector NAME`

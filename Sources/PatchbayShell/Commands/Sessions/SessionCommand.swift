@@ -26,6 +26,39 @@ enum SessionCommand: Sendable {
     case importDevTools(path: String, range: Range<Int>, store: Name?, force: Bool)
 }
 
+extension SessionCommand {
+    /// How a recording holds the command (see `RecordedForm`): what a replay, an inspect, a step
+    /// or an import ran; an export as a note (a replay writes no file).
+    var recordedForm: RecordedForm {
+        switch self {
+        case .replay, .inspect, .step, .resume, .importDevTools: .whatItRuns
+        case .exportDevTools: .note
+        default: .itself
+        }
+    }
+
+    /// Whether rolling the session back takes back what the command did (see `LastingChanges`):
+    /// never.
+    var isTakenBackWithItsNodes: Bool { false }
+
+    /// Whether the command starts, stops or reports a recording: those are not recorded.
+    var isRecordingControl: Bool {
+        switch self {
+        case .record, .stopRecording, .recordingStatus: true
+        default: false
+        }
+    }
+
+    /// The command with `store` for a STORE left out (see `Command.selecting(_:at:)`).
+    func selecting(_ store: Name) -> SessionCommand {
+        switch self {
+        case .breakpoint(nil, let condition): .breakpoint(store: store, condition: condition)
+        case .importDevTools(let path, let range, nil, let force): .importDevTools(path: path, range: range, store: store, force: force)
+        default: self
+        }
+    }
+}
+
 /// How `record` writes its file.
 struct RecordOptions: Sendable, Equatable {
     /// Replace an existing file.

@@ -23,6 +23,19 @@ enum RouteCommand: Sendable {
     case removeFeature(Name)
 }
 
+extension RouteCommand {
+    /// How a recording holds the command (see `RecordedForm`): each as itself.
+    var recordedForm: RecordedForm { .itself }
+
+    /// Whether rolling the session back takes back what the command did (see `LastingChanges`).
+    var isTakenBackWithItsNodes: Bool {
+        switch self {
+        case .navigate, .explain, .list, .check, .listPresenters, .stack, .back, .dismiss, .listFeatures, .showFeature: true
+        default: false
+        }
+    }
+}
+
 extension CommandParser {
     /// Parses the routing command that starts with `word`, or returns `nil` for other words.
     static func route(_ word: String, _ scanner: inout CommandScanner) throws(ShellError) -> RouteCommand? {

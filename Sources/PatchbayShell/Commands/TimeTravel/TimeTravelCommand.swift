@@ -32,6 +32,39 @@ enum TimeTravelCommand: Sendable {
     case checkout(store: Name?, branch: Name)
 }
 
+extension TimeTravelCommand {
+    /// How a recording holds the command (see `RecordedForm`): each as itself.
+    var recordedForm: RecordedForm { .itself }
+
+    /// Whether rolling the session back takes back what the command did (see `LastingChanges`).
+    var isTakenBackWithItsNodes: Bool {
+        switch self {
+        // A history rewritten twice cannot go back to where it was before the first time.
+        case .rewrite, .recompute, .skip: false
+        default: true
+        }
+    }
+
+    /// The command with `store` for a STORE left out (see `Command.selecting(_:at:)`).
+    func selecting(_ store: Name) -> TimeTravelCommand {
+        switch self {
+        case .history(nil, let filter): .history(store: store, filter: filter)
+        case .chart(nil, let request): .chart(store: store, request: request)
+        case .rewrite(let rewrite, nil, let force): .rewrite(rewrite, store: store, force: force)
+        case .recompute(nil): .recompute(store: store)
+        case .jump(nil, let target, let range): .jump(store: store, to: target, range: range)
+        case .diff(nil, let from, let to, let path): .diff(store: store, from: from, to: to, path: path)
+        case .skip(nil, let index, let range, let skipped): .skip(store: store, index: index, range: range, skipped: skipped)
+        case .branchDiff(nil, let from, let to, let path): .branchDiff(store: store, from: from, to: to, path: path)
+        case .blame(nil, let path, let pathRange, let bound): .blame(store: store, path: path, pathRange: pathRange, bound: bound)
+        case .find(nil, let condition, let bound): .find(store: store, condition: condition, bound: bound)
+        case .branches(nil): .branches(store: store)
+        case .checkout(nil, let branch): .checkout(store: store, branch: branch)
+        default: self
+        }
+    }
+}
+
 /// How many of the lines `find` or `blame` found are shown: the first or the last N (by
 /// default, the last `Shell.historyPageSize` for people, all of them in JSON).
 enum SearchBound: Sendable, Equatable {

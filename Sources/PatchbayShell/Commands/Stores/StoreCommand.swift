@@ -26,9 +26,46 @@ enum StoreCommand: Sendable {
     case edit(Name)
 }
 
-/// What the parser needs to know about the session: which names are stores.
-struct ParserContext {
-    var storeNames: Set<String> = []
+extension StoreCommand {
+    /// How a recording holds the command (see `RecordedForm`): `edit` as the reducer it made.
+    var recordedForm: RecordedForm {
+        if case .edit = self { .whatItRuns } else { .itself }
+    }
+
+    /// Whether rolling the session back takes back what the command did (see `LastingChanges`).
+    var isTakenBackWithItsNodes: Bool {
+        switch self {
+        case .store, .dispatch, .state, .use, .listReducers, .listMiddleware: true
+        default: false
+        }
+    }
+
+    /// The store a `reducer` or `middleware` command adds to.
+    var storeItExtends: String? {
+        switch self {
+        case .addReducer(_, let store, _, _, _, _, _), .addMiddleware(_, let store, _, _): store.text
+        default: nil
+        }
+    }
+
+    /// Whether people read the command's result before the events it set off: a `dispatch`'s
+    /// action comes before the actions its middleware and wires dispatch after it, and before
+    /// what the probes saw of it. (JSON keeps each command's line last: a reader knows the
+    /// command ended.)
+    var printsBeforeItsEvents: Bool {
+        if case .dispatch = self { true } else { false }
+    }
+
+    /// The command with `store` for a STORE left out (see `Command.selecting(_:at:)`).
+    func selecting(_ store: Name) -> StoreCommand {
+        switch self {
+        case .dispatch(nil, let type, let payload): .dispatch(store: store, type: type, payload: payload)
+        case .state(nil, let path, let pathStart, let tree): .state(store: store, path: path, pathStart: pathStart, tree: tree)
+        case .listReducers(nil): .listReducers(store)
+        case .listMiddleware(nil): .listMiddleware(store)
+        default: self
+        }
+    }
 }
 
 extension CommandParser {

@@ -211,20 +211,6 @@ private func secondsText(_ seconds: Double) -> String {
 // MARK: DevTools
 
 /// `export devtools STORE FILE [--lifted]`: how many actions went to the file.
-/// A command that Ctrl-C reached after it had put files in place (`save`, `export`, `graph
-/// --dot FILE`, `record`): what it did is reported, and the files stay, said so instead of
-/// "nothing changed".
-struct InterruptedAfterWriting: CommandReport {
-    var result: any CommandReport
-    var files: [String]
-
-    func lines(in style: OutputStyle) -> [String] {
-        result.lines(in: style) + ["interrupted after \(files.joined(separator: ", ")) \(files.count == 1 ? "was" : "were") written, which stays"]
-    }
-
-    var json: Value { ["result": result.json, "interrupted": true, "written": .array(files.map(Value.string))] }
-}
-
 struct DevToolsExported: CommandReport {
     var store: String
     var path: String
