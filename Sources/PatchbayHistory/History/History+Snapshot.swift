@@ -29,11 +29,9 @@ extension History {
             if start < timeline.count {
                 for index in start + 1...timeline.count {
                     if index % 1_024 == 0 { try check() }
-                    let entry = timeline.steps.record(at: index).step(store: store)
-                    if entry.skipped { skipped.append(index) }
-                    var line = entry.patchForm
-                    line.store = name
-                    events.append(.action(line, hash: nil))
+                    let step = timeline.steps.record(at: index).step(store: name)
+                    if step.skipped { skipped.append(index) }
+                    events.append(.action(step.patchForm, hash: nil))
                 }
             }
             // A skipped action changed nothing: marking it skipped recomputes nothing.

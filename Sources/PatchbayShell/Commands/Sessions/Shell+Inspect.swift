@@ -200,8 +200,7 @@ struct HostedDecodingCheck {
         case .action(let action, _):
             let name = action.store
             guard hosted.contains(name), !findings.contains(where: { $0.store == name }) else { return }
-            let type = if case .string(let type)? = action.action["type"] { type } else { "?" }
-            guard checkedTypes[name, default: []].insert(type).inserted, let failure = graph.hostedActionFailure(name, action.action) else { return }
+            guard checkedTypes[name, default: []].insert(action.type).inserted, let failure = graph.hostedActionFailure(name, action.action) else { return }
             findings.append(Finding(store: name, line: recorded.line, isState: false,
                                     text: "action #\(action.index) of \(name) does not decode as one of the app's actions (\(failure))"))
         default:

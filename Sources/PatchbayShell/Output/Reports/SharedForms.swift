@@ -10,7 +10,6 @@ func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count 
 extension StoreStep<ValueChange> {
     /// `#3 AddTodo  items[2]: + {title: "milk"}`, the changes coloured as `style` says.
     func line(in style: OutputStyle) -> String {
-        let type: String = if case .string(let t)? = action["type"] { t } else { "?" }
         var head = "#\(index) \(type)"
         if delayedReducer != nil, let cause {
             head += " (after, from #\(cause))"
