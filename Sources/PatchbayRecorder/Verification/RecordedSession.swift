@@ -117,42 +117,40 @@ public struct RecordedSession: Sendable {
     /// The damage `inspect` would name in the rest of the file, when a divergence met before it
     /// may come from it (an edited patch diverges at its step, and contradicts the checkpoint
     /// after it, where the file is damaged); `error` otherwise. From the recorded state after
-    /// the diverging step on, the store's patches are applied and its checkpoints compared
-    /// with them, and the reader finds damaged lines, as `inspect` does.
+    /// the diverging step on, the store's lines are followed by a `RecordingVerifier` (its
+    /// patches applied, its checkpoints compared with them), and the reader finds damaged
+    /// lines, as `inspect` does.
     private static func damage(after reader: SessionFileReader, or error: RecordedSessionError) -> RecordedSessionError {
         guard case .diverged(let divergence) = error else { return error }
         let store = divergence.store
-        // Unknown after a step whose action or state did not go through the app's types. (Not
-        // `nil` in a conditional: `Value` takes the literal as `.null`.)
-        var state: Value?
-        if divergence.problem == nil { state = divergence.expected }
+        // Unknown after a step whose action or state did not go through the app's types.
+        var recorded = RecordingVerifier(store: store, state: divergence.expected, index: divergence.index)
+        if divergence.problem != nil { recorded.restart(from: nil, index: divergence.index) }
         while true {
-            let recorded: RecordedEvent
+            let event: RecordedEvent
             do {
                 guard let next = try reader.next() else { return error }
-                recorded = next
+                event = next
             } catch {
                 return .session(error)
             }
-            switch recorded.event {
-            case .action(let action, _) where action.store == store:
-                guard let patch = action.recordedChanges, var known = state else {
-                    state = nil
+            do throws(RecordingDamage) {
+                switch event.event {
+                case .action(let action, _) where action.store == store:
+                    try recorded.follow(action, line: event.line)
+                case .checkpoint(store, let index, let checkpoint):
+                    try recorded.follow(checkpoint: checkpoint, index: index, line: event.line)
+                case .store(store, let initial, _), .reset(store, let initial):
+                    recorded.restart(from: initial, index: 0)
+                case .jump(store, let index):
+                    recorded.restart(from: nil, index: index)
+                case .skip(store, _, _, _), .checkout(store, _), .sweep(store), .recompute(store, _):
+                    recorded.restart(from: nil, index: recorded.index)
+                default:
                     continue
                 }
-                do throws(JSONPatchError) { _ = try JSONPatch.apply(patch, to: &known) } catch {
-                    return .cannotVerify(line: recorded.line, "action #\(action.index) of \(store): \(error.description)")
-                }
-                state = known
-            case .checkpoint(store, let index, let checkpoint):
-                if let state, state != checkpoint { return .cannotVerify(line: recorded.line, SessionEvent.checkpointDamage(index, of: store)) }
-                state = checkpoint
-            case .store(store, let initial, _), .reset(store, let initial):
-                state = initial
-            case .jump(store, _), .skip(store, _, _, _), .checkout(store, _), .sweep(store), .recompute(store, _):
-                state = nil
-            default:
-                continue
+            } catch {
+                return .cannotVerify(line: error.line, error.message)
             }
         }
     }
@@ -166,23 +164,18 @@ public struct RecordedSession: Sendable {
 }
 
 /// A store's recorded run replayed through the reducer as it is now: the typed state, and
-/// the recorded state as far as the file tells it.
+/// the recording's side, followed and checked by its `RecordingVerifier`.
 private struct Replay<State: Codable, Action> {
-    let name: String
     let reducer: Reducer<State, Action>
     let mapping: ActionMapping<Action>
     /// The state the reducer made.
     var state: State
+    /// The recording's side: the recorded state as far as the file tells it, and how far the
+    /// reducer's states were checked against it.
+    var recorded: RecordingVerifier
     /// The index of the action the run starts after (0, or where a recording started in the
     /// middle of a shell session).
     let start: Int
-    /// The index of the last action replayed.
-    var index = 0
-    /// The index of the last state checked against the recording.
-    var verified = 0
-    /// The recorded state after `index`, while the file's patches tell it (`nil` after an
-    /// action line without its patch, until the next checkpoint).
-    var expected: Value?
     /// The last state known to agree with the recording (`matched.index`, with its typed
     /// state), and the actions replayed since, from which a divergence found at a checkpoint
     /// is run again step by step.
@@ -192,16 +185,19 @@ private struct Replay<State: Codable, Action> {
     /// after each action costs what the action changed.
     let memory = ValueEncoder.Memory(for: State.self)
 
+    var name: String { recorded.store }
+    /// The index of the last action replayed.
+    var index: Int { recorded.index }
+    /// The index of the last state checked against the recording.
+    var verified: Int { recorded.verified }
+
     /// A run from `state` (recorded as `initial`), the state after action `index`.
     init(name: String, initial: Value, state: State, reducer: Reducer<State, Action>, mapping: ActionMapping<Action>, index: Int = 0) {
-        self.name = name
         self.reducer = reducer
         self.mapping = mapping
         self.state = state
+        recorded = RecordingVerifier(store: name, state: initial, index: index)
         start = index
-        self.index = index
-        verified = index
-        expected = initial
         matched = (index, state)
     }
 
@@ -215,47 +211,39 @@ private struct Replay<State: Codable, Action> {
             throw .diverged(StateDivergence(store: name, index: line.index, line: lineNumber, action: line.action, expected: .null,
                                             actual: .null, problem: "the action no longer decodes: \(error)"))
         }
-        if line.unrecorded, expected != nil {
+        if line.unrecorded, recorded.expected != nil {
             // The last state the patches checked: where a divergence found at the next
             // checkpoint is looked for from.
             matched = (index, state)
             since = []
         }
         reducer(&state, action)
-        index = line.index
-        guard let patch = line.recordedChanges, var expected else {
-            expected = nil
+        do throws(RecordingDamage) { try recorded.follow(line, line: lineNumber) } catch {
+            throw .cannotVerify(line: error.line, error.message)
+        }
+        guard let expected = recorded.expected else {
             since.append((lineNumber, line))
             return
         }
-        do throws(JSONPatchError) { _ = try JSONPatch.apply(patch, to: &expected) } catch {
-            throw .cannotVerify(line: lineNumber, "action #\(line.index) of \(name): \(error.description)")
-        }
         let actual = try encode(state, at: line, lineNumber)
-        guard actual == expected else {
+        guard recorded.check(actual) else {
             throw .diverged(StateDivergence(store: name, index: line.index, line: lineNumber, action: line.action,
                                             expected: expected, actual: actual))
         }
-        // Equal: from now on the recorded state shares the encoded one's storage.
-        self.expected = actual
-        verified = index
     }
 
-    mutating func checkpoint(_ recorded: Value, at lineNumber: Int) throws(RecordedSessionError) {
-        if let expected {
-            // The state the patches before it give, which every action verified so far
-            // matched: a checkpoint that says otherwise is damage, here.
-            guard recorded == expected else { throw .cannotVerify(line: lineNumber, SessionEvent.checkpointDamage(index, of: name)) }
-            matched = (index, state)
-            verified = index
-            return
+    mutating func checkpoint(_ checkpoint: Value, at lineNumber: Int) throws(RecordedSessionError) {
+        let tellsNew: Bool
+        do throws(RecordingDamage) { tellsNew = try recorded.follow(checkpoint: checkpoint, index: index, line: lineNumber) } catch {
+            throw .cannotVerify(line: error.line, error.message)
         }
-        let last = since.last
-        let actual = try encode(state, at: last?.action, last?.line ?? lineNumber)
-        guard actual == recorded else { throw try divergence(at: recorded, line: lineNumber) }
-        expected = actual
+        // A state the patches gave was checked at its step.
+        if tellsNew {
+            let last = since.last
+            let actual = try encode(state, at: last?.action, last?.line ?? lineNumber)
+            guard recorded.check(actual) else { throw try divergence(at: checkpoint, line: lineNumber) }
+        }
         matched = (index, state)
-        verified = index
         since = []
     }
 

@@ -41,6 +41,9 @@ struct ReplayRun {
     var differingStates = DifferingStates()
     /// The number of steps in the file, once counted.
     private var stepCount: Int?
+    /// In an app's recording: each store's recorded states, which a verifying replay checks
+    /// the stores' states against.
+    var recordedStates: [String: RecordingVerifier] = [:]
 
     init(path: String, file: String, steps: SessionStepReader, verify: Bool, until: Int?, allowFiles: Bool) {
         self.path = path
@@ -50,6 +53,16 @@ struct ReplayRun {
         self.until = until
         self.allowFiles = allowFiles
         readAhead()
+        startRecordedStates(steps.prelude)
+    }
+
+    /// Follows the store lines among `events` (an app's recording's prelude or setup step):
+    /// each starts its store's recorded states.
+    mutating func startRecordedStates(_ events: [RecordedEvent]) {
+        guard isAppRecording else { return }
+        for recorded in events {
+            if case .store(let name, let state, _) = recorded.event { recordedStates[name] = RecordingVerifier(store: name, state: state) }
+        }
     }
 
     /// The events before the file's first command: the stores and histories a recording that

@@ -65,6 +65,7 @@ extension Shell {
                 }
                 try checkHosted(step.effects, in: run, at: 0..<0)
                 try restore(step.effects, path: run.path, at: 0..<0)
+                run.startRecordedStates(step.effects)
                 recordRestart(into: recorders, setup: step.text)
                 continue
             }
@@ -72,13 +73,10 @@ extension Shell {
             if let recorder = run.recorder {
                 var expected = step.effects.map(\.event), actual = Array(recorder.take().dropFirst())
                 if step.recordedAction != nil {
-                    // An app checkpoints on its own schedule: its checkpoints are checked against the
-                    // states, not matched line for line.
-                    if let divergence = checkpointDivergence(of: step, in: run) { throw diverged(divergence, in: run, output: &output) }
-                    expected.removeAll { $0.kind == "checkpoint" }
-                    actual.removeAll { $0.kind == "checkpoint" }
+                    expected = ReplayedEffects.withoutStates(expected)
+                    actual = ReplayedEffects.withoutStates(actual)
                 }
-                if let (expected, actual) = ReplayVerifier.firstDifference(expected: expected, actual: actual, isComplete: !step.isCut) {
+                if let (expected, actual) = ReplayedEffects.firstDifference(expected: expected, actual: actual, isComplete: !step.isCut) {
                     if case .checkpoint(let store, let index, _)? = expected, case .checkpoint(store, index, _)? = actual,
                        let effect = step.effects.first(where: { $0.event == expected }) {
                         // The actions before it matched, patches and digests: the replayed state is
@@ -94,6 +92,9 @@ extension Shell {
                        recorded.store == replayed.store, recorded.index == replayed.index {
                         divergence.states = statesAfter(recorded)
                     }
+                    throw diverged(divergence, in: run, output: &output)
+                }
+                if step.recordedAction != nil, let divergence = try verifyStates(of: step, in: &run) {
                     throw diverged(divergence, in: run, output: &output)
                 }
             }
@@ -172,19 +173,46 @@ extension Shell {
         return ShellError(.session(path: run.path, detail: summary), at: 0..<0).adding(json: ["divergence": divergence.json])
     }
 
-    /// Compares each checkpoint among an app step's effects with the state the replay reached:
-    /// the first that differs, if any.
-    func checkpointDivergence(of step: RecordedCommand, in run: ReplayRun) -> ReplayDivergence? {
+    /// Checks the states of a step of an app's recording with each store's
+    /// `RecordingVerifier`, as the test API's `RecordedSession` does: the state after an
+    /// action whose line holds its patch, and at a checkpoint. The first state that differs, if
+    /// any; a recording that contradicts itself is damage, at its line.
+    func verifyStates(of step: RecordedCommand, in run: inout ReplayRun) throws(ShellError) -> ReplayDivergence? {
         for effect in step.effects {
-            guard case .checkpoint(let store, let index, let recorded) = effect.event,
-                  let (name, history) = try? histories.history(of: store), let actual = try? graph.storeState(name),
-                  let state = try? history.state(at: index, current: actual), state != recorded
+            let store: String, tellsState: Bool
+            do throws(RecordingDamage) {
+                switch effect.event {
+                case .action(let action, _):
+                    guard run.recordedStates[action.store] != nil else { continue }
+                    store = action.store
+                    try run.recordedStates[store]?.follow(action, line: effect.line)
+                    tellsState = run.recordedStates[store]?.expected != nil
+                case .checkpoint(let name, let index, let state):
+                    guard run.recordedStates[name] != nil else { continue }
+                    store = name
+                    tellsState = try run.recordedStates[name]?.follow(checkpoint: state, index: index, line: effect.line) ?? false
+                default:
+                    continue
+                }
+            } catch {
+                throw ShellError(.session(path: run.path, detail: "line \(error.line): \(error.message); the steps before it ran"), at: 0..<0)
+            }
+            guard tellsState, let verifier = run.recordedStates[store], let expected = verifier.expected,
+                  let (name, history) = try? histories.history(of: store), let live = try? graph.storeState(name),
+                  let actual = try? history.state(at: verifier.index, current: live), run.recordedStates[store]?.check(actual) == false
             else { continue }
             var divergence = ReplayDivergence(step: run.next, line: effect.line, command: step.text, expected: effect.event, actual: nil)
-            divergence.states = (recorded, state)
+            if case .action = effect.event { divergence.actual = replayedAction(verifier.index, of: store) }
+            divergence.states = (expected, actual)
             return divergence
         }
         return nil
+    }
+
+    /// The step `index` of `store` as the replay made it, in the form of a recorded line.
+    private func replayedAction(_ index: Int, of store: String) -> SessionEvent? {
+        guard let (_, history) = try? histories.history(of: store), let entry = try? history.entry(index) else { return nil }
+        return .action(entry.patchForm, hash: nil)
     }
 
     /// The events before a recording's first command or action: the prelude, and the setup
