@@ -328,6 +328,11 @@ struct RenderingTests {
             text: ["exported 2 actions of app to $DIR/d.json"],
             json: #"{"store":"app","file":"$DIR/d.json","actions":2,"lifted":false}"#),
         ReportForm(
+            kind: "SwiftTestExported",
+            built: { SwiftTestExported(store: "todos", path: "/t/T.swift", from: 0, to: 4, actions: 3, leftOut: 1, checks: 12) },
+            text: ["exported steps #1 to #4 of todos to /t/T.swift as a Swift test: 3 actions, 12 checks (1 skipped or failed step left out)"],
+            json: #"{"store":"todos","file":"/t/T.swift","from":0,"to":4,"actions":3,"leftOut":1,"checks":12}"#),
+        ReportForm(
             kind: "DevToolsImported", setup: ["store app = {n: 0}", "reducer app on Inc : state.n += 1", "dispatch app Inc", "dispatch app Inc", "export devtools app d.json", "store copy = {n: 0}", "reducer copy on Inc : state.n += 1"], command: "import devtools d.json copy",
             text: ["imported 2 actions into copy"],
             json: #"{"store":"copy","actions":2,"failed":0,"skipped":[],"current":2,"replaced":0,"replacedBranches":0}"#),

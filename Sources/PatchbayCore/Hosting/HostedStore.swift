@@ -102,6 +102,12 @@ package class HostedReducer {
     /// the reducer's states have them (a state rebuilt from patches has a key that an optional
     /// gained last); `state` itself when it does not decode.
     package func normalized(_ state: Value) -> Value { state }
+
+    /// A Swift Testing test that replays `request`'s steps through the app's reducer (see
+    /// `SwiftTestWriter`).
+    package func swiftTest(_ request: SwiftTestRequest) throws(SwiftExportError) -> String {
+        throw SwiftExportError("\(request.store) is not an app's store")
+    }
 }
 
 /// The typed side of a hosted store: decodes, runs the app's code, encodes.
@@ -191,6 +197,20 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
             state = (try? self.encode(before)) ?? .null
             throw .state("the state does not encode: \(error)")
         }
+    }
+
+    override package func swiftTest(_ request: SwiftTestRequest) throws(SwiftExportError) -> String {
+        var typed: [(action: Any, state: Any)] = []
+        for step in request.steps {
+            let action: Action
+            do throws(ActionDecodingError) { action = try actions.action(from: step.action) } catch {
+                throw SwiftExportError("action #\(step.index) does not decode as one of the app's actions: \(error)")
+            }
+            do throws(ValueCodingError) { typed.append((action, try ValueDecoder().decode(State.self, from: step.state))) } catch {
+                throw SwiftExportError("the state after action #\(step.index) does not decode as \(State.self): \(error)")
+            }
+        }
+        return try SwiftTestWriter.text(request, stateType: State.self, steps: typed)
     }
 
     private func decode(_ value: Value) throws(HostedStoreError) -> State {

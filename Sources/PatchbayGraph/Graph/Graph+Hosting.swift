@@ -34,6 +34,15 @@ extension Graph {
         (try? store(storeName))?.hosted?.actionDecodingFailure(action)
     }
 
+    /// A Swift Testing test that sends `request`'s recorded actions through the app's reducer
+    /// of the hosted store `storeName` and checks what each changed (`export swift-test`).
+    package func swiftTest(_ storeName: String, _ request: SwiftTestRequest) throws(SwiftExportError) -> String {
+        guard let hosted = (try? store(storeName))?.hosted else {
+            throw SwiftExportError("\(storeName) is not an app's store: a Swift test sends actions through an app's reducer")
+        }
+        return try hosted.swiftTest(request)
+    }
+
     /// Handles one action of a hosted store now: the app's reducer runs on the state, and the
     /// step records what changed between the state before and after. An action that does not
     /// decode changes nothing and is no step; one a middleware drops is no step either.

@@ -10,8 +10,12 @@ extension Completer {
         case "inspect":
             if position == 1 { return fileNames.names(matching: word) }
             return earlier.last == "--idle" ? [] : ["--force", "--follow", "--idle"]
+        case "export" where earlier.count > 1 && earlier[1] == "swift-test":
+            if position == 2 { return fileNames.names(matching: word) }
+            if ["--from", "--to", "--reducer", "--module"].contains(earlier.last ?? "") { return [] }
+            return (position == 3 ? context.storeNames : []) + ["--reducer", "--from", "--to", "--module", "--force"]
         case "export", "import":
-            if position == 1 { return ["devtools"] }
+            if position == 1 { return command == "export" ? ["devtools", "swift-test"] : ["devtools"] }
             if command == "export", position == 2 { return context.storeNames }
             if position == (command == "export" ? 3 : 2) { return fileNames.names(matching: word) }
             return command == "export" ? ["--lifted", "--force"] : context.storeNames + ["--force"]

@@ -22,6 +22,8 @@ enum SessionCommand: Sendable {
     case resume
     /// `export devtools STORE FILE [--lifted] [--force]`
     case exportDevTools(store: Name, path: String, range: Range<Int>, lifted: Bool, force: Bool)
+    /// `export swift-test FILE [STORE] --reducer EXPR [--from N] [--to N] [--module NAME] [--force]`
+    case exportSwiftTest(SwiftTestExport)
     /// `import devtools FILE [STORE] [--force]`
     case importDevTools(path: String, range: Range<Int>, store: Name?, force: Bool)
 }
@@ -32,7 +34,7 @@ extension SessionCommand {
     var recordedForm: RecordedForm {
         switch self {
         case .replay, .inspect, .step, .resume, .importDevTools: .whatItRuns
-        case .exportDevTools: .note
+        case .exportDevTools, .exportSwiftTest: .note
         default: .itself
         }
     }
@@ -78,6 +80,27 @@ struct InspectOptions: Sendable, Equatable {
 
     /// The longest `--idle`: a day.
     static let longestIdle: Double = 86_400
+}
+
+/// What `export swift-test` writes, and from which steps.
+struct SwiftTestExport: Sendable {
+    var path: String
+    var range: Range<Int>
+    var store: Name?
+    /// The Swift expression that gives the app's reducer.
+    var reducer: String?
+    /// The module the test imports with `@testable` (the state type's when `nil`).
+    var module: String?
+    /// The state the test starts from (0 when `nil`), and the last action it sends (the
+    /// history's last when `nil`), with where the command names them.
+    var from: (index: Int, range: Range<Int>)?
+    var to: (index: Int, range: Range<Int>)?
+    var force = false
+
+    init(path: String, range: Range<Int>) {
+        self.path = path
+        self.range = range
+    }
 }
 
 /// How `replay` runs a recording.
@@ -127,7 +150,16 @@ extension CommandParser {
         case "continue":
             command = .resume
         case "export":
-            guard scanner.keyword("devtools") else { throw scanner.missing("'devtools' (export devtools STORE FILE)", command: word) }
+            var probe = scanner
+            if let (kind, _) = probe.word(), kind == "swift-test" {
+                scanner = probe
+                command = .exportSwiftTest(try swiftTestExport(&scanner))
+                break
+            }
+            guard scanner.keyword("devtools") else {
+                throw scanner.missing("'devtools' or 'swift-test' (export devtools STORE FILE, export swift-test FILE STORE --reducer EXPR)",
+                                      command: word)
+            }
             let store = try scanner.requireName("the store to export", command: word)
             let (path, range) = try file(&scanner, "the file to write", command: word)
             let flags = try scanner.flags(["--lifted", "--force"], command: word)
@@ -173,6 +205,44 @@ extension CommandParser {
         }
         if let idleRange, !options.follow { throw usage(word, "--idle goes with --follow (inspect FILE --follow --idle SECONDS)", at: idleRange) }
         return options
+    }
+
+    private static func swiftTestExport(_ scanner: inout CommandScanner) throws(ShellError) -> SwiftTestExport {
+        let word = "export"
+        let (path, range) = try file(&scanner, "the Swift file to write (export swift-test FILE STORE --reducer EXPR)", command: word)
+        var export = SwiftTestExport(path: path, range: range)
+        if !scanner.isAtEnd, !scanner.startsFlag { export.store = try scanner.requireName("the store to export", command: word) }
+        while let (option, optionRange) = scanner.word() {
+            switch option {
+            case "--force": export.force = true
+            case "--reducer" where export.reducer == nil:
+                guard let (expression, _) = scanner.word() else {
+                    throw scanner.missing("the Swift expression of the app's reducer after --reducer (TodoReducers.todoList)", command: word)
+                }
+                export.reducer = expression
+            case "--module" where export.module == nil:
+                guard let (module, moduleRange) = scanner.word() else { throw scanner.missing("the app's module after --module", command: word) }
+                guard module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), module.first?.isNumber == false else {
+                    throw usage(word, "--module takes a Swift module name, such as TodoCore", at: moduleRange)
+                }
+                export.module = module
+            case "--from" where export.from == nil, "--to" where export.to == nil:
+                let (index, indexRange) = try scanner.integer("a step number after \(option)", command: word)
+                guard index >= 0 else { throw usage(word, "\(option) takes a step number that is not negative", at: indexRange) }
+                if option == "--from" { export.from = (index, indexRange) } else { export.to = (index, indexRange) }
+            default:
+                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --reducer EXPR, --from N, --to N, "
+                            + "--module NAME, --force)", at: optionRange)
+            }
+        }
+        guard export.reducer != nil else {
+            throw usage(word, "say which Swift expression gives the app's reducer: --reducer EXPR (such as TodoReducers.todoList)",
+                        at: range)
+        }
+        if let from = export.from, let to = export.to, to.index < from.index {
+            throw usage(word, "--to \(to.index) comes before --from \(from.index)", at: to.range)
+        }
+        return export
     }
 
     private static func replayOptions(_ scanner: inout CommandScanner) throws(ShellError) -> ReplayOptions {

@@ -230,6 +230,31 @@ struct DevToolsExported: CommandReport {
     var json: Value { ["store": .string(store), "file": .string(path), "actions": .int(actions), "lifted": .bool(lifted)] }
 }
 
+/// `export swift-test FILE ...`: the test written, and what it holds.
+struct SwiftTestExported: CommandReport {
+    var store: String
+    var path: String
+    /// The state the test starts from, and the last step it covers.
+    var from: Int
+    var to: Int
+    /// How many actions it sends, and how many of the steps it covers were left out (skipped
+    /// or failed, which changed nothing).
+    var actions: Int
+    var leftOut: Int
+    /// How many `#expect` and `#require` it makes.
+    var checks: Int
+
+    func lines(in style: OutputStyle) -> [String] {
+        ["exported steps #\(from + 1) to #\(to) of \(store) to \(path) as a Swift test: \(counted(actions, "action")), \(counted(checks, "check"))"
+            + (leftOut == 0 ? "" : " (\(counted(leftOut, "skipped or failed step")) left out)")]
+    }
+
+    var json: Value {
+        ["store": .string(store), "file": .string(path), "from": .int(from), "to": .int(to), "actions": .int(actions),
+         "leftOut": .int(leftOut), "checks": .int(checks)]
+    }
+}
+
 /// `import devtools FILE [STORE]`: the actions dispatched into the store, those that failed,
 /// the skipped ones marked (and those that could not be), the current step, and what the
 /// store's history held before.

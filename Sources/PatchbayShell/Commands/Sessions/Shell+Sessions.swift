@@ -151,6 +151,8 @@ extension Shell {
             try writeWhole(text, to: path, replacing: force, at: range)
             return CommandResult(DevToolsExported(store: name, path: path, actions: actions.count, skipped: devTools.skipped.count, lifted: asLifted,
                                                   keeps: kept.isEmpty ? nil : kept.joined(separator: " and ")))
+        case .exportSwiftTest(let export):
+            return try exportSwiftTest(export, command: text)
         case .importDevTools(let file, let range, let store, let force):
             let path = try readablePath(file, from: origin, at: range)
             let bytes = try ScriptFile.read(path, limit: InputLimits.maxDevToolsFileBytes, command: "import devtools", at: range)
