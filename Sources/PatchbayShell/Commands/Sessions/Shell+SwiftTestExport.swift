@@ -21,7 +21,10 @@ extension Shell {
         var steps: [SwiftTestRequest.Step] = []
         var leftOut = 0
         try history.walk { (index, entry, state) throws(ShellError) in
-            if index % 1_024 == 0 { try checkInterruption() }
+            if index % 1_024 == 0 {
+                try checkInterruption()
+                showProgress("export swift-test", index, of: to, "steps")
+            }
             if index == from { start = state }
             if index > from, let entry {
                 if entry.skipped || entry.failure != nil {
