@@ -223,3 +223,45 @@ struct HistoryMinimizeShellTests {
         #expect(already.message.contains("already holds in app's initial state"), "\(already.message)")
     }
 }
+
+/// `history minimize` on an app's store: the app's Swift reducer runs each try.
+@Suite("history minimize: hosted stores")
+struct HostedHistoryMinimizeTests {
+    @Test func untilShrinksAHostedStoresHistoryThroughTheAppsReducer() throws {
+        let session = try HostedFixtures.session()
+        for command in ["dispatch tally add {amount: 3}", #"dispatch tally note {_0: "hi"}"#, "dispatch tally add {amount: 1}",
+                        "dispatch tally double", "dispatch tally add {amount: 2}"] {
+            _ = try session.step(command)
+        }
+        let history = try session.shell.histories.history(of: "tally").history
+        let before = try history.entries(1...history.count)
+        let minimized = try session.shell.report("history minimize tally --until state.total >= 8", as: MinimizedHistory.self)
+        // (3 + 1) * 2 or 3 * 2 + 2: three actions either way, none of them the note.
+        #expect(minimized.steps.count == 3)
+        #expect(minimized.steps.allSatisfy { $0.action["type"] != "note" })
+        #expect(minimized.isMinimal)
+        #expect(try history.entries(1...history.count) == before)
+        #expect(try session.value("state tally").isIdentical(to: ["total": 10, "log": ["hi"]]))
+    }
+
+    @Test func divergesFindsTheStepThatAChangedAppReducerNoLongerAgreesWith() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/tally.jsonl"
+        let recorded = try HostedFixtures.session()
+        recorded.run("record \(path)")
+        for command in ["dispatch tally add {amount: 3}", #"dispatch tally note {_0: "hi"}"#, "dispatch tally add {amount: 1}",
+                        "dispatch tally double", "dispatch tally add {amount: 2}"] {
+            _ = try recorded.step(command)
+        }
+        recorded.run("record stop")
+
+        // The app rebuilt with `double` adding 1: its recording no longer agrees at #4.
+        let rebuilt = try HostedFixtures.session([HostedFixtures.tally(doublingAdds: 1)])
+        _ = try rebuilt.shell.report("inspect \(path)", as: Inspected.self)
+        let minimized = try rebuilt.shell.report("history minimize tally --diverges", as: MinimizedHistory.self)
+        // #4 met total 4, which #1 and #3 make.
+        #expect(minimized.steps.map(\.index) == [1, 3, 4])
+        #expect(minimized.steps.last?.recorded?.map(\.new) == [.int(8)])
+        #expect(minimized.steps.last?.changes.map(\.new) == [.int(5)])
+    }
+}
