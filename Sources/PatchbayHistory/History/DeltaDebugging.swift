@@ -31,8 +31,8 @@ public struct DeltaDebugging {
         case test(Failure)
     }
 
-    /// Shrinks `items`, which `test` must find failing (else the outcome keeps nothing and is
-    /// empty: `kept` is empty when the items pass).
+    /// Shrinks `items`, which `test` must find failing: when it finds them passing, nothing is
+    /// searched and `kept` is empty.
     ///
     /// `test` returns `nil` when the candidate passes, or the part of it known to fail: the
     /// candidate itself, or a prefix of it (the actions up to the step that failed), which the

@@ -35,6 +35,11 @@ extension Shell {
             return try failingPrefix(of: candidate, steps: steps, store: name, initial: history.initial, failure: request.failure, text: text)
         }
         guard !outcome.kept.isEmpty else {
+            // A condition that evaluates nowhere is a mistake, said as `find` says it.
+            if case .until(let condition) = request.failure,
+               let error = try conditionError(condition, over: steps, store: name, initial: history.initial) {
+                throw ShellError(error, in: text)
+            }
             let what = steps.isEmpty ? "\(name) has no actions to run" : "its \(counted(steps.count, "action")) run again \(Self.passing(request.failure))"
             throw ShellError(.session(path: "history minimize", detail: "the history does not fail: nothing to minimize (\(what))"), at: whole)
         }
@@ -124,6 +129,32 @@ extension Shell {
         return holds
     }
 
+    /// The error `condition` gives when it evaluates on no state of the history (the initial one
+    /// and after each step): the first one; `nil` when it evaluates somewhere.
+    private func conditionError(_ condition: PatchbayGraph.Expression, over steps: [StoreStep<ValueChange>], store: String,
+                                initial: Value) throws(ShellError) -> ExpressionError? {
+        var first: ExpressionError?
+        func evaluates(_ state: Value, _ action: Value) -> Bool {
+            do throws(ExpressionError) {
+                _ = try condition.evaluate(Bindings(state: state, action: action), in: graph)
+                return true
+            } catch {
+                first = first ?? error
+                return false
+            }
+        }
+        if evaluates(initial, .null) { return nil }
+        var found = false
+        var position = 0
+        try histories.rerun(store, steps, from: initial) { (step, _, state) throws(ShellError) -> Bool in
+            position += 1
+            if position % 1_024 == 0 { try checkInterruption() }
+            found = evaluates(state, step.action)
+            return !found
+        }
+        return found ? nil : first
+    }
+
     /// Whether `state` holds what `step` met when it was recorded: the old value of each change
     /// it recorded (and, for an insertion, the container). A step recorded without its changes
     /// meets no state.
@@ -156,17 +187,28 @@ extension Shell {
     }
 
     /// The report of the kept steps: each run once more, with what it changes and, for the last,
-    /// why it fails.
+    /// why it fails; with the digest of the state after each, and that state where a recording
+    /// checkpoints it (as `SessionRecorder` does: `Checkpoint.interval` actions apart).
     private func showing(_ kept: [StoreStep<ValueChange>], store: String, initial: Value, failure: MinimizeRequest.Failure,
                          text: String) throws(ShellError) -> MinimizedHistory {
         var shown: [MinimizedHistory.Step] = []
         var meetsNext = Self.meets(kept[0], initial)
         var reason = ""
+        var digest = StateDigest(initial)
+        var sinceCheckpoint = 0
+        var interval = Checkpoint.interval(after: initial)
         try histories.rerun(store, kept, from: initial) { (step, reduction, state) throws(ShellError) -> Bool in
             let meets = meetsNext
             if shown.count + 1 < kept.count { meetsNext = Self.meets(kept[shown.count + 1], state) }
+            if reduction.failure == nil { digest.apply(reduction.changes, after: state) }
             var line = MinimizedHistory.Step(index: step.index, action: step.action, changes: reduction.changes, failure: reduction.failure,
-                                             delayedReducer: step.delayedReducer, digest: StateDigest(state))
+                                             delayedReducer: step.delayedReducer, digest: digest)
+            sinceCheckpoint += 1
+            if sinceCheckpoint >= interval {
+                line.checkpoint = state
+                sinceCheckpoint = 0
+                interval = Checkpoint.interval(after: state)
+            }
             if try fails(step, reduction, state: state, meets: meets, failure: failure, text: text) {
                 switch failure {
                 case .fails: reason = reduction.failure ?? ""
@@ -178,7 +220,6 @@ extension Shell {
                 }
                 line.fails = true
             }
-            line.state = state
             shown.append(line)
             return true
         }
@@ -235,8 +276,6 @@ extension Shell {
             }
         }
         if events.isEmpty { events = [.setup("reset"), .store(name: store, state: initial, hosted: graph.hostedStoreNames.contains(store))] }
-        var sinceCheckpoint = 0
-        var interval = Checkpoint.interval(after: initial)
         for (offset, step) in minimized.steps.enumerated() {
             let index = offset + 1
             let command = "dispatch \(store) " + Self.dispatchable(step.action)
@@ -244,12 +283,7 @@ extension Shell {
             let recorded = StoreStep(store: store, index: index, action: step.action, changes: step.changes, failure: step.failure)
             events.append(.action(recorded.patchForm, hash: step.digest))
             if let failure = step.failure { events.append(.error(command: command, message: dispatchError(failure, of: recorded))) }
-            sinceCheckpoint += 1
-            if sinceCheckpoint >= interval, let state = step.state {
-                events.append(.checkpoint(store: store, index: index, state: state))
-                sinceCheckpoint = 0
-                interval = Checkpoint.interval(after: state)
-            }
+            if let state = step.checkpoint { events.append(.checkpoint(store: store, index: index, state: state)) }
         }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")

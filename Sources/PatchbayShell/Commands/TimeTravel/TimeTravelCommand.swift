@@ -404,7 +404,10 @@ extension CommandParser {
                 }
             case "--budget" where request.budget == nil:
                 let (count, countRange) = try scanner.integer("how many runs, after --budget", command: word)
-                guard count >= 1 else { throw usage(word, "--budget takes a number of runs of at least 1", at: countRange) }
+                guard count >= 2 else {
+                    throw usage(word, "--budget takes a number of runs of at least 2 (one tries the whole history, one shows what is kept)",
+                                at: countRange)
+                }
                 request.budget = count
             case "--to" where request.file == nil:
                 guard !scanner.startsFlag, let (path, pathRange) = scanner.word(), !path.isEmpty else {

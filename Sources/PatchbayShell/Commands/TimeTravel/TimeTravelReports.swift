@@ -365,8 +365,8 @@ struct MinimizedHistory: CommandReport {
         var delayedReducer: String?
         /// The digest of the state after it, for the recording.
         var digest: StateDigest
-        /// The state after it, for the recording's checkpoints.
-        var state: Value?
+        /// The state after it, where the recording checkpoints it.
+        var checkpoint: Value?
         /// Whether the sequence fails at this step.
         var fails = false
         /// With `--diverges`, at the step that fails: what it recorded.
