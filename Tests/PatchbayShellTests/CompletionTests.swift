@@ -115,6 +115,20 @@ struct TimeTravelCompletionTests {
         #expect(shell.complete("blame a", cursor: 7).candidates == ["app"])
     }
 
+    @Test func historyMinimizeCompletesItsStoreItsOptionsAndItsCondition() {
+        let shell = shell()
+        func candidates(_ line: String) -> [String] { shell.complete(line, cursor: line.utf8.count).candidates }
+        #expect(candidates("history m") == ["minimize"])
+        #expect(candidates("history minimize c") == ["cart"])
+        #expect(candidates("history minimize app --d") == ["--diverges"])
+        #expect(candidates("history minimize app --b") == ["--budget"])
+        #expect(candidates("history minimize --budget ") == [])
+        #expect(candidates("history minimize app --f") == ["--fails", "--force"])
+        // The condition runs to the end of the command: names an expression uses, no options.
+        #expect(candidates("history minimize --until st") == ["str"])
+        #expect(candidates("history minimize --until state.n > 1 --") == [])
+    }
+
     @Test func aReducerOrMiddlewareWithAnIdCompletesAsWithout() {
         let shell = shell()
         #expect(shell.complete("reducer r7 = ca", cursor: 15).candidates == ["cart"])

@@ -357,6 +357,17 @@ struct RenderingTests {
             text: ["n: 1 → 2"],
             json: #"[{"path":"n","op":"replace","old":1,"new":2}]"#),
         ReportForm(
+            kind: "MinimizedHistory",
+            setup: ["store app = {n: 0}", "reducer app on Add : state.n += action.by", "dispatch app Add {by: 1}", "dispatch app Add {by: 5}",
+                    "dispatch app Add {by: 1}"],
+            command: "history minimize --until state.n > 5",
+            text: ["app: 2 of 3 actions still fail (state.n > 5 comes to hold), found in 4 runs of the reducers; removing any one of them makes it pass:",
+                   "  #1 Add {by: 1}", "      n: 0 → 1", "! #2 Add {by: 5}", "      n: 1 → 6", "    → state.n > 5 holds"],
+            json: #"{"store":"app","failure":"until","condition":"state.n > 5","actions":3,"kept":[{"index":1,"action":{"type":"Add","by":1},"#
+                + #""changes":[{"path":"n","op":"replace","old":0,"new":1}],"failure":null,"fails":false},{"index":2,"action":{"type":"Add","by":5},"#
+                + #""changes":[{"path":"n","op":"replace","old":1,"new":6}],"failure":null,"fails":true}],"reason":"state.n > 5 holds","runs":4,"#
+                + #""budget":2000,"minimal":true,"file":null}"#),
+        ReportForm(
             kind: "Recomputed", setup: ["store app = {n: 0}", "reducer app on Inc : state.n += 1", "dispatch app Inc", "dispatch app Inc", "reducer r1 : state.n += 2"], command: "history recompute",
             text: ["recomputed 2 actions of app with its reducers as they are now: 2 states changed, the first at #1:", "n: 1 → 2"],
             json: #"{"store":"app","actions":2,"changed":2,"firstChanged":1,"firstChanges":[{"path":"n","op":"replace","old":1,"new":2}]}"#),

@@ -12,6 +12,7 @@ let groups: [any BenchmarkGroup] = [
     StoreBenchmarks(),
     RoutingBenchmarks(),
     HistoryBenchmarks(),
+    MinimizeBenchmarks(),
     SessionBenchmarks(),
     CodableBenchmarks(),
     HostingBenchmarks(),

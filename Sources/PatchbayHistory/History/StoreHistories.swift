@@ -138,6 +138,26 @@ public final class StoreHistories {
         return recomputation
     }
 
+    /// Runs `steps` (actions of `store`'s history) through the store's reducers as they are
+    /// now, one after the other from `state`, as `history recompute` runs each action, touching
+    /// neither the store nor its history: what a history would do without some of its actions
+    /// (`history minimize`). After each step, `visit` gets the step, what the reducers did and
+    /// the state after it, and returns whether to go on. A hosted store's step whose state or
+    /// action does not decode as the app's types is a failed step here, where a recomputation
+    /// stops. What `visit` throws stops the run and is thrown.
+    public func rerun<Failure: Error>(_ store: String, _ steps: some Sequence<StoreStep<ValueChange>>, from state: Value,
+                                      visit: (StoreStep<ValueChange>, Reduction, Value) throws(Failure) -> Bool) throws(Failure) {
+        let hosted = graph.hostedStoreNames.contains(store)
+        var state = state
+        for step in steps {
+            let reduction: Reduction
+            do throws(HistoryError) { reduction = try reduce(store, hosted: hosted, step, &state, stoppingOnHostedFailure: false) } catch {
+                reduction = Reduction(changes: [], failure: error.description)
+            }
+            guard try visit(step, reduction, state) else { return }
+        }
+    }
+
     /// `checkout`: switches the store to another timeline, at its last state.
     @discardableResult
     public func checkout(_ store: String?, branch: String) throws(TimeTravelError) -> Value {
@@ -277,7 +297,9 @@ public final class StoreHistories {
     /// or the action does not decode as the app's types (a recording or an import made with
     /// other types), and then the recomputation stops and changes nothing: marking every later
     /// step failed would throw the recorded states away.
-    private func reduce(_ store: String, hosted: Bool, _ entry: StoreStep<ValueChange>, _ state: inout Value) throws(HistoryError) -> Reduction {
+    /// (`rerun` passes `stoppingOnHostedFailure: false`, to see such a step as failed.)
+    private func reduce(_ store: String, hosted: Bool, _ entry: StoreStep<ValueChange>, _ state: inout Value,
+                        stoppingOnHostedFailure: Bool = true) throws(HistoryError) -> Reduction {
         let reduction: Reduction
         do {
             let reduced = try graph.reduce(store, action: entry.action, reducer: entry.delayedReducer, state: &state)
@@ -285,7 +307,7 @@ public final class StoreHistories {
         } catch {
             reduction = Reduction(changes: [], failure: error.description)
         }
-        if hosted, let failure = reduction.failure {
+        if hosted, stoppingOnHostedFailure, let failure = reduction.failure {
             throw .cannotRecompute(store: store, index: entry.index, type: entry.type, reason: failure)
         }
         return reduction

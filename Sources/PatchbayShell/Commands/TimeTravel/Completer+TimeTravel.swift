@@ -6,8 +6,9 @@ extension Completer {
         case "history":
             let options = ["--last", "--type", "--not", "--grep", "--failed", "--skipped", "--path", "--from", "--to", "--chart", "--spark"]
             if position == 1 {
-                return ["commit", "revert", "sweep", "recompute", "router"] + options + context.storeNames
+                return ["commit", "revert", "sweep", "recompute", "minimize", "router"] + options + context.storeNames
             }
+            if earlier[1] == "minimize" { return minimizeArguments(word: word, after: earlier) }
             if earlier.last == "--type" || earlier.last == "--not" { return context.actionTypes }
             if earlier.last == "--from" || earlier.last == "--to" { return ["end"] }
             if earlier.last == "--last" || earlier.last == "--grep" { return [] }
@@ -27,6 +28,19 @@ extension Completer {
             return context.storeNames + context.branchNames
         default:
             return nil
+        }
+    }
+
+    /// The candidates after `history minimize`: its store, its options, a file after `--to`,
+    /// and what an expression can use after `--until` (which runs to the end of the command).
+    private func minimizeArguments(word: String, after earlier: [String]) -> [String] {
+        if earlier.contains("--until") { return expressionNames }
+        switch earlier.last {
+        case "--to": return fileNames.names(matching: word)
+        case "--budget": return []
+        default:
+            let options = ["--fails", "--diverges", "--until", "--budget", "--to", "--force"]
+            return (earlier.count == 2 ? context.storeNames : []) + options
         }
     }
 }

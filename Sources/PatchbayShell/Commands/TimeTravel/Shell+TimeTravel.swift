@@ -82,6 +82,8 @@ extension Shell {
             return CommandResult(Recomputed(store: name, actions: recomputation.steps.count, changedStates: recomputation.changedStates,
                                             firstChanged: recomputation.firstChanged, firstChanges: first?.changes ?? [],
                                             presented: first?.presented))
+        case .minimize(let store, let request):
+            return try minimize(store, request, text: text)
         case .skip(let store, let index, let range, let skipped):
             let recomputation = try travel(store, range) { () throws(TimeTravelError) in
                 try histories.setSkipped(store?.text, index, skipped)

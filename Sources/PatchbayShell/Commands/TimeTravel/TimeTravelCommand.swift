@@ -13,6 +13,8 @@ enum TimeTravelCommand: Sendable {
     case rewrite(HistoryRewrite, store: Name?, force: Bool)
     /// `history recompute [STORE]`
     case recompute(store: Name?)
+    /// `history minimize [STORE] [--fails | --diverges] [--budget N] [--to FILE [--force]] [--until EXPR]`
+    case minimize(store: Name?, request: MinimizeRequest)
     /// `jump [STORE] N | +K | -K | end`
     case jump(store: Name?, to: JumpTarget, range: Range<Int>)
     /// `diff [STORE] [A [B]] [--path P]`
@@ -33,8 +35,12 @@ enum TimeTravelCommand: Sendable {
 }
 
 extension TimeTravelCommand {
-    /// How a recording holds the command (see `RecordedForm`): each as itself.
-    var recordedForm: RecordedForm { .itself }
+    /// How a recording holds the command (see `RecordedForm`): each as itself, but a
+    /// `history minimize` that writes a file, as a note (a replay writes no file).
+    var recordedForm: RecordedForm {
+        if case .minimize(_, let request) = self, request.file != nil { return .note }
+        return .itself
+    }
 
     /// Whether rolling the session back takes back what the command did (see `LastingChanges`).
     var isTakenBackWithItsNodes: Bool {
@@ -52,6 +58,7 @@ extension TimeTravelCommand {
         case .chart(nil, let request): .chart(store: store, request: request)
         case .rewrite(let rewrite, nil, let force): .rewrite(rewrite, store: store, force: force)
         case .recompute(nil): .recompute(store: store)
+        case .minimize(nil, let request): .minimize(store: store, request: request)
         case .jump(nil, let target, let range): .jump(store: store, to: target, range: range)
         case .diff(nil, let from, let to, let path): .diff(store: store, from: from, to: to, path: path)
         case .skip(nil, let index, let range, let skipped): .skip(store: store, index: index, range: range, skipped: skipped)
@@ -133,6 +140,29 @@ struct ChartRequest: Sendable {
     var to: StepBound?
     /// One line of blocks instead of the chart with axes.
     var sparkline = false
+}
+
+/// What `history minimize` shrinks a history to: the smallest sequence of its actions that
+/// still fails as `failure` says, run again through the reducers as they are now.
+struct MinimizeRequest: Sendable {
+    /// What it is for a sequence of actions to fail.
+    enum Failure: Sendable {
+        /// `--fails` (the default): a reducer fails at a step.
+        case fails
+        /// `--diverges`: a step meets the values it was recorded with (the old values of the
+        /// changes it recorded) and now does something else than it recorded.
+        case diverges
+        /// `--until EXPR`: the condition holds after a step (`state` and `action` as for `find`).
+        case until(Expression)
+    }
+
+    var failure: Failure = .fails
+    /// `--budget N`: how many sequences the reducers may run at most.
+    var budget: Int?
+    /// `--to FILE`: the recording to write the kept actions to, with where it was typed.
+    var file: (path: String, range: Range<Int>)?
+    /// `--force`: replace FILE if it exists.
+    var force = false
 }
 
 /// Redux DevTools' history operations.
@@ -277,6 +307,7 @@ extension CommandParser {
             try expectEnd(&scanner, command: "history")
             return .recompute(store: store)
         }
+        if scanner.keyword("minimize") { return try minimize(&scanner, context: context) }
         for rewrite in [HistoryRewrite.commit, .revert, .sweep] where scanner.keyword(rewrite.rawValue) {
             let store = storeName(&scanner, context: context)
             return .rewrite(rewrite, store: store, force: try scanner.flags(["--force"], command: word).contains("--force"))
@@ -347,6 +378,53 @@ extension CommandParser {
         chart.to = filter.to
         chart.sparkline = sparkline != nil
         return .chart(store: store, request: chart)
+    }
+
+    /// `history minimize [STORE] [--fails | --diverges] [--budget N] [--to FILE [--force]] [--until EXPR]`:
+    /// the condition after `--until` runs to the end of the command, so it comes last.
+    private static func minimize(_ scanner: inout CommandScanner, context: ParserContext) throws(ShellError) -> TimeTravelCommand {
+        let word = "history"
+        let store = storeName(&scanner, context: context)
+        if store == nil { try refuseUnknownStore(&scanner, context: context) }
+        var request = MinimizeRequest()
+        var failureGiven: (option: String, range: Range<Int>)?
+        var forceRange: Range<Int>?
+        while !scanner.isAtEnd {
+            guard let (option, range) = scanner.word() else { break }
+            switch option {
+            case "--fails", "--diverges", "--until":
+                if let failureGiven {
+                    throw usage(word, "give one of --fails, --diverges and --until EXPR, not \(failureGiven.option) and \(option)", at: range)
+                }
+                failureGiven = (option, range)
+                switch option {
+                case "--diverges": request.failure = .diverges
+                case "--until": request.failure = .until(try scanner.expression(command: word))
+                default: request.failure = .fails
+                }
+            case "--budget" where request.budget == nil:
+                let (count, countRange) = try scanner.integer("how many runs, after --budget", command: word)
+                guard count >= 2 else {
+                    throw usage(word, "--budget takes a number of runs of at least 2 (one tries the whole history, one shows what is kept)",
+                                at: countRange)
+                }
+                request.budget = count
+            case "--to" where request.file == nil:
+                guard !scanner.startsFlag, let (path, pathRange) = scanner.word(), !path.isEmpty else {
+                    throw scanner.missing("the file to write, after --to", command: word)
+                }
+                request.file = (path, pathRange)
+            case "--force" where forceRange == nil:
+                forceRange = range
+                request.force = true
+            default:
+                let repeated = ["--budget", "--to", "--force"].contains(option)
+                throw usage(word, repeated ? "\(option) is given twice" : "unexpected '\(Printable.escaped(option, limit: 30))' (options: --fails, "
+                            + "--diverges, --until EXPR, --budget N, --to FILE, --force)", at: range)
+            }
+        }
+        if let forceRange, request.file == nil { throw usage(word, "--force goes with --to FILE", at: forceRange) }
+        return .minimize(store: store, request: request)
     }
 
     /// The step after `--from` or `--to`: `N`, `#N` or `end`.

@@ -340,3 +340,101 @@ enum HistoryRewritten: CommandReport, Equatable {
         }
     }
 }
+
+/// What `history minimize` kept of a history: a line saying how many of its actions still fail
+/// and whether that is 1-minimal, then each kept action (its number in the history, the action)
+/// with what it changes now, the last with why it fails; in JSON the same fields.
+struct MinimizedHistory: CommandReport {
+    /// What failing means (`--fails`, `--diverges`, `--until EXPR`).
+    enum Criterion: Equatable {
+        case fails
+        case diverges
+        case until(String)
+    }
+
+    /// A kept action as the reducers run it now, after the kept actions before it.
+    struct Step {
+        /// Its number in the history.
+        var index: Int
+        var action: Value
+        /// What it changes now.
+        var changes: [ValueChange]
+        /// Why the reducers fail on it now, if they do.
+        var failure: String?
+        /// The `after` reducer whose step it is, if it is one.
+        var delayedReducer: String?
+        /// The digest of the state after it, for the recording.
+        var digest: StateDigest
+        /// The state after it, where the recording checkpoints it.
+        var checkpoint: Value?
+        /// Whether the sequence fails at this step.
+        var fails = false
+        /// With `--diverges`, at the step that fails: what it recorded.
+        var recorded: [ValueChange]?
+        var recordedFailure: String?
+    }
+
+    var store: String
+    var criterion: Criterion
+    var steps: [Step]
+    /// Why the last step fails, in words.
+    var reason: String
+    /// How many actions of the history were tried (those not skipped).
+    var actions = 0
+    /// How many sequences the reducers ran, the last for this report.
+    var runs = 0
+    /// The most they could run.
+    var budget = 0
+    /// Whether removing any one kept action makes it pass: false when the budget ran out first.
+    var isMinimal = false
+    /// The recording written (`--to FILE`), if one was.
+    var file: String?
+
+    private var criterionText: String {
+        switch criterion {
+        case .fails: "a reducer fails"
+        case .diverges: "a step diverges from its recording"
+        case .until(let condition): "\(condition) comes to hold"
+        }
+    }
+
+    func lines(in style: OutputStyle) -> [String] {
+        let kept = "\(store): \(steps.count) of \(counted(actions, "action")) still fail (\(criterionText))"
+        var lines = [isMinimal
+            ? kept + ", found in \(counted(runs, "run")) of the reducers; removing any one of them makes it pass:"
+            : kept + ": the smallest found when the budget of \(counted(budget, "run")) ran out, so it may not be minimal "
+                + "(--budget N runs more):"]
+        for step in steps {
+            lines.append("\(step.fails ? "!" : " ") #\(step.index) \(style.action(step.action))"
+                         + (step.failure.map { "  \($0)" } ?? "") + (step.changes.isEmpty && step.failure == nil ? "  (no change)" : ""))
+            lines += step.changes.map { "      " + style.change($0) }
+            guard step.fails else { continue }
+            if let recorded = step.recorded {
+                lines.append("    recorded: " + (step.recordedFailure ?? (recorded.isEmpty ? "no change" : "")))
+                lines += recorded.map { "      " + style.change($0) }
+            }
+            if case .until = criterion { lines.append("    → \(reason)") }
+        }
+        if let file { lines.append("wrote them to \(file): 'replay \(file)' runs them") }
+        return lines
+    }
+
+    var json: Value {
+        let criterion: (name: String, condition: Value) = switch self.criterion {
+        case .fails: ("fails", .null)
+        case .diverges: ("diverges", .null)
+        case .until(let condition): ("until", .string(condition))
+        }
+        let kept: [Value] = steps.map { step in
+            var json: Value = ["index": .int(step.index), "action": step.action, "changes": step.changes.json,
+                               "failure": step.failure.map(Value.string) ?? .null, "fails": .bool(step.fails)]
+            if let recorded = step.recorded {
+                json = json.adding("recorded", ["changes": recorded.json, "failure": step.recordedFailure.map(Value.string) ?? .null])
+            }
+            return json
+        }
+        return ["store": .string(store), "failure": .string(criterion.name), "condition": criterion.condition, "actions": .int(actions),
+                "kept": .array(kept), "reason": .string(reason), "runs": .int(runs), "budget": .int(budget),
+                "minimal": .bool(isMinimal), "file": file.map(Value.string) ?? .null]
+    }
+}
