@@ -31,6 +31,10 @@ final class RecordingWriter: Sendable {
         var index: Int
         var action: Snapshot
         var cause: Int?
+        /// Where the app dispatched the action (`#fileID` and `#line`), made text on the
+        /// writer's thread.
+        var fileID: StaticString
+        var line: UInt
         /// The state after the action, when the recorder took it: an encoded one, or one the
         /// writer encodes.
         var state: Snapshot?
@@ -216,7 +220,8 @@ final class RecordingWriter: Sendable {
                 }
                 let action = try encode(entry.action, what: "action \(entry.index)")
                 events.append(.action(StoreStep(store: storeName, index: entry.index, action: action, changes: patch ?? [],
-                                                cause: entry.cause, unrecorded: patch == nil),
+                                                cause: entry.cause, unrecorded: patch == nil,
+                                                site: .source(CallSite(fileID: entry.fileID, line: entry.line))),
                                       hash: hash))
                 if let checkpoint {
                     events.append(.checkpoint(store: storeName, index: entry.index, state: checkpoint))
