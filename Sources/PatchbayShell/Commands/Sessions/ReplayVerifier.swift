@@ -22,11 +22,16 @@ enum ReplayVerifier {
         return nil
     }
 
-    /// Whether `replayed` is the step `recorded` records without its change (an app's
-    /// recording that keeps actions and checkpoints only): the same action at the same place,
-    /// whatever it changed. Its checkpoints check the states.
+    /// Whether `replayed` is the step `recorded` records, but for what a replay cannot repeat:
+    /// - the line of the app that dispatched it (its `site`), when the replay dispatched it from
+    ///   the shell, as it does each top-level action of an app's recording;
+    /// - its change, for a step recorded without one (an app's recording that keeps actions and
+    ///   checkpoints only): the same action at the same place, whatever it changed. Its
+    ///   checkpoints check the states.
     private static func matches(_ recorded: SessionEvent?, _ replayed: SessionEvent?) -> Bool {
-        guard case .action(var recorded, _)? = recorded, recorded.unrecorded, case .action(let replayed, _)? = replayed else { return false }
+        guard case .action(var recorded, let recordedHash)? = recorded, case .action(let replayed, let replayedHash)? = replayed else { return false }
+        if replayed.site == nil { recorded.site = nil }
+        guard recorded.unrecorded else { return recorded == replayed && recordedHash == replayedHash }
         recorded.changes = replayed.changes
         recorded.unrecorded = replayed.unrecorded
         return recorded == replayed
