@@ -23,14 +23,16 @@ enum ReplayVerifier {
     }
 
     /// Whether `replayed` is the step `recorded` records, but for what a replay cannot repeat:
-    /// - the line of the app that dispatched it (its `site`), when the replay dispatched it from
-    ///   the shell, as it does each top-level action of an app's recording;
+    /// - where it was dispatched (its `site`): a replay dispatches each top-level action of an
+    ///   app's recording from the shell, and a hosted store's middleware, or an app that calls
+    ///   `Recorder.record` itself, may dispatch the others from another line than the recording's;
+    ///   what is verified is what the reducers do;
     /// - its change, for a step recorded without one (an app's recording that keeps actions and
     ///   checkpoints only): the same action at the same place, whatever it changed. Its
     ///   checkpoints check the states.
     private static func matches(_ recorded: SessionEvent?, _ replayed: SessionEvent?) -> Bool {
         guard case .action(var recorded, let recordedHash)? = recorded, case .action(let replayed, let replayedHash)? = replayed else { return false }
-        if replayed.site == nil { recorded.site = nil }
+        recorded.site = replayed.site
         guard recorded.unrecorded else { return recorded == replayed && recordedHash == replayedHash }
         recorded.changes = replayed.changes
         recorded.unrecorded = replayed.unrecorded
