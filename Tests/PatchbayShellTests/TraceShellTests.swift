@@ -53,6 +53,27 @@ struct TraceShellTests {
         ])
     }
 
+    @Test func replayVerifiesWhatTheReducersDidWhereverTheActionsWereDispatchedFrom() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/app.jsonl"
+        let recorded = Middleware<Tally, TallyAction> { action, context in
+            if case .double = action { context.dispatch(.note("doubled")) }
+            return action
+        }
+        let store = Store(initialState: Tally(), reducer: HostedFixtures.tallyReducer(), middleware: [recorded])
+        let recorder = try Recorder(store: store, path: path, storeName: "tally", detail: .everyChange)
+        store.dispatch(.add(amount: 1))
+        store.dispatch(.double)
+        recorder.stop()
+        // The inspector's middleware does the same from another line.
+        let hosted = Middleware<Tally, TallyAction> { action, context in
+            if case .double = action { context.dispatch(.note("doubled")) }
+            return action
+        }
+        let session = try HostedFixtures.session([HostedFixtures.tally(middleware: [hosted])])
+        #expect(session.run("replay \(path) --verify").last?.hasPrefix("verified") == true)
+    }
+
     @Test func aShellStoreNamesTheCommandTheWireOrTheTimer() throws {
         let session = DataflowSession()
         session.run("""
