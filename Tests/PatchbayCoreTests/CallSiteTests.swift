@@ -52,7 +52,8 @@ private final class RecordKeeper: StoreObserver {
         #expect(site.description == text)
     }
 
-    @Test(arguments: ["", "TodoList.swift", ":42", "TodoList.swift:", "TodoList.swift:0", "TodoList.swift:-3", "TodoList.swift:4x"])
+    @Test(arguments: ["", "TodoList.swift", ":42", "TodoList.swift:", "TodoList.swift:0", "TodoList.swift:-3", "TodoList.swift:4x",
+                      "TodoList.swift:+4", "TodoList.swift:042", "TodoList.swift:99999999999999999999"])
     func textThatIsNotFileColonLineIsNoSite(text: String) {
         #expect(CallSite(text) == nil)
     }

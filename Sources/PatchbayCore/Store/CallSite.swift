@@ -7,14 +7,17 @@
 /// session file format).
 public struct CallSite: Sendable, Hashable, CustomStringConvertible {
     /// The file, as `#fileID` gives it: the module, a slash and the file's name.
-    public var file: String
+    public let file: String
     /// The line, from 1.
-    public var line: Int
+    public let line: Int
+    /// `FILE:LINE`, made once (a recording writes it on every line of its call site).
+    public let description: String
 
     /// The site at `line` of `file`.
     public init(file: String, line: Int) {
         self.file = file
         self.line = line
+        description = "\(file):\(line)"
     }
 
     /// The site a caller's `#fileID` and `#line` name.
@@ -23,13 +26,24 @@ public struct CallSite: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The site written as `FILE:LINE` (the form `description` gives), or `nil` when `text` has no
-    /// file before its last colon or no positive line after it.
+    /// file before its last colon, or no line after it written as `description` writes one (a
+    /// positive decimal number without a sign or leading zeros).
     public init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex,
-              let line = Int(text[text.index(after: colon)...]), line > 0 else { return nil }
-        self.init(file: String(text[..<colon]), line: line)
+        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex else { return nil }
+        let digits = text.utf8[text.utf8.index(after: colon)...]
+        guard let first = digits.first, first != UInt8(ascii: "0"), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let line = Int(Substring(digits)) else { return nil }
+        file = String(text[..<colon])
+        self.line = line
+        description = text
     }
 
-    /// `FILE:LINE`.
-    public var description: String { "\(file):\(line)" }
+    public static func == (a: CallSite, b: CallSite) -> Bool {
+        a.line == b.line && a.file == b.file
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+    }
 }
