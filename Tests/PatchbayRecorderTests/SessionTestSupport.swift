@@ -59,7 +59,7 @@ extension ValueGenerator {
                 return JSONPatch.Operation(op, path: pointer(), value: value())
             }
             actionCount += 1
-            return .action(StoreStep<JSONPatch.Operation>(store: name() + " #\(actionCount)", index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], changes: operations, failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil, delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil), hash: int(0..<4) == 0 ? nil : StateDigest(value()))
+            return .action(StoreStep<JSONPatch.Operation>(store: name() + " #\(actionCount)", index: int(1..<1_000_000), action: ["type": .string(name()), "by": value()], changes: operations, failure: int(0..<4) == 0 ? "failed: \(int(0..<9))" : nil, cause: int(0..<4) == 0 ? int(1..<99) : nil, delayedReducer: int(0..<4) == 0 ? "r\(int(1..<9))" : nil, site: int(0..<4) == 0 ? .source(CallSite(file: "App/" + text() + ".swift", line: int(1..<100_000))) : nil), hash: int(0..<4) == 0 ? nil : StateDigest(value()))
         case 3:
             // A store of its own, at a step its name gives, so that the checkpoints of a sequence
             // stand where their store is (another step's is damage; see `CheckpointPlaces`).

@@ -144,7 +144,7 @@ struct HistoryFilterShellTests {
         let session = store()
         let outcome = session.outcome("history --from 9")
         #expect(outcome.status == .failure)
-        let synopsis = "history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B] | "
+        let synopsis = "history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B] [--trace] | "
             + "history [STORE] --chart PATH [--from A] [--to B] [--spark] | history commit | revert | sweep [STORE] [--force] | history recompute [STORE] | "
             + "history minimize [STORE] [--fails | --diverges] [--budget N] [--to FILE [--force]] [--until EXPR] | history router"
         #expect(outcome.lines.map(\.text) == [

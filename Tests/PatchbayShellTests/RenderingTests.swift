@@ -156,6 +156,10 @@ struct RenderingTests {
             text: ["set a = 5 → a.value → b.value"],
             json: #"["set a = 5","a.value","b.value"]"#),
         ReportForm(
+            kind: "StepShown", setup: ["store app = {n: 0}", "reducer app on Inc : state.n += 1", "dispatch app Inc"], command: "show app #1",
+            text: ["app #1 Inc  n: 0 → 1", "  site: dispatch app Inc"],
+            json: #"{"store":"app","index":1,"action":{"type":"Inc"},"changes":[{"path":"n","op":"replace","old":0,"new":1}],"skipped":false,"site":{"shell":["dispatch app Inc"]}}"#),
+        ReportForm(
             kind: "NodeRemoved", setup: ["var a = 1"], command: "rm a",
             text: ["removed a"],
             json: #"{"removed":"a"}"#),

@@ -50,8 +50,9 @@ public struct HostedStore {
 package struct HostedOutcome {
     /// The action reduced, as a value (after middleware), or `nil` when a middleware dropped it.
     package var action: Value?
-    /// The actions a middleware dispatched meanwhile, to be handled after this one.
-    package var followUps: [Value]
+    /// The actions a middleware dispatched meanwhile, to be handled after this one, each with
+    /// the line of the app that dispatched it.
+    package var followUps: [(action: Value, site: CallSite)]
     /// What the action changed, as `Value.changes(to:)` gives it from the state before.
     package var changes: [ValueChange] = []
 }
@@ -169,18 +170,20 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
             throw .action(error)
         }
         var typed = try decode(state)
-        var followUps: [Action] = []
+        var followUps: [(action: Action, site: CallSite)] = []
         if throughMiddleware && !middleware.isEmpty {
             let before = typed
-            let context = MiddlewareContext<State, Action>(state: { before }, dispatch: { followUps.append($0) })
+            let context = MiddlewareContext<State, Action>(state: { before }, dispatch: { action, fileID, line in
+                followUps.append((action, CallSite(fileID: fileID, line: line)))
+            })
             guard let next = Middleware.run(middleware, on: typedAction, context) else {
-                return HostedOutcome(action: nil, followUps: try followUps.map(object))
+                return HostedOutcome(action: nil, followUps: try objects(followUps))
             }
             typedAction = next
         }
         let before = typed
         reducer.reduce(&typed, typedAction)
-        var outcome = HostedOutcome(action: try object(typedAction), followUps: try followUps.map(object))
+        var outcome = HostedOutcome(action: try object(typedAction), followUps: try objects(followUps))
         // The cache lets go of the state's storage, and so does the caller: the arrays of
         // `Equatable` elements that changed are changed in place (see `ValueEncoder.Memory`).
         cache = nil
@@ -226,6 +229,14 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
         } catch {
             throw .state("the state does not encode: \(error)")
         }
+    }
+
+    /// The follow-ups a middleware dispatched, their actions as values.
+    private func objects(_ followUps: [(action: Action, site: CallSite)]) throws(HostedStoreError) -> [(action: Value, site: CallSite)] {
+        var objects: [(action: Value, site: CallSite)] = []
+        objects.reserveCapacity(followUps.count)
+        for followUp in followUps { objects.append((try object(followUp.action), followUp.site)) }
+        return objects
     }
 
     private func object(_ action: Action) throws(HostedStoreError) -> Value {

@@ -40,26 +40,28 @@ public struct Middleware<State, Action> {
 /// What a middleware can reach: the state before the action, and dispatch.
 public struct MiddlewareContext<State, Action> {
     @usableFromInline package let readState: () -> State
-    @usableFromInline package let dispatcher: (Action) -> Void
+    @usableFromInline package let dispatcher: (Action, StaticString, UInt) -> Void
 
-    /// A context over `state` and `dispatch`: a `Store`'s, or a hosted store's in the shell.
+    /// A context over `state` and `dispatch` (which takes the action and its call site): a
+    /// `Store`'s, or a hosted store's in the shell.
     @usableFromInline
-    package init(state: @escaping () -> State, dispatch: @escaping (Action) -> Void) {
+    package init(state: @escaping () -> State, dispatch: @escaping (Action, StaticString, UInt) -> Void) {
         readState = state
         dispatcher = dispatch
     }
 
     @usableFromInline
     package init(store: Store<State, Action>) {
-        self.init(state: { [unowned store] in store.state }, dispatch: { [unowned store] in store.dispatch($0) })
+        self.init(state: { [unowned store] in store.state }, dispatch: { [unowned store] in store.dispatch($0, fileID: $1, line: $2) })
     }
 
     /// The state before the action.
     public var state: State { readState() }
 
     /// Dispatches `action` after the current one (and any queued before it): a way to delay an
-    /// action, or to follow it with others.
-    public func dispatch(_ action: Action) {
-        dispatcher(action)
+    /// action, or to follow it with others. The caller's file and line are the action's call
+    /// site, as for `Store.dispatch`.
+    public func dispatch(_ action: Action, fileID: StaticString = #fileID, line: UInt = #line) {
+        dispatcher(action, fileID, line)
     }
 }

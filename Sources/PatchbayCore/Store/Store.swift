@@ -60,15 +60,18 @@ public final class Store<State, Action> {
     }
 
     /// Handles `action` now, or after the current action when called while one is handled.
+    ///
+    /// The caller's file and line are the action's call site (`DispatchRecord.site`), which a
+    /// recording keeps: leave them to their defaults.
     @inlinable
-    public func dispatch(_ action: Action) {
-        guard progress.start(action) else { return }
-        handle(action, cause: nil)
-        while let next = progress.nextQueued() { handle(next.action, cause: next.cause) }
+    public func dispatch(_ action: Action, fileID: StaticString = #fileID, line: UInt = #line) {
+        guard progress.start(action, fileID: fileID, line: line) else { return }
+        handle(action, cause: nil, fileID: fileID, line: line)
+        while let next = progress.nextQueued() { handle(next.action, cause: next.cause, fileID: next.fileID, line: next.line) }
     }
 
     @inlinable
-    package func handle(_ action: Action, cause: Int?) {
+    package func handle(_ action: Action, cause: Int?, fileID: StaticString, line: UInt) {
         let index = progress.count()
         var action = action
         if !middleware.isEmpty {
@@ -85,7 +88,8 @@ public final class Store<State, Action> {
         reducer.reduce(&currentState, action)
         progress.isReducing = false
         if progress.hasObservers {
-            let record = DispatchRecord(index: index, action: action, before: before, after: currentState, cause: cause)
+            let record = DispatchRecord(index: index, action: action, before: before, after: currentState, cause: cause,
+                                        fileID: fileID, line: line)
             for observer in observers { observer.didReduce(record) }
         }
         if progress.hasSubscribers { notifySubscribers() }
@@ -168,7 +172,7 @@ package struct DispatchProgress<Action> {
     @usableFromInline package var isDispatching = false
     /// Whether the reducer is changing the state now (`Store.state` cannot be read then).
     @usableFromInline package var isReducing = false
-    @usableFromInline package var queue: [(action: Action, cause: Int)] = []
+    @usableFromInline package var queue: [QueuedAction] = []
     @usableFromInline package var queueHead = 0
     @usableFromInline package var hasObservers = false
     @usableFromInline package var hasSubscribers = false
@@ -179,12 +183,17 @@ package struct DispatchProgress<Action> {
     @usableFromInline
     package init() {}
 
-    /// Starts a dispatch, or queues `action` behind the one being handled.
+    /// An action dispatched while another was handled: the action, the index of that other one
+    /// (its cause), and where it was dispatched.
+    @usableFromInline package typealias QueuedAction = (action: Action, cause: Int, fileID: StaticString, line: UInt)
+
+    /// Starts a dispatch, or queues `action` (dispatched at `fileID`, `line`) behind the one
+    /// being handled.
     /// - Returns: whether the caller handles `action` now.
     @inlinable
-    package mutating func start(_ action: Action) -> Bool {
+    package mutating func start(_ action: Action, fileID: StaticString, line: UInt) -> Bool {
         if isDispatching {
-            queue.append((action, currentIndex))
+            queue.append((action, currentIndex, fileID, line))
             return false
         }
         isDispatching = true
@@ -201,7 +210,7 @@ package struct DispatchProgress<Action> {
 
     /// The next queued action, or `nil` when the dispatch is over.
     @inlinable
-    package mutating func nextQueued() -> (action: Action, cause: Int)? {
+    package mutating func nextQueued() -> QueuedAction? {
         if queueHead < queue.count {
             queueHead += 1
             return queue[queueHead - 1]

@@ -36,15 +36,25 @@ public struct DispatchRecord<State, Action> {
     /// The index of the action during whose handling this one was dispatched, if any (a
     /// dispatch from a subscriber or middleware).
     public var cause: Int?
+    /// The file of the call that dispatched the action (`#fileID`: `TodoApp/TodoList.swift`).
+    public var fileID: StaticString
+    /// The line of the call that dispatched the action.
+    public var line: UInt
 
     @usableFromInline
-    package init(index: Int, action: Action, before: State?, after: State, cause: Int?) {
+    package init(index: Int, action: Action, before: State?, after: State, cause: Int?, fileID: StaticString, line: UInt) {
         self.index = index
         self.action = action
         self.before = before
         self.after = after
         self.cause = cause
+        self.fileID = fileID
+        self.line = line
     }
+
+    /// Where the action was dispatched: the caller of `Store.dispatch` or of a middleware's
+    /// dispatch. (Made on demand: the record itself holds the caller's static text and line.)
+    public var site: CallSite { CallSite(fileID: fileID, line: line) }
 }
 
 extension DispatchRecord: Sendable where State: Sendable, Action: Sendable {}

@@ -36,9 +36,12 @@ public struct StoreStep<Change: Sendable & Equatable>: Sendable, Equatable {
     /// unrecorded steps since the last known state changed; recomputing the history finds each
     /// step's own.
     public var unrecorded: Bool
+    /// Where the action came from, when known: the line of the app that dispatched it (kept by
+    /// a recording), or the shell's command or wire (kept by the history only).
+    public var site: ActionSite?
 
     public init(store: String, index: Int, action: Value, changes: [Change], failure: String? = nil, cause: Int? = nil,
-                delayedReducer: String? = nil, skipped: Bool = false, unrecorded: Bool = false) {
+                delayedReducer: String? = nil, skipped: Bool = false, unrecorded: Bool = false, site: ActionSite? = nil) {
         self.store = store
         self.index = index
         self.action = action
@@ -48,6 +51,7 @@ public struct StoreStep<Change: Sendable & Equatable>: Sendable, Equatable {
         self.delayedReducer = delayedReducer
         self.skipped = skipped
         self.unrecorded = unrecorded
+        self.site = site
     }
 
     /// The action's `type`, or `?` for an action without a string type.
@@ -62,7 +66,7 @@ public struct StoreStep<Change: Sendable & Equatable>: Sendable, Equatable {
     /// The same step with its changes in another form.
     public func withChanges<Other>(_ changes: [Other]) -> StoreStep<Other> {
         StoreStep<Other>(store: store, index: index, action: action, changes: changes, failure: failure, cause: cause,
-                         delayedReducer: delayedReducer, skipped: skipped, unrecorded: unrecorded)
+                         delayedReducer: delayedReducer, skipped: skipped, unrecorded: unrecorded, site: site)
     }
 }
 

@@ -47,7 +47,7 @@ extension Graph {
     /// step records what changed between the state before and after. An action that does not
     /// decode changes nothing and is no step; one a middleware drops is no step either.
     func dispatchHosted(to store: StoreNode, _ reducer: HostedReducer, _ action: Value, cause: Int?,
-                        announce: Bool) throws(GraphError) -> StoreStep<ValueChange>? {
+                        announce: Bool, site: ActionSite) throws(GraphError) -> StoreStep<ValueChange>? {
         // The reducer has the only copy of the state: what changes changes in place.
         var state = store.takeState()
         let outcome: HostedOutcome
@@ -59,24 +59,31 @@ extension Graph {
         }
         guard let reduced = outcome.action else {
             store.restoreState(state)
-            dispatchFollowUps(outcome.followUps, to: store, cause: cause)
+            dispatchFollowUps(Self.sited(outcome.followUps), to: store, cause: cause)
             return nil
         }
         store.actionCount += 1
-        let step = StoreStep<ValueChange>(store: store.name, index: store.actionCount, action: reduced, changes: outcome.changes, cause: cause)
+        let step = StoreStep<ValueChange>(store: store.name, index: store.actionCount, action: reduced, changes: outcome.changes, cause: cause,
+                                          site: site)
         if announce { report(.dispatched(step)) }
         publish(step, state: state, in: store)
-        dispatchFollowUps(outcome.followUps, to: store, cause: step.index)
+        dispatchFollowUps(Self.sited(outcome.followUps), to: store, cause: step.index)
         return step
     }
 
+    /// What a hosted store's middleware dispatched, each at the line of the app that did.
+    private static func sited(_ followUps: [(action: Value, site: CallSite)]) -> [(action: Value, site: ActionSite?)] {
+        followUps.map { ($0.action, .source($0.site)) }
+    }
+
     /// The actions a store's middleware dispatched: queued after the action, as wires
-    /// into a store's dispatch are, so that a loop stops at the engine's limit.
-    func dispatchFollowUps(_ actions: [Value], to store: StoreNode, cause: Int?) {
+    /// into a store's dispatch are, so that a loop stops at the engine's limit. Each has its
+    /// site when the app's middleware dispatched it, and the shell's otherwise.
+    func dispatchFollowUps(_ actions: [(action: Value, site: ActionSite?)], to store: StoreNode, cause: Int?) {
         guard !actions.isEmpty else { return }
         transaction {
-            for action in actions {
-                engine.enqueue("\(store.name).dispatch") { [unowned self] in dispatchLater(to: store, action, cause: cause) }
+            for (action, site) in actions {
+                engine.enqueue("\(store.name).dispatch") { [unowned self] in dispatchLater(to: store, action, cause: cause, site: site) }
             }
         }
     }

@@ -116,20 +116,17 @@ extension Graph {
     /// the command, then every port the value passed through.
     public func why(_ name: String, port: String? = nil) throws(GraphError) -> [String] {
         let node = try node(name)
-        let chain: [String]
         if let port {
             if let output = node.output(port) {
-                chain = output.cause?.chain ?? []
+                return output.cause?.trace ?? []
             } else if let input = node.input(port) {
-                chain = (input.cause?.chain ?? []) + [PortAddress(node: name, port: port).description]
+                return (input.cause?.trace ?? []) + [PortAddress(node: name, port: port).description]
             } else {
                 throw .unknownPort(PortAddress(node: name, port: port), isInput: nil,
                                    existing: node.outputs.map(\.name) + node.inputs.map(\.name))
             }
-        } else {
-            chain = node.primaryOutput?.cause?.chain ?? []
         }
-        return chain.filter { !$0.isEmpty }
+        return node.primaryOutput?.cause?.trace ?? []
     }
 
     /// `graph`: nodes and edges.

@@ -187,9 +187,9 @@ extension Graph {
 
     /// Handles an action that no command waits for (from a wire, a commit, a follow-up): its step
     /// is printed as an event, and a failure is reported as the store's, never dropped.
-    func dispatchLater(to store: StoreNode, _ action: Value, cause: Int?) {
+    func dispatchLater(to store: StoreNode, _ action: Value, cause: Int?, site: ActionSite? = nil) {
         do throws(GraphError) {
-            _ = try dispatch(to: store, action, cause: cause, announce: true)
+            _ = try dispatch(to: store, action, cause: cause, announce: true, site: site)
         } catch {
             engine.report(.nodeFailed(node: store.name, message: error.description))
         }
@@ -208,18 +208,23 @@ extension Graph {
     }
 
     /// Handles one action now.
-    /// - Parameter announce: whether to report the step as an event, for actions that no
-    ///   `dispatch` command prints (from wires).
+    /// - Parameters:
+    ///   - announce: whether to report the step as an event, for actions that no `dispatch`
+    ///     command prints (from wires).
+    ///   - site: where the action came from: by default the command or the wire that brought
+    ///     it (`shellSite(of:)`); a line of the app for what a hosted store's middleware dispatched.
     /// The store's middleware runs first (see `runMiddleware`).
-    func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false) throws(GraphError) -> StoreStep<ValueChange>? {
+    func dispatch(to store: StoreNode, _ action: Value, cause: Int?, announce: Bool = false,
+                  site: ActionSite? = nil) throws(GraphError) -> StoreStep<ValueChange>? {
         var type = try Self.actionType(of: action)
-        if let hosted = store.hosted { return try dispatchHosted(to: store, hosted, action, cause: cause, announce: announce) }
+        let site = site ?? shellSite(of: store)
+        if let hosted = store.hosted { return try dispatchHosted(to: store, hosted, action, cause: cause, announce: announce, site: site) }
         var action = action
         var followUps: [Value] = []
         if !store.middleware.isEmpty {
             guard let passed = try runMiddleware(of: store, on: action, followUps: &followUps) else {
                 // Dropped: no step, as in a `Store`; what the middleware dispatched still goes.
-                dispatchFollowUps(followUps, to: store, cause: cause)
+                dispatchFollowUps(followUps.map { ($0, nil) }, to: store, cause: cause)
                 return nil
             }
             action = passed
@@ -254,21 +259,27 @@ extension Graph {
             }
             store.restoreState(state)
             let step = StoreStep<ValueChange>(store: store.name, index: index, action: action, changes: [],
-                                 failure: "\(failure.reducer.id): \(failure.message)", cause: cause)
+                                 failure: "\(failure.reducer.id): \(failure.message)", cause: cause, site: site)
             if announce { report(.dispatched(step)) }
             tellStoreObservers(.step(step, state: store.state.value ?? .null))
             throw .reducerFailed(store: store.name, index: index, type: type, reducer: failure.reducer.id, message: failure.message)
         }
         // The action moves out of the evaluator into the step.
         let step = StoreStep<ValueChange>(store: store.name, index: index, action: evaluator.bindings.action.take() ?? action,
-                             changes: ValueChange.refined(ValueChange.coalesced(changes)), failure: nil, cause: cause)
+                             changes: ValueChange.refined(ValueChange.coalesced(changes)), failure: nil, cause: cause, site: site)
         if announce { report(.dispatched(step)) }
         publish(step, state: state, in: store)
         for reducer in store.reducers where reducer.delay != nil && reducer.handles(type) {
             scheduleDelayed(reducer, action: action, from: index, in: store, at: engine.clock.now + (reducer.delay ?? 0))
         }
-        dispatchFollowUps(followUps, to: store, cause: index)
+        dispatchFollowUps(followUps.map { ($0, nil) }, to: store, cause: index)
         return step
+    }
+
+    /// Where the action `store` is handling came from, as `why` tells it for the store's
+    /// `action` port: the wire it arrived on, or else the command (or the timer) running now.
+    func shellSite(of store: StoreNode) -> ActionSite {
+        .shell((store.arrivalCause ?? rootCause).trace)
     }
 
     /// Tells the observers, then sends a step's new state and its action out of the store in one
@@ -305,12 +316,12 @@ extension Graph {
             } catch {
                 failure = "\(reducer.id): \(error.message(in: reducer.body.source))"
             }
-            let step = StoreStep<ValueChange>(store: store.name, index: store.actionCount, action: action,
-                                 changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
-                                 failure: failure, cause: index, delayedReducer: reducer.id)
             let saved = cause
             cause = "tick (\(reducer.id) after \(reducer.delay ?? 0) ms)"
             defer { cause = saved }
+            let step = StoreStep<ValueChange>(store: store.name, index: store.actionCount, action: action,
+                                 changes: failure == nil ? ValueChange.refined(ValueChange.coalesced(changes)) : [],
+                                 failure: failure, cause: index, delayedReducer: reducer.id, site: shellSite(of: store))
             report(.dispatched(step))
             if let failure {
                 store.restoreState(state)

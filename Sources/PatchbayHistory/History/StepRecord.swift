@@ -17,6 +17,7 @@ struct StepRecord {
         static let caused = Flags(rawValue: 1 << 2)
         static let delayed = Flags(rawValue: 1 << 3)
         static let unrecorded = Flags(rawValue: 1 << 4)
+        static let sited = Flags(rawValue: 1 << 5)
     }
 
     var step: StoreStep<ValueChange>
@@ -55,6 +56,7 @@ struct StepRecord {
         if step.cause != nil { flags.insert(.caused) }
         if step.delayedReducer != nil { flags.insert(.delayed) }
         if step.unrecorded { flags.insert(.unrecorded) }
+        if step.site != nil { flags.insert(.sited) }
         var hasUnknownPosition = false
         writer.writeByte(flags.rawValue)
         writer.writeVarint(UInt64(step.changes.count))
@@ -83,6 +85,7 @@ struct StepRecord {
         writer.writeValue(step.action)
         if let cause = step.cause { writer.writeSigned(cause) }
         if let delayedReducer = step.delayedReducer { writer.writeString(delayedReducer) }
+        if let site = step.site { writeSite(site, to: &writer) }
         // Last, so that clearing the flag is enough to forget it.
         if let failure = step.failure { writer.writeString(failure) }
         return hasUnknownPosition
@@ -102,12 +105,37 @@ struct StepRecord {
         let action = reader.readValue()
         let cause = flags.contains(.caused) ? reader.readSigned() : nil
         let delayedReducer = flags.contains(.delayed) ? reader.readString() : nil
+        let site = flags.contains(.sited) ? readSite(from: &reader) : nil
         let failure = flags.contains(.failed) ? reader.readString() : nil
         var record = StepRecord(StoreStep<ValueChange>(store: "", index: index, action: action, changes: changes, failure: failure, cause: cause,
                                           delayedReducer: delayedReducer, skipped: flags.contains(.skipped),
-                                          unrecorded: flags.contains(.unrecorded)))
+                                          unrecorded: flags.contains(.unrecorded), site: site))
         record.positions = positions
         return record
+    }
+
+    /// Writes a step's site: 0, the file and the line of a line of the app; or 1, the number of
+    /// links and each link of the shell's chain.
+    private static func writeSite(_ site: ActionSite, to writer: inout ByteWriter) {
+        switch site {
+        case .source(let site):
+            writer.writeByte(0)
+            writer.writeString(site.file)
+            writer.writeSigned(site.line)
+        case .shell(let chain):
+            writer.writeByte(1)
+            writer.writeVarint(UInt64(chain.count))
+            for link in chain { writer.writeString(link) }
+        }
+    }
+
+    /// Reads what `writeSite` wrote.
+    private static func readSite(from reader: inout ByteReader) -> ActionSite {
+        if reader.readByte() == 0 {
+            let file = reader.readString()
+            return .source(CallSite(file: file, line: reader.readSigned()))
+        }
+        return .shell((0..<reader.readCount()).map { _ in reader.readString() })
     }
 
     /// Which of a change's values to decode: a replay forward needs only the new ones, a replay

@@ -20,6 +20,9 @@ public struct Inspection {
     public private(set) var warnings: [String] = []
     /// The line of the event being applied, for warnings.
     private var line: Int?
+    /// The first line of the last command read: where the actions recorded after it without
+    /// a site of the app came from (`history --trace`).
+    private var command: String?
 
     /// Rebuilds into `graph`'s stores and `histories`.
     public init(graph: Graph, histories: StoreHistories) {
@@ -48,7 +51,8 @@ public struct Inspection {
             store.skippedChanges = stores[name]?.skippedChanges ?? [:]
             stores[name] = store
             last = store
-        case .action(let recorded, let hash):
+        case .action(var recorded, let hash):
+            if recorded.site == nil, let command { recorded.site = .shell([command]) }
             guard let store = rebuilt(recorded.store) ?? takenOver(recorded.store) else {
                 throw InspectionError(message: "an action of \(recorded.store), which no store line created")
             }
@@ -160,7 +164,9 @@ public struct Inspection {
             // The router's history, as `history router` shows it.
             graph.restoreRoute(url: route.url, pattern: route.pattern, params: route.params, view: route.view,
                                option: route.option.flatMap(RoutingOption.init(rawValue:)) ?? .push)
-        case .command, .setup, .publish, .error, .timer:
+        case .command(let text):
+            command = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+        case .setup, .publish, .error, .timer:
             // A pending timer is set again by a replay, which makes the nodes it belongs to.
             break
         }

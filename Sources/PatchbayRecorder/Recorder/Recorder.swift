@@ -292,7 +292,10 @@ public final class Recorder<State, Action>: StoreObserver {
     ///   - after: the store's state after `action`.
     ///   - cause: the recorded index (1 for the first recorded action) of the action during
     ///     whose handling this one was dispatched, if any.
-    public func record(_ action: Action, state after: State, cause: Int? = nil) {
+    ///   - fileID: the file of the call that dispatched the action, the line's `site`: by
+    ///     default the caller of `record`.
+    ///   - line: the line of that call.
+    public func record(_ action: Action, state after: State, cause: Int? = nil, fileID: StaticString = #fileID, line: UInt = #line) {
         guard let writer else { return }
         let index = index + 1
         do throws(RecorderError) {
@@ -310,7 +313,7 @@ public final class Recorder<State, Action>: StoreObserver {
                 }
                 actionsSinceState = 0
             }
-            guard writer.append(RecordingWriter.Entry(index: index, action: object, cause: cause, state: state)) else {
+            guard writer.append(RecordingWriter.Entry(index: index, action: object, cause: cause, fileID: fileID, line: line, state: state)) else {
                 stop()
                 return
             }
@@ -359,9 +362,10 @@ public final class Recorder<State, Action>: StoreObserver {
 
     deinit { stop() }
 
-    /// Records the action an observed store reduced.
+    /// Records the action an observed store reduced, with the line that dispatched it.
     public func store(didReduce record: DispatchRecord<State, Action>) {
-        self.record(record.action, state: record.after, cause: record.cause.flatMap(recordedIndex))
+        self.record(record.action, state: record.after, cause: record.cause.flatMap(recordedIndex), fileID: record.fileID,
+                    line: record.line)
     }
 
     /// Notes that a middleware dropped the action with store index `index`.

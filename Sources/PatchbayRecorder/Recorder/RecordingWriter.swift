@@ -31,6 +31,10 @@ final class RecordingWriter: Sendable {
         var index: Int
         var action: Snapshot
         var cause: Int?
+        /// Where the app dispatched the action (`#fileID` and `#line`), made text on the
+        /// writer's thread.
+        var fileID: StaticString
+        var line: UInt
         /// The state after the action, when the recorder took it: an encoded one, or one the
         /// writer encodes.
         var state: Snapshot?
@@ -71,6 +75,16 @@ final class RecordingWriter: Sendable {
         var checkpointInterval: Int
         /// The index of the last action written (0 before the first).
         var lastIndex = 0
+        /// The call sites met so far, made once each: an app dispatches from a few lines, each
+        /// many times.
+        var sites: [SiteKey: CallSite] = [:]
+    }
+
+    /// A call site as the app's thread queues it: the address of its file's static text (which
+    /// lives as long as the program), and the line.
+    private struct SiteKey: Hashable {
+        var file: UInt
+        var line: UInt
     }
 
     let storeName: String
@@ -216,7 +230,8 @@ final class RecordingWriter: Sendable {
                 }
                 let action = try encode(entry.action, what: "action \(entry.index)")
                 events.append(.action(StoreStep(store: storeName, index: entry.index, action: action, changes: patch ?? [],
-                                                cause: entry.cause, unrecorded: patch == nil),
+                                                cause: entry.cause, unrecorded: patch == nil,
+                                                site: .source(site(entry.fileID, entry.line, output: &output))),
                                       hash: hash))
                 if let checkpoint {
                     events.append(.checkpoint(store: storeName, index: entry.index, state: checkpoint))
@@ -232,6 +247,16 @@ final class RecordingWriter: Sendable {
             if case .encoding = error, !events.isEmpty { _ = try? writer.write(events) }
             fail(error, output: &output)
         }
+    }
+
+    /// The call site `fileID`, `line`, made once per site.
+    private func site(_ fileID: StaticString, _ line: UInt, output: inout Output) -> CallSite {
+        guard fileID.hasPointerRepresentation else { return CallSite(fileID: fileID, line: line) }
+        let key = SiteKey(file: UInt(bitPattern: fileID.utf8Start), line: line)
+        if let site = output.sites[key] { return site }
+        let site = CallSite(fileID: fileID, line: line)
+        output.sites[key] = site
+        return site
     }
 
     private func write(_ events: [SessionEvent], to writer: SessionWriter) throws(RecorderError) {

@@ -164,11 +164,13 @@ public enum JSONPatch {
 
 extension StoreStep where Change == ValueChange {
     /// The step as an action line writes it: its changes as RFC 6902 operations, written in
-    /// full (a skip is a line of its own, so the line's step is not skipped).
+    /// full (a skip is a line of its own, so the line's step is not skipped), and its site only
+    /// when it is a line of the app's source (the shell's command is a line of the file).
     public var patchForm: StoreStep<JSONPatch.Operation> {
         var step = withChanges(JSONPatch.operations(changes))
         step.skipped = false
         step.unrecorded = false
+        step.site = site?.callSite.map(ActionSite.source)
         return step
     }
 }

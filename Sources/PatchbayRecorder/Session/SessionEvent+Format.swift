@@ -54,13 +54,17 @@ extension SessionEvent {
         }
         static let action = Kind("action", [
             .string("store"), .integer("index"), .json("action"), .patch("patch", .optional), .digest("hash", .optional),
-            .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional),
+            .string("failed", .optional), .integer("cause", .optional), .string("reducer", .optional), .string("site", .optional),
         ]) { values in
             let (store, index, action, patch) = (try values.string(), try values.integer(), try values.json(), try values.optionalPatch())
             let hash = try values.optionalDigest()
-            return .action(StoreStep(store: store, index: index, action: action, changes: patch ?? [], failure: try values.optionalString(),
-                                     cause: try values.optionalInteger(), delayedReducer: try values.optionalString(),
-                                     unrecorded: patch == nil),
+            let (failure, cause, reducer) = (try values.optionalString(), try values.optionalInteger(), try values.optionalString())
+            let site = try values.optionalString().map { text throws(SessionError.Reason) in
+                guard let site = CallSite(text) else { throw SessionError.Reason.invalidField("site", "expected \"FILE:LINE\"") }
+                return site
+            }
+            return .action(StoreStep(store: store, index: index, action: action, changes: patch ?? [], failure: failure,
+                                     cause: cause, delayedReducer: reducer, unrecorded: patch == nil, site: site.map(ActionSite.source)),
                            hash: hash)
         }
         static let checkpoint = Kind("checkpoint", [.string("store"), .integer("index"), .json("state")]) {
@@ -143,7 +147,7 @@ extension SessionEvent {
         case .action(let step, let hash):
             (.action, [.string(step.store), .integer(step.index), .json(step.action), step.unrecorded ? nil : .patch(step.changes),
                        hash.map { .digest($0) }, step.failure.map { .string($0) }, step.cause.map { .integer($0) },
-                       step.delayedReducer.map { .string($0) }])
+                       step.delayedReducer.map { .string($0) }, step.site?.callSite.map { .string($0.description) }])
         case .checkpoint(let store, let index, let state): (.checkpoint, [.string(store), .integer(index), .json(state)])
         case .publish(let port, let value): (.publish, [.string(port), .json(value)])
         case .route(let route):

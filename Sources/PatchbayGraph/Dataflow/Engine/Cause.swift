@@ -22,4 +22,8 @@ final class Cause: Sendable {
         }
         return texts.reversed()
     }
+
+    /// The chain as `why` tells it, oldest first, without the empty links (a command that
+    /// names nothing): the command, then each port.
+    var trace: [String] { chain.filter { !$0.isEmpty } }
 }

@@ -33,6 +33,8 @@ enum DataflowCommand: Sendable {
     case tap(Name, x: Int, y: Int)
     case nodes
     case show(Target)
+    /// `show STORE #N`: one action of the store's history, with where it came from.
+    case showStep(store: Name, index: Int, range: Range<Int>)
     case remove(Name)
     case graph(dot: Bool, file: Name?, force: Bool)
     case render
@@ -50,7 +52,7 @@ extension DataflowCommand {
     var isTakenBackWithItsNodes: Bool {
         switch self {
         case .variable, .derive, .signal, .send, .set, .setInput, .touch, .patch, .patchTypes, .knot, .wire, .tick, .clock,
-             .nodes, .show, .render, .why:
+             .nodes, .show, .showStep, .render, .why:
             true
         case .graph(_, let file, _):
             file == nil
@@ -194,7 +196,17 @@ extension CommandParser {
             let x = try scanner.integer("X", command: word).0
             command = .tap(view, x: x, y: try scanner.integer("Y", command: word).0)
         case "nodes": command = .nodes
-        case "show": command = .show(try scanner.requireTarget("the node or NODE.PORT to show", command: word))
+        case "show":
+            let target = try scanner.requireTarget("the node or NODE.PORT to show, or STORE #N", command: word)
+            scanner.skipBlanks()
+            if target.port == nil, scanner.offset < scanner.bytes.count, scanner.bytes[scanner.offset] == UInt8(ascii: "#") {
+                let start = scanner.offset
+                scanner.offset += 1
+                let (index, range) = try scanner.integer("the action's number after # (see 'history')", command: word)
+                command = .showStep(store: target.node, index: index, range: start..<range.upperBound)
+            } else {
+                command = .show(target)
+            }
         case "rm": command = .remove(try scanner.requireName("the node to remove", command: word))
         case "graph":
             let dot = scanner.symbol("--dot")

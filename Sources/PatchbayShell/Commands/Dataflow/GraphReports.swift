@@ -191,3 +191,20 @@ extension GraphEdge.Kind {
         }
     }
 }
+
+/// `show STORE #N`: one action of a store's history, as `dispatch` showed it, then whether it is
+/// skipped, and where it came from (as `history --trace` says); in JSON the step with `skipped`,
+/// `failure` and `site`.
+struct StepShown: CommandReport {
+    var step: StoreStep<ValueChange>
+
+    func lines(in style: OutputStyle) -> [String] {
+        ["\(step.store) " + step.line(in: style)] + (step.skipped ? ["  (skipped)"] : []) + ["  " + step.site.traceLine]
+    }
+
+    var json: Value {
+        var json = step.json.adding("skipped", .bool(step.skipped)).adding("site", step.site.json)
+        if let failure = step.failure { json = json.adding("failure", .string(failure)) }
+        return json
+    }
+}

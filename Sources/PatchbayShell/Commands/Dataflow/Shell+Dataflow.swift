@@ -1,6 +1,7 @@
 
 @_spi(Shell) import PatchbayCore
 @_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayHistory
 
 extension Shell {
     func run(_ command: DataflowCommand, text: String) throws(ShellError) -> CommandResult {
@@ -131,6 +132,12 @@ extension Shell {
                     + (count == 0 ? "" : ", after \(count) middleware of the app")
             } : nil
             return CommandResult(PortListing(ports: reports, note: note))
+        case .showStep(let store, let index, let range):
+            let step = try travel(store, range) { () throws(TimeTravelError) in
+                let (name, history) = try histories.history(of: store.text)
+                do throws(HistoryError) { return try history.entry(index) } catch { throw .history(store: name, error) }
+            }
+            return CommandResult(StepShown(step: step))
         case .remove(let name):
             try call([name], [], whole) { () throws(GraphError) in try graph.remove(name.text) }
             return CommandResult(NodeRemoved(name: name.text))

@@ -1,7 +1,7 @@
 extension CommandCatalog {
     /// The commands `help` lists under Time travel (PatchbayHost.docc/TimeTravel.md).
     static let timeTravel: [CommandInfo] = [
-        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B] | history [STORE] --chart PATH [--from A] [--to B] [--spark] | history commit | revert | sweep [STORE] [--force] | history recompute [STORE] | history minimize [STORE] [--fails | --diverges] [--budget N] [--to FILE [--force]] [--until EXPR] | history router",
+        CommandInfo(name: "history", synopsis: "history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B] [--trace] | history [STORE] --chart PATH [--from A] [--to B] [--spark] | history commit | revert | sweep [STORE] [--force] | history recompute [STORE] | history minimize [STORE] [--fails | --diverges] [--budget N] [--to FILE [--force]] [--until EXPR] | history router",
                     summary: "list a store's actions: > current, ~ skipped, ! failed; or squash, drop, sweep, recompute or minimize them",
                     details: ["Each line: the action's number, its type and payload, and the paths it changed.",
                               "Filters, as Redux DevTools' action filter; an action is listed when it passes all of them:",
@@ -13,6 +13,10 @@ extension CommandCatalog {
                               "--from A --to B  only the actions from step A to step B: N, #N or end",
                               "With a filter, the first line says how many actions matched of how many; --last N",
                               "then lists the last N that match.",
+                              "--trace          under each action, where it came from: the app's file and line that",
+                              "                 dispatched it (a hosted store's middleware, a recording of an app's",
+                              "                 Store), or the command, wire or timer of the shell that did, as 'why'",
+                              "                 tells it; 'show STORE #N' shows one action so",
                               "history commit   the current state becomes the initial state; every action is dropped",
                               "                 (with other branches only with --force: they are dropped too)",
                               "history revert   drop every action: back to the initial state",
@@ -45,7 +49,7 @@ extension CommandCatalog {
                               "A path (--path) or an action type (--type, --not) that no state or action of the store has",
                               "is an error naming the closest that does.",
                               "The history is unlimited: changes per action, full states only at checkpoints."],
-                    examples: ["history", "history --last 10 --type AddTodo", "history --grep milk --not Tick --not Log", "history --failed --from #20 --to end",
+                    examples: ["history", "history --last 10 --type AddTodo", "history --last 5 --trace", "history --grep milk --not Tick --not Log", "history --failed --from #20 --to end",
                                "history --path user.name", "history --chart count --from 10",
                                "history commit", "history recompute", "history minimize", "history minimize --budget 500 --until state.count > 3",
                                "history minimize app --diverges --to smallest.jsonl"]),

@@ -4,7 +4,7 @@ extension Completer {
         let position = earlier.count
         switch command {
         case "history":
-            let options = ["--last", "--type", "--not", "--grep", "--failed", "--skipped", "--path", "--from", "--to", "--chart", "--spark"]
+            let options = ["--last", "--type", "--not", "--grep", "--failed", "--skipped", "--path", "--from", "--to", "--trace", "--chart", "--spark"]
             if position == 1 {
                 return ["commit", "revert", "sweep", "recompute", "minimize", "router"] + options + context.storeNames
             }

@@ -10,9 +10,9 @@ extension Shell {
     func run(_ command: TimeTravelCommand, text: String) throws(ShellError) -> CommandResult {
         let whole = 0..<text.utf8.count
         switch command {
-        case .history(let store, let filter):
+        case .history(let store, let filter, let trace):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
-            return try listHistory(history, of: name, filter: filter, at: whole)
+            return try listHistory(history, of: name, filter: filter, trace: trace, at: whole)
         case .chart(let store, let request):
             let (name, history) = try travel(store, whole) { () throws(TimeTravelError) in try histories.history(of: store?.text) }
             return try chart(request, of: name, history: history, text: text)
@@ -133,7 +133,8 @@ extension Shell {
         return (changes, changePresenter?.present(changes, from: old, to: new))
     }
 
-    private func listHistory(_ history: History, of store: String, filter: HistoryFilter, at range: Range<Int>) throws(ShellError) -> CommandResult {
+    private func listHistory(_ history: History, of store: String, filter: HistoryFilter, trace: Bool,
+                             at range: Range<Int>) throws(ShellError) -> CommandResult {
         let (from, to) = try steps(filter.from, filter.to, of: store, history: history)
         try checkTypesExist(filter, in: history, of: store)
         // Action `i` leads to step `i`: the actions from #from to #to, #0 being no action.
@@ -171,7 +172,7 @@ extension Shell {
         let showsInitialState = !narrows && from == 0 && (picked.first?.index ?? actions.upperBound) == 1
         return CommandResult(HistoryListing(store: store, entries: picked, current: history.current, branch: branch, filtering: filter.isFiltering,
                                             matched: matched, searched: searched, span: span, lastGiven: filter.last != nil,
-                                            showsInitialState: showsInitialState))
+                                            showsInitialState: showsInitialState, trace: trace))
     }
 
     /// The steps `--from` and `--to` give (all of them by default), checked against the history.

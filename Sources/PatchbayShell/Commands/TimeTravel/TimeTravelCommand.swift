@@ -3,8 +3,8 @@
 
 /// A command of PatchbayHost.docc/TimeTravel.md: moving a store through its history.
 enum TimeTravelCommand: Sendable {
-    /// `history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B]`
-    case history(store: Name?, filter: HistoryFilter)
+    /// `history [STORE] [--last N] [--type T] [--not T]... [--grep TEXT] [--failed] [--skipped] [--path P] [--from A] [--to B] [--trace]`
+    case history(store: Name?, filter: HistoryFilter, trace: Bool)
     /// `history [STORE] --chart PATH [--from A] [--to B] [--spark]`
     case chart(store: Name?, request: ChartRequest)
     /// `history router`
@@ -54,7 +54,7 @@ extension TimeTravelCommand {
     /// The command with `store` for a STORE left out (see `Command.selecting(_:at:)`).
     func selecting(_ store: Name) -> TimeTravelCommand {
         switch self {
-        case .history(nil, let filter): .history(store: store, filter: filter)
+        case .history(nil, let filter, let trace): .history(store: store, filter: filter, trace: trace)
         case .chart(nil, let request): .chart(store: store, request: request)
         case .rewrite(let rewrite, nil, let force): .rewrite(rewrite, store: store, force: force)
         case .recompute(nil): .recompute(store: store)
@@ -318,6 +318,7 @@ extension CommandParser {
         var chart: ChartRequest?
         var sparkline: Range<Int>?
         var listOption: Range<Int>?
+        var trace: Range<Int>?
         while !scanner.isAtEnd {
             guard let (option, range) = scanner.word() else { break }
             switch option {
@@ -361,16 +362,21 @@ extension CommandParser {
                 if option == "--from" { filter.from = bound } else { filter.to = bound }
             case "--spark" where sparkline == nil:
                 sparkline = range
+            case "--trace" where trace == nil:
+                trace = range
             default:
-                let repeated = ["--last", "--type", "--grep", "--failed", "--skipped", "--path", "--chart", "--from", "--to", "--spark"].contains(option)
+                let repeated = ["--last", "--type", "--grep", "--failed", "--skipped", "--path", "--chart", "--from", "--to", "--spark", "--trace"]
+                    .contains(option)
                 throw usage(word, repeated ? "\(option) is given twice" : "unexpected '\(Printable.escaped(option, limit: 30))' (options: --last N, "
-                            + "--type T, --not T, --grep TEXT, --failed, --skipped, --path P, --from A, --to B, --chart PATH, --spark)", at: range)
+                            + "--type T, --not T, --grep TEXT, --failed, --skipped, --path P, --from A, --to B, --trace, --chart PATH, --spark)",
+                            at: range)
             }
         }
         guard var chart else {
             if let sparkline { throw usage(word, "--spark goes with --chart PATH", at: sparkline) }
-            return .history(store: store, filter: filter)
+            return .history(store: store, filter: filter, trace: trace != nil)
         }
+        if let trace { throw usage(word, "--trace goes without --chart", at: trace) }
         if let listOption {
             throw usage(word, "--chart goes without --last, --type, --not, --grep, --failed, --skipped and --path", at: listOption)
         }

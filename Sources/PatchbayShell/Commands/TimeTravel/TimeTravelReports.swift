@@ -27,6 +27,9 @@ struct HistoryListing: CommandReport {
     var lastGiven: Bool
     /// Whether the list starts at the initial state, shown as `#0 (initial state)`.
     var showsInitialState: Bool
+    /// Whether each action is shown with where it came from (`--trace`): a line of its own under
+    /// it, and `site` in JSON.
+    var trace = false
 
     func lines(in style: OutputStyle) -> [String] {
         var lines: [String] = []
@@ -49,12 +52,16 @@ struct HistoryListing: CommandReport {
             let mark = (entry.index == current ? ">" : " ") + (entry.skipped ? "~" : entry.failure != nil ? "!" : " ")
             let cause = entry.cause.map { "  (dispatched by #\($0))" } ?? ""
             lines.append("\(mark) #\(entry.index) \(style.action(entry.action))  \(effect(of: entry, in: style))" + cause)
+            if trace { lines.append("     " + entry.site.traceLine) }
         }
         return lines
     }
 
     var json: Value {
-        .array(entries.map { Self.json($0, current: current) })
+        .array(entries.map { entry in
+            let json = Self.json(entry, current: current)
+            return trace ? json.adding("site", entry.site.json) : json
+        })
     }
 
     /// An entry as `history --json` gives it.

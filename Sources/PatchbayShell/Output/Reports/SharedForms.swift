@@ -90,3 +90,26 @@ extension PresenterSummary {
          "content": .string(expression)]
     }
 }
+
+extension ActionSite? {
+    /// Where an action came from, as `history --trace` and `show STORE #N` tell it:
+    /// `site: TodoApp/TodoList.swift:42`, `site: dispatch app Add → app.dispatch` (the chain
+    /// `why` shows), or `site: not recorded` for a step read from a file that does not say.
+    var traceLine: String {
+        switch self {
+        case .source(let site)?: "site: \(site)"
+        case .shell(let chain)? where chain.isEmpty: "site: the shell"
+        case .shell(let chain)?: "site: " + chain.joined(separator: " → ")
+        case nil: "site: not recorded"
+        }
+    }
+
+    /// `{file, line}` for a line of the app, `{shell: [...]}` for the shell's chain, or `null`.
+    var json: Value {
+        switch self {
+        case .source(let site)?: ["file": .string(site.file), "line": .int(site.line)]
+        case .shell(let chain)?: ["shell": .array(chain.map(Value.string))]
+        case nil: .null
+        }
+    }
+}
