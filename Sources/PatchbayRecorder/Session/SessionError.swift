@@ -122,7 +122,8 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .beingRecorded: "the file is being recorded by another process"
         case .noReader: "the path is a pipe that no process reads; start the reader first"
         case .lineTooLong(let limit):
-            "the line is longer than \(limit >> 20) MiB, the longest a session line may be: this is not a session file, or it is damaged"
+            "the line is longer than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"), the longest a session line may be: "
+                + "this is not a session file, or it is damaged"
         case .closed: "the session file is already closed"
         case .empty: "the file is empty; a session file starts with {\"patchbay\":\"session\",\"version\":1,...}"
         case .notASession(let detail):
