@@ -388,15 +388,6 @@ struct RenderingTests {
             text: ["stopped following r.jsonl: it did not grow for 2 s (3 new actions read)"],
             json: #"{"stoppedFollowing":"r.jsonl","actions":3}"#),
         ReportForm(
-            kind: "StoppedFollowing", built: { StoppedFollowing(path: "127.0.0.1:4321", listening: true, reason: .closed, actions: 1) },
-            text: ["stopped listening on 127.0.0.1:4321: the app closed the connection (1 new action read)"],
-            json: #"{"stoppedListening":"127.0.0.1:4321","actions":1,"closed":true}"#),
-        ReportForm(
-            kind: "ListeningStarted", built: { ListeningStarted(host: "127.0.0.1", port: 4321, token: nil, isLoopback: true, idleSeconds: nil) },
-            text: [#"listening on 127.0.0.1:4321 for one app: connect it with Recorder(store: store, connectingTo: "127.0.0.1", port: 4321)"#,
-                   "listening on 127.0.0.1:4321: new actions appear as they arrive, until the app disconnects or Ctrl-C"],
-            json: #"{"listening":"127.0.0.1:4321","host":"127.0.0.1","port":4321,"loopback":true,"token":null}"#),
-        ReportForm(
             kind: "ListeningStarted", built: { ListeningStarted(host: "0.0.0.0", port: 4321, token: "t0k", isLoopback: false, idleSeconds: 2) },
             text: [#"listening on 0.0.0.0:4321 for one app: connect it with Recorder(store: store, connectingTo: "THIS-MACHINE", port: 4321, token: "t0k")"#,
                    "the app must send the token t0k first (the address is not loopback); nothing is encrypted: across a network you do not trust, "

@@ -70,7 +70,7 @@ final class Listening {
                     continue
                 }
                 if now >= pending[index].deadline {
-                    notices.append(.refused(peer: from, reason: "it sent no session header within \(Self.handshakeTime)"))
+                    notices.append(.refused(peer: from, reason: "it sent no session header within \(Self.handshakeTime.components.seconds) s"))
                     pending.remove(at: index)
                     continue
                 }
