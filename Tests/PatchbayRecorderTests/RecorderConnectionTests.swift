@@ -159,7 +159,12 @@ struct IncomingSessionTests {
     /// An `IncomingSession` over a connected pair of sockets: the test writes one end.
     private static func incoming(token: String?) -> (IncomingSession, Int32) {
         var ends: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        #if canImport(Glibc)
+        let stream = Int32(SOCK_STREAM.rawValue)
+        #else
+        let stream = SOCK_STREAM
+        #endif
+        #expect(socketpair(AF_UNIX, stream, 0, &ends) == 0)
         _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
         return (IncomingSession(descriptor: ends[0], peer: "peer", token: token), ends[1])
     }

@@ -135,6 +135,62 @@ struct InspectListenShellTests {
         try session.expectJump("jump 2", "app", 2, of: 5, ["n": 3])
     }
 
+    @Test func anAppFasterThanTheShellLosesNothing() throws {
+        let session = DataflowSession()
+        let port = try Self.port(session.run("inspect --listen 0"))
+        let store = Self.counter()
+        let recorder = try Recorder(store: store, connectingTo: "127.0.0.1", port: port, detail: .everyChange)
+        // The shell reads nothing meanwhile: the connection fills, and the recorder's thread waits.
+        let count = 20_000
+        let started = ContinuousClock.now
+        for _ in 1...count { store.dispatch(.bump(1)) }
+        let dispatching = ContinuousClock.now - started
+        recorder.stop()
+        #expect(recorder.error == nil)
+        var printed = 0, reads = 0
+        let deadline = ContinuousClock.now + .seconds(60)
+        while session.shell.isFollowing, ContinuousClock.now < deadline {
+            let lines = session.shell.readFollowed()
+            printed += lines.filter { $0.text.hasPrefix("#") }.count
+            reads += 1
+            if lines.isEmpty { Thread.sleep(forTimeInterval: 0.001) }
+        }
+        print("\(count) actions dispatched in \(dispatching) while the shell did not read; read in \(reads) polls, \(ContinuousClock.now - started) in all")
+        #expect(printed == count)
+        #expect(reads > count / InspectListenShellTests.eventsPerRead)
+        #expect(!session.shell.isFollowing)
+        #expect(try session.value("state").isIdentical(to: ["n": .int(count)]))
+    }
+
+    /// The most events one `readFollowed()` reads.
+    static let eventsPerRead = Shell.followedEventsPerRead
+
+    @Test func anOverlongLineStopsListeningAndKeepsWhatCameBefore() throws {
+        let recording = AppRecording(actions: 1)
+        let session = DataflowSession()
+        let port = try Self.port(session.run("inspect --listen 0"))
+        let app = try Client(port: port)
+        app.send(try currentText(of: recording.path))
+        #expect(Self.followed(session, untilPrinted: "#1 Set").last == "#1 Set  count: 0 → 10")
+        // A line with no end: read until it passes the longest a line may be, never whole.
+        let descriptor = app.descriptor
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            let chunk = [UInt8](repeating: 0x20, count: 1 << 20)
+            // (Until the shell closes the connection.)
+            for _ in 0...(SessionFileReader.maximumLineBytes >> 20) where SessionSocket.sendAll(descriptor, chunk) != nil { break }
+            sent.signal()
+        }.start()
+        defer { #expect(sent.wait(timeout: .now() + 60) == .success) }
+        let lines = Self.followed(session, within: .seconds(120)) { lines in lines.contains { $0.text.hasPrefix("error: ") } }
+        #expect(lines.map(\.text) == [
+            "error: 127.0.0.1:\(port): line 4: the line is longer than 64 MiB, the longest a session line may be: this is not a session file, "
+                + "or it is damaged; listening stopped, and everything read before is kept",
+        ])
+        #expect(!session.shell.isFollowing)
+        #expect(try session.value("state").isIdentical(to: ["count": 10]))
+    }
+
     @Test func offLoopbackATokenIsRequiredAndAWrongOrMissingOneIsRefused() throws {
         let recording = AppRecording(actions: 1)
         let session = DataflowSession()

@@ -109,7 +109,7 @@ public enum SessionSocket {
         var offset = 0
         return bytes.withUnsafeBytes { buffer in
             while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = Self.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return errno
