@@ -333,6 +333,30 @@ struct InspectListenShellTests {
         #expect(!session.shell.isFollowing)
     }
 
+    @Test func aResetOrAnotherInspectEndsTheListeningAndFreesThePort() throws {
+        let recording = AppRecording(actions: 1)
+        let session = DataflowSession()
+        let port = try Self.port(session.run("inspect --listen 0"))
+        #expect(throws: SessionError.self) { try SessionListener(host: "127.0.0.1", port: port) }
+        session.run("reset")
+        #expect(!session.shell.isFollowing)
+        _ = try SessionListener(host: "127.0.0.1", port: port)
+        let again = try Self.port(session.run("inspect --listen 0"))
+        session.run("inspect \(recording.path) --force")
+        #expect(!session.shell.isFollowing)
+        _ = try SessionListener(host: "127.0.0.1", port: again)
+    }
+
+    @Test func aReplayedInspectDoesNotListen() {
+        let directory = TemporaryDirectory()
+        let replayed = directory.write("replayed.jsonl", SessionHeader(created: nil).line + "\n"
+                                       + #"{"seq":1,"kind":"command","text":"inspect --listen 0"}"# + "\n")
+        let session = DataflowSession()
+        let printed = session.run("replay \(replayed)").joined(separator: "\n")
+        #expect(printed.contains("a replayed 'inspect --listen' does not listen"), "\(printed)")
+        #expect(!session.shell.isFollowing)
+    }
+
     @Test func completionOffersTheOptions() {
         let session = DataflowSession()
         func candidates(_ line: String) -> [String] { session.shell.complete(line, cursor: line.utf8.count).candidates }
