@@ -82,3 +82,34 @@ struct ListenProcessTests {
         #expect(result.errors.contains("give either FILE or --listen [HOST:]PORT"), "\(result.errors)")
     }
 }
+
+/// `inspect --listen` at the interactive prompt (libedit on a pseudo-terminal): actions an app
+/// in another process sends show above the prompt as they arrive, and Ctrl-C stops listening.
+@Suite("Watching an app at the prompt", .enabled(if: TerminalHarness.isAvailable, "needs util-linux script(1)"))
+struct ListenTerminalTests {
+    @Test func actionsShowAtThePromptAndCtrlCStopsListening() async throws {
+        let scratch = try TerminalTests.Scratch()
+        // Wide enough that no line printed here wraps.
+        let shell = try scratch.start(columns: 200)
+        #expect(await shell.expect(TerminalHarness.prompt), "no prompt: \(shell.transcript)")
+        shell.send("inspect --listen 0\r")
+        #expect(await shell.expect("until the app disconnects or Ctrl-C"), "\(shell.transcript)")
+        let port = try #require(ListenProcessTests.listenedPort(in: shell.transcript), "\(shell.transcript)")
+        print("inspect --listen bound port \(port)")
+        #expect(await shell.expect(TerminalHarness.prompt))
+        // An app sends three actions and disconnects.
+        let app = try ChildProcess(FollowProcessTests.writer, ["--connect", String(port), "3", "0", "0"])
+        #expect(await shell.expect(FollowProcessTests.stepLine(3), timeout: .seconds(30)), "\(shell.transcript)")
+        app.waitForExit("the app sending its recording")
+        #expect(await shell.expect("the app closed the connection (3 new actions read)", timeout: .seconds(30)), "\(shell.transcript)")
+        shell.send("jump 1\r")
+        #expect(await shell.expect("app at #1 of 3: {count: 1, last: 1}"), "\(shell.transcript)")
+        // Listening again, then Ctrl-C at the prompt stops it.
+        shell.send("inspect --listen 0 --force\r")
+        #expect(await shell.expect(TerminalHarness.prompt))
+        shell.send(TerminalTests.ctrlC)
+        #expect(await shell.expect("(0 new actions read)"), "\(shell.transcript)")
+        shell.send(TerminalTests.ctrlD)
+        #expect(await shell.exitStatus() == 0, "\(shell.transcript)")
+    }
+}
