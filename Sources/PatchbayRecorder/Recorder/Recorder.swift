@@ -18,6 +18,11 @@ public import PatchbayCore
 /// recorder.stop()
 /// ```
 ///
+/// A recorder can also send the same lines to a shell that runs `inspect --listen`, on this
+/// machine or another, which shows the actions as they arrive
+/// (`init(store:connectingTo:port:token:timeout:storeName:detail:created:checkpointInterval:)`,
+/// see <doc:WatchingAnAppOnAnotherDevice>).
+///
 /// The file has the header, a `store` line with the state when recording started, then one
 /// `action` line per action the store reduces (actions a middleware drops are left out), and
 /// `checkpoint` lines with the full state. There are no `command` lines. States are encoded

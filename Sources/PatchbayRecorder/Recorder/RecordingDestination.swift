@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where a `Recorder` writes its lines: a new session file, or a shell listening with
 /// `inspect --listen`. Both get the same lines from the same `SessionWriter`.
