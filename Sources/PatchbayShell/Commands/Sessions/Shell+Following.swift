@@ -44,7 +44,8 @@ final class Following {
 }
 
 extension Shell {
-    /// Whether `inspect FILE --follow` is reading a recording as it grows.
+    /// Whether `inspect FILE --follow` is reading a recording as it grows, or `inspect --listen`
+    /// is listening for an app or reading what it sends.
     public var isFollowing: Bool { following != nil }
 
     /// Reads what was appended to the followed recording since the last call and rebuilds it
@@ -52,6 +53,9 @@ extension Shell {
     /// line for each new action, printed as `dispatch` prints a step, and warnings; following
     /// stops, with a line that says why, when the file is damaged, truncated or replaced, or has
     /// not grown for `--idle` seconds. Everything read before stays.
+    ///
+    /// With `inspect --listen`, it first accepts or refuses what connected (see `Listening`), and
+    /// listening stops, keeping everything, when the app closes its connection.
     ///
     /// The executable calls it before each prompt and while the user is idle at one; a script
     /// run calls it in a loop after `inspect --follow` (see `ScriptRunner`). One call reads at
@@ -73,29 +77,31 @@ extension Shell {
         let activity = following.activity
         var stopped: ShellError?
         var applied = false
-        for _ in 0..<(following.reader == nil ? 0 : Self.followedEventsPerRead) {
-            guard let reader = following.reader else { break }
-            let recorded: RecordedEvent
-            do throws(SessionError) {
-                guard let next = try reader.next() else { break }
-                recorded = next
-            } catch {
-                stopped = ShellError(.session(path: following.path, detail: "\(error.detail); \(activity) stopped, and everything read before is kept"),
-                                     at: 0..<0)
-                break
-            }
-            do throws(InspectionError) {
-                if !applied { try following.inspection.resume() }
-                applied = true
-                try following.inspection.apply(recorded.event, line: recorded.line)
-            } catch {
-                stopped = ShellError(.session(path: following.path, detail: "line \(recorded.line): \(error.message); \(activity) stopped, "
-                                              + "and everything before that line is kept"), at: 0..<0)
-                break
-            }
-            if case .action(let action, _) = recorded.event {
-                following.actions += 1
-                lines += renderer.events([.dispatched(followedStep(action))])
+        // (With --listen, nothing is read until an app connected.)
+        if let reader = following.reader {
+            for _ in 0..<Self.followedEventsPerRead {
+                let recorded: RecordedEvent
+                do throws(SessionError) {
+                    guard let next = try reader.next() else { break }
+                    recorded = next
+                } catch {
+                    stopped = ShellError(.session(path: following.path, detail: "\(error.detail); \(activity) stopped, and everything read before is kept"),
+                                         at: 0..<0)
+                    break
+                }
+                do throws(InspectionError) {
+                    if !applied { try following.inspection.resume() }
+                    applied = true
+                    try following.inspection.apply(recorded.event, line: recorded.line)
+                } catch {
+                    stopped = ShellError(.session(path: following.path, detail: "line \(recorded.line): \(error.message); \(activity) stopped, "
+                                                  + "and everything before that line is kept"), at: 0..<0)
+                    break
+                }
+                if case .action(let action, _) = recorded.event {
+                    following.actions += 1
+                    lines += renderer.events([.dispatched(followedStep(action))])
+                }
             }
         }
         if applied {
