@@ -150,7 +150,7 @@ struct Replay: HostCommand {
     }
 }
 
-/// `patchbay inspect FILE [--follow [--idle SECONDS]]`
+/// `patchbay inspect FILE [--follow [--idle SECONDS]]`, `patchbay inspect --listen [HOST:]PORT [--token T]`
 struct Inspect: HostCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -159,12 +159,22 @@ struct Inspect: HostCommand {
                 With --follow, keeps reading what an app appends to FILE: each new action prints as it \
                 arrives. At a terminal the prompt stays usable while following (Ctrl-C at the prompt stops \
                 following); otherwise it follows until SIGINT or --idle, then runs standard input's commands \
-                on what arrived.
+                on what arrived. With --listen instead of FILE, an app's Recorder connects over TCP \
+                (Recorder(store:connectingTo:port:token:)) and what it sends is followed the same way, until \
+                the app disconnects; loopback unless HOST is given, and then with a token.
                 """)
     }
 
     @Argument(help: "The recorded session (JSON Lines).", completion: .file())
-    var file: String
+    var file: String?
+
+    @Option(help: ArgumentHelp("Listen for an app's Recorder on [HOST:]PORT (127.0.0.1 unless HOST is given; port 0: any) instead of reading FILE.",
+                               valueName: "[host:]port"))
+    var listen: String?
+
+    @Option(help: ArgumentHelp("With --listen, the token the app must send first (off loopback one is generated unless given).",
+                               valueName: "token"))
+    var token: String?
 
     @Flag(help: "Keep reading the actions appended to FILE as they arrive.")
     var follow = false
@@ -175,15 +185,19 @@ struct Inspect: HostCommand {
     @OptionGroup var session: SessionOptions
 
     func validate() throws {
-        if idle != nil && !follow { throw ValidationError("--idle goes with --follow") }
+        if (file == nil) == (listen == nil) { throw ValidationError("give either FILE or --listen [HOST:]PORT") }
+        if listen != nil && follow { throw ValidationError("--listen follows what arrives already; leave --follow out") }
+        if idle != nil && !follow && listen == nil { throw ValidationError("--idle goes with --follow") }
+        if token != nil && listen == nil { throw ValidationError("--token goes with --listen") }
     }
 
     mutating func run(hosting stores: [HostedStore]) throws {
         session.interactive = true
-        var command = "inspect \(Replay.quoted(file))"
+        var command = "inspect " + (listen.map { "--listen \(Replay.quoted($0))" } ?? Replay.quoted(file ?? ""))
         if follow { command += " --follow" }
+        if let token { command += " --token \(Replay.quoted(token))" }
         if let idle { command += " --idle \(idle)" }
-        try session.run(files: [], first: [command], reading: [file], hosting: stores)
+        try session.run(files: [], first: [command], reading: file.map { [$0] } ?? [], hosting: stores)
     }
 }
 

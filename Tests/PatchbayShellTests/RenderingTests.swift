@@ -404,9 +404,20 @@ struct RenderingTests {
             text: ["saved 2 definitions to s.pb", "interrupted after s.pb was written, which stays"],
             json: #"{"result":{"file":"s.pb","lines":2},"interrupted":true,"written":["s.pb"]}"#),
         ReportForm(
-            kind: "StoppedFollowing", built: { StoppedFollowing(path: "r.jsonl", idleSeconds: 2, actions: 3) },
+            kind: "StoppedFollowing", built: { StoppedFollowing(path: "r.jsonl", reason: .idle(seconds: 2), actions: 3) },
             text: ["stopped following r.jsonl: it did not grow for 2 s (3 new actions read)"],
             json: #"{"stoppedFollowing":"r.jsonl","actions":3}"#),
+        ReportForm(
+            kind: "ListeningStarted", built: { ListeningStarted(host: "0.0.0.0", port: 4321, token: "t0k", isLoopback: false, idleSeconds: 2) },
+            text: [#"listening on 0.0.0.0:4321 for one app: connect it with Recorder(store: store, connectingTo: "THIS-MACHINE", port: 4321, token: "t0k")"#,
+                   "the app must send the token t0k first (the address is not loopback); nothing is encrypted: across a network you do not trust, "
+                    + "listen on loopback and use an SSH tunnel",
+                   "listening on 0.0.0.0:4321: new actions appear as they arrive, until nothing arrives for 2 s, the app disconnects, or Ctrl-C"],
+            json: #"{"listening":"0.0.0.0:4321","host":"0.0.0.0","port":4321,"loopback":false,"token":"t0k"}"#),
+        ReportForm(
+            kind: "AppConnected", built: { AppConnected(peer: "127.0.0.1:50000") },
+            text: ["an app connected from 127.0.0.1:50000"],
+            json: #"{"connected":"127.0.0.1:50000"}"#),
         ReportForm(
             kind: "ReplayDiverged", built: { ReplayDiverged(divergence: ReplayDivergence(
                 step: 3, line: 5, command: "dispatch app Inc", expected: nil, actual: nil, states: (expected: ["n": 2], actual: ["n": 3]))) },

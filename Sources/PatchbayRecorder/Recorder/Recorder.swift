@@ -18,6 +18,11 @@ public import PatchbayCore
 /// recorder.stop()
 /// ```
 ///
+/// A recorder can also send the same lines to a shell that runs `inspect --listen`, on this
+/// machine or another, which shows the actions as they arrive
+/// (`init(store:connectingTo:port:token:timeout:storeName:detail:created:checkpointInterval:)`,
+/// see <doc:WatchingAnAppOnAnotherDevice>).
+///
 /// The file has the header, a `store` line with the state when recording started, then one
 /// `action` line per action the store reduces (actions a middleware drops are left out), and
 /// `checkpoint` lines with the full state. There are no `command` lines. States are encoded
@@ -55,7 +60,7 @@ public import PatchbayCore
 public final class Recorder<State, Action>: StoreObserver {
     /// The name the session file gives the store.
     public let storeName: String
-    /// The session file.
+    /// The session file, or `host:port` of the shell recorded into.
     public let path: String
     /// Whether states (and the actions, unless mapped) are recorded through reflection: the
     /// file can be inspected but not replayed.
@@ -93,16 +98,15 @@ public final class Recorder<State, Action>: StoreObserver {
     /// The observed store's indexes of the actions a middleware dropped, in order.
     private var droppedStoreIndexes: [Int] = []
 
-    /// Starts recording into a new session file at `path` (an existing file is replaced only
-    /// when `replacing`); the store's actions follow with `record(_:state:)`. Every way to
-    /// start a recording comes here.
-    private init(path: String, storeName: String, initialState: State, reflecting: Bool, created: Date, detail: RecordingDetail,
-                 checkpointInterval: Int?, replacing: Bool, snapshot: @escaping (State) throws(ValueCodingError) -> RecordingWriter.Snapshot,
+    /// Starts recording into `destination` (a new session file, or a shell listening); the
+    /// store's actions follow with `record(_:state:)`. Every way to start a recording comes here.
+    private init(destination: RecordingDestination, storeName: String, initialState: State, reflecting: Bool, created: Date, detail: RecordingDetail,
+                 checkpointInterval: Int?, snapshot: @escaping (State) throws(ValueCodingError) -> RecordingWriter.Snapshot,
                  encodeState: @escaping (State) throws(ValueCodingError) -> Value,
                  actions: ActionMapping<Action>,
                  queuedAction: ((Action) -> RecordingWriter.Snapshot)? = nil) throws(RecorderError) {
         self.storeName = storeName
-        self.path = path
+        path = destination.name
         isReflecting = reflecting
         self.detail = detail
         self.snapshot = snapshot
@@ -122,8 +126,7 @@ public final class Recorder<State, Action>: StoreObserver {
         }
         do {
             let version = detail == .checkpoints ? SessionHeader.checkpointsOnlyVersion : 1
-            let file = try SessionWriter(path: path, created: created, replacing: replacing, recordedThroughReflection: reflecting,
-                                         version: version)
+            let file = try destination.open(created: created, recordedThroughReflection: reflecting, version: version)
             try file.write(.store(name: storeName, state: state))
             let budget = UInt64(Self.checkpointBudget.components.attoseconds / 1_000_000_000)
             writer = RecordingWriter(writer: file, storeName: storeName, initialState: state, budgetNanoseconds: budget,
@@ -157,8 +160,8 @@ public final class Recorder<State, Action>: StoreObserver {
     public convenience init(path: String, storeName: String = "app", initialState: State, actions: ActionMapping<Action>,
                             detail: RecordingDetail = .checkpoints, created: Date = Date(),
                             checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) where State: Encodable & Sendable {
-        try self.init(encoding: initialState, path: path, storeName: storeName, actions: actions, detail: detail, created: created,
-                      checkpointInterval: checkpointInterval, replacing: replacing, queuedAction: nil)
+        try self.init(encoding: initialState, destination: .file(path: path, replacing: replacing), storeName: storeName, actions: actions,
+                      detail: detail, created: created, checkpointInterval: checkpointInterval, queuedAction: nil)
     }
 
     /// As `init(path:storeName:initialState:actions:detail:created:checkpointInterval:replacing:)`,
@@ -168,15 +171,15 @@ public final class Recorder<State, Action>: StoreObserver {
                             detail: RecordingDetail = .checkpoints, created: Date = Date(),
                             checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError)
     where State: Encodable & Sendable, Action: Sendable {
-        try self.init(encoding: initialState, path: path, storeName: storeName, actions: actions, detail: detail, created: created,
-                      checkpointInterval: checkpointInterval, replacing: replacing, queuedAction: { action in
+        try self.init(encoding: initialState, destination: .file(path: path, replacing: replacing), storeName: storeName, actions: actions,
+                      detail: detail, created: created, checkpointInterval: checkpointInterval, queuedAction: { action in
                           .typed { () throws(ValueCodingError) in try actions.object(for: action) }
                       })
     }
 
     /// A recording of a `Codable` state, its actions queued as `queuedAction` says.
-    private convenience init(encoding initialState: State, path: String, storeName: String, actions: ActionMapping<Action>,
-                             detail: RecordingDetail, created: Date, checkpointInterval: Int?, replacing: Bool,
+    private convenience init(encoding initialState: State, destination: RecordingDestination, storeName: String, actions: ActionMapping<Action>,
+                             detail: RecordingDetail, created: Date, checkpointInterval: Int?,
                              queuedAction: ((Action) -> RecordingWriter.Snapshot)?) throws(RecorderError)
     where State: Encodable & Sendable {
         // An Equatable state is encoded again only where it changed (see `ValueEncoder.Memory`),
@@ -184,8 +187,8 @@ public final class Recorder<State, Action>: StoreObserver {
         let memory = ValueEncoder.Memory(for: State.self)
         let encode = { (state: State) throws(ValueCodingError) in try ValueEncoder().encode(state, memory: memory) }
         let inPlace = detail == .everyChange ? memory.map(StateChanges<State>.init) : nil
-        try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: false, created: created, detail: detail,
-                      checkpointInterval: checkpointInterval, replacing: replacing, snapshot: { state throws(ValueCodingError) in
+        try self.init(destination: destination, storeName: storeName, initialState: initialState, reflecting: false, created: created,
+                      detail: detail, checkpointInterval: checkpointInterval, snapshot: { state throws(ValueCodingError) in
                           switch detail {
                           case .checkpoints: .typed { () throws(ValueCodingError) in try ValueEncoder().encode(state) }
                           case .everyChange: if let inPlace { .changes(try inPlace.changes(to: state)) } else { .value(try encode(state)) }
@@ -220,8 +223,8 @@ public final class Recorder<State, Action>: StoreObserver {
     public convenience init(path: String, storeName: String = "app", reflecting initialState: State,
                             actions: ActionMapping<Action> = .reflecting(), detail: RecordingDetail = .checkpoints,
                             created: Date = Date(), checkpointInterval: Int? = nil, replacing: Bool = false) throws(RecorderError) {
-        try self.init(path: path, storeName: storeName, initialState: initialState, reflecting: true, created: created, detail: detail,
-                      checkpointInterval: checkpointInterval, replacing: replacing, snapshot: { .value(Value(reflecting: $0)) },
+        try self.init(destination: .file(path: path, replacing: replacing), storeName: storeName, initialState: initialState, reflecting: true,
+                      created: created, detail: detail, checkpointInterval: checkpointInterval, snapshot: { .value(Value(reflecting: $0)) },
                       encodeState: { Value(reflecting: $0) }, actions: actions)
     }
 
@@ -273,6 +276,64 @@ public final class Recorder<State, Action>: StoreObserver {
         try self.init(path: path, storeName: storeName, reflecting: store.state, actions: actions, detail: detail, created: created,
                       checkpointInterval: checkpointInterval, replacing: replacing)
         observe(store)
+    }
+
+    /// Starts recording `store` into a shell on another device (or this one) that runs
+    /// `inspect --listen [HOST:]PORT`: the same lines a session file gets, over TCP, which the
+    /// shell shows as they arrive (see <doc:WatchingAnAppOnAnotherDevice>).
+    ///
+    /// - Parameters:
+    ///   - host: the shell's machine: a name or an address (`127.0.0.1`, `192.168.1.20`).
+    ///   - port: the port the shell printed (`listening on 127.0.0.1:4321`).
+    ///   - token: the token the shell printed, which a shell listening on an address other than
+    ///     loopback requires; `nil` for a shell on loopback that asks for none.
+    ///   - timeout: how long connecting may take.
+    ///   - Other parameters: as for `init(store:path:storeName:actions:detail:created:checkpointInterval:replacing:)`.
+    /// - Throws: when no connection is made (`SessionError.Reason.cannotConnect`, wrapped in
+    ///   `RecorderError.session`), or the state cannot be encoded. A connection that drops
+    ///   later (the shell stopped listening, refused the token, the network went away) ends the
+    ///   recording as a full disk does: the app goes on, and `error` says why.
+    public convenience init(store: Store<State, Action>, connectingTo host: String, port: Int, token: String? = nil,
+                            timeout: Duration = .seconds(10), storeName: String = "app", actions: ActionMapping<Action>,
+                            detail: RecordingDetail = .checkpoints, created: Date = Date(), checkpointInterval: Int? = nil)
+        throws(RecorderError) where State: Encodable & Sendable {
+        try self.init(encoding: store.state, destination: .connection(host: host, port: port, token: token, timeout: timeout),
+                      storeName: storeName, actions: actions, detail: detail, created: created, checkpointInterval: checkpointInterval,
+                      queuedAction: nil)
+        observe(store)
+    }
+
+    /// As `init(store:connectingTo:port:token:timeout:storeName:actions:detail:created:checkpointInterval:)`,
+    /// for actions that can cross threads: with `.checkpoints`, each is encoded on the
+    /// recorder's thread.
+    public convenience init(store: Store<State, Action>, connectingTo host: String, port: Int, token: String? = nil,
+                            timeout: Duration = .seconds(10), storeName: String = "app", actions: ActionMapping<Action>,
+                            detail: RecordingDetail = .checkpoints, created: Date = Date(), checkpointInterval: Int? = nil)
+        throws(RecorderError) where State: Encodable & Sendable, Action: Sendable {
+        try self.init(encoding: store.state, destination: .connection(host: host, port: port, token: token, timeout: timeout),
+                      storeName: storeName, actions: actions, detail: detail, created: created, checkpointInterval: checkpointInterval,
+                      queuedAction: { action in .typed { () throws(ValueCodingError) in try actions.object(for: action) } })
+        observe(store)
+    }
+
+    /// Starts recording `store`, whose actions are `Codable`, into a listening shell (see
+    /// `init(store:connectingTo:port:token:timeout:storeName:actions:detail:created:checkpointInterval:)`).
+    public convenience init(store: Store<State, Action>, connectingTo host: String, port: Int, token: String? = nil,
+                            timeout: Duration = .seconds(10), storeName: String = "app", detail: RecordingDetail = .checkpoints,
+                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError)
+    where State: Encodable & Sendable, Action: Codable {
+        try self.init(store: store, connectingTo: host, port: port, token: token, timeout: timeout, storeName: storeName, actions: .codable(),
+                      detail: detail, created: created, checkpointInterval: checkpointInterval)
+    }
+
+    /// As `init(store:connectingTo:port:token:timeout:storeName:detail:created:checkpointInterval:)`,
+    /// for actions that can cross threads.
+    public convenience init(store: Store<State, Action>, connectingTo host: String, port: Int, token: String? = nil,
+                            timeout: Duration = .seconds(10), storeName: String = "app", detail: RecordingDetail = .checkpoints,
+                            created: Date = Date(), checkpointInterval: Int? = nil) throws(RecorderError)
+    where State: Encodable & Sendable, Action: Codable & Sendable {
+        try self.init(store: store, connectingTo: host, port: port, token: token, timeout: timeout, storeName: storeName, actions: .codable(),
+                      detail: detail, created: created, checkpointInterval: checkpointInterval)
     }
 
     /// Records every action `store` reduces from now on.

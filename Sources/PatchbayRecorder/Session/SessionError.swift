@@ -59,6 +59,18 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case truncated(size: Int, read: Int)
         /// A followed file's path names another file now, or none: it was replaced or removed.
         case replaced
+        /// A recorder could not connect to a listening shell; the text says why.
+        case cannotConnect(String)
+        /// The shell could not listen on the address it was given; the text says why.
+        case cannotListen(String)
+        /// A recorder's connection failed while writing (the shell stopped listening, the
+        /// network dropped); `errno` says why. The shell received at most the first
+        /// `validLines` lines (the header included); the writer refuses further events.
+        case connectionLost(errno: Int32, validLines: Int)
+        /// A connection to a listening shell that needs a token did not send one first.
+        case missingToken
+        /// A connection to a listening shell sent a token other than the shell's.
+        case wrongToken
     }
 
     /// The file, when there is one.
@@ -110,7 +122,8 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .beingRecorded: "the file is being recorded by another process"
         case .noReader: "the path is a pipe that no process reads; start the reader first"
         case .lineTooLong(let limit):
-            "the line is longer than \(limit >> 20) MiB, the longest a session line may be: this is not a session file, or it is damaged"
+            "the line is longer than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"), the longest a session line may be: "
+                + "this is not a session file, or it is damaged"
         case .closed: "the session file is already closed"
         case .empty: "the file is empty; a session file starts with {\"patchbay\":\"session\",\"version\":1,...}"
         case .notASession(let detail):
@@ -127,6 +140,14 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case .truncated(let size, let read):
             "the file shrank to \(size) bytes after \(read) were read (it was truncated or written again)"
         case .replaced: "the path names another file now (the file was replaced or removed)"
+        case .cannotConnect(let detail): "cannot connect: \(detail); is 'inspect --listen' running there?"
+        case .cannotListen(let detail): "cannot listen: \(detail)"
+        case .connectionLost(let code, let lines):
+            "the connection was lost: \(Self.systemMessage(code)); the recording stopped after its first \(lines) whole lines"
+        case .missingToken:
+            "the app sent no token first; this listener is not on loopback, so the app must pass the token the shell printed "
+                + "(Recorder(store:connectingTo:port:token:))"
+        case .wrongToken: "the app sent a wrong token; it must pass the one the shell printed (Recorder(store:connectingTo:port:token:))"
         }
     }
 

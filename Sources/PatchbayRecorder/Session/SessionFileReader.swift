@@ -85,6 +85,10 @@ public final class SessionFileReader {
     /// How many bytes of the file were read so far (for a followed file, how far it reached).
     public var bytesRead: Int { lines.bytesRead }
 
+    /// Whether a reader of a connection (see `IncomingSession`) has read everything: the app
+    /// closed it, and every line it sent was read. Always `false` for a file.
+    public var hasEnded: Bool { lines.hasEnded }
+
     /// Reads a session from `bytes`; `path`, when given, names the file in errors.
     public convenience init(bytes: [UInt8], path: String? = nil) throws(SessionError) {
         try self.init(LineSource(bytes: bytes, limit: Self.maximumLineBytes), path: path)
@@ -152,7 +156,8 @@ extension SessionFileReader {
         if opened.st_mode & S_IFMT == S_IFREG, Int(opened.st_size) < lines.bytesRead {
             throw .truncated(size: Int(opened.st_size), read: lines.bytesRead)
         }
-        guard let path else { return }
+        // (A connection's path names where it came from, not a file.)
+        guard let path, !lines.isStream else { return }
         var named = stat()
         guard stat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino else { throw .replaced }
     }
@@ -160,7 +165,9 @@ extension SessionFileReader {
 
 /// The lines of a session's bytes, read from a file a buffer at a time (or from bytes in
 /// memory), each at most `limit` bytes long. A followed file is read again at its end on each
-/// call, and its last line is returned only once its line break came.
+/// call, and its last line is returned only once its line break came. A connection (a stream)
+/// is followed as a file is, until the writer closes it: then its last line is returned
+/// without its break (and so read as cut short) and the source ends.
 struct LineSource {
     /// The bytes read and not yet taken: `buffer[start..<end]`.
     private var buffer: [UInt8]
@@ -175,18 +182,21 @@ struct LineSource {
     private(set) var lineNumber = 0
     /// Whether the file is followed: its end is only where the writer is now.
     let isFollowing: Bool
+    /// Whether the file is a connection, which ends when its writer closes it.
+    let isStream: Bool
     /// The bytes read from the file so far.
     private(set) var bytesRead = 0
 
     /// The bytes read at once from a file.
     private static let chunkBytes = 1 << 20
 
-    init(descriptor: Int32, limit: Int, following: Bool = false) {
+    init(descriptor: Int32, limit: Int, following: Bool = false, stream: Bool = false) {
         buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
         end = 0
         file = FileDescriptor(descriptor)
         self.limit = limit
-        isFollowing = following
+        isFollowing = following || stream
+        isStream = stream
     }
 
     init(bytes: [UInt8], limit: Int) {
@@ -195,6 +205,7 @@ struct LineSource {
         file = nil
         self.limit = limit
         isFollowing = false
+        isStream = false
     }
 
     /// The file's descriptor, while it is open.
@@ -226,6 +237,28 @@ struct LineSource {
             }
             guard try fill(from: file) else { return nil }
         }
+    }
+
+    /// Whether a stream was closed by its writer and every byte of it was taken.
+    var hasEnded: Bool { isStream && file == nil && start >= end }
+
+    /// The bytes read and not yet taken as lines.
+    var pendingBytes: Int { end - start }
+
+    /// The next whole line's place in the buffer, without taking it (see `skipLine(_:)`);
+    /// `nil` until its line break came.
+    mutating func peekLine() throws(SessionError.Reason) -> Range<Int>? {
+        while true {
+            if let newline = findNewline() { return start..<newline }
+            guard end - start <= limit, let file, try fill(from: file) else { return nil }
+        }
+    }
+
+    /// Takes the line `peekLine()` returned, which then counts as no line: the next is line 1
+    /// again (a token line before a session's header).
+    mutating func skipLine(_ range: Range<Int>) {
+        start = range.upperBound + 1
+        searched = start
     }
 
     /// Calls `body` with the bytes of `range`, a line `next()` returned.
@@ -273,7 +306,7 @@ struct LineSource {
                 throw .cannotRead(errno: errno)
             }
             if count == 0 {
-                if isFollowing { return false }
+                if isFollowing && !isStream { return false }
                 self.file = nil
             }
             end += count

@@ -23,6 +23,11 @@ import PatchbayCore
 ///
 /// When a write fails, the writer cuts a regular file back to its last whole line, throws an
 /// error that says how many lines and bytes the file holds, and refuses further events.
+///
+/// A writer can also write to a shell listening with `inspect --listen`
+/// (`init(connectingTo:port:token:created:recordedThroughReflection:version:)`): the same lines,
+/// byte for byte, after a token line when the shell asks for one. A write to a connection
+/// that dropped fails like a write to a full disk.
 @_spi(Shell)
 public final class SessionWriter {
     /// The file written.
@@ -35,6 +40,8 @@ public final class SessionWriter {
     /// Whether the file is a regular file (locked, and cut back after a failed write); a pipe
     /// or a device is written append-only.
     private let isRegularFile: Bool
+    /// Whether the lines go to a shell over a connection (see `SessionSocket`).
+    private let isConnection: Bool
     /// The bytes and lines (the header included) written whole so far.
     private var writtenBytes = 0
     private var writtenLines = 0
@@ -60,6 +67,34 @@ public final class SessionWriter {
         self.path = path
         self.syncEveryCommand = syncEveryCommand
         (descriptor, isRegularFile) = try Self.open(path, replacing: replacing)
+        isConnection = false
+        try start(created: created, recordedThroughReflection: recordedThroughReflection, version: version)
+    }
+
+    /// Connects to a shell that runs `inspect --listen` on `host` at `port` and writes the
+    /// header there, after the line that carries `token` when one is given. `path` is then
+    /// `host:port`.
+    /// - Throws: `SessionError.Reason.cannotConnect` when no connection is made within
+    ///   `timeout`; `.connectionLost` when the header cannot be sent.
+    public init(connectingTo host: String, port: Int, token: String?, timeout: Duration = .seconds(10), created: Date = Date(),
+                recordedThroughReflection: Bool = false, version: Int = 1) throws(SessionError) {
+        path = SessionSocket.endpointName(host: host, port: port)
+        syncEveryCommand = false
+        if let token, !SessionSocket.isValidToken(token) {
+            throw SessionError(path: path, .cannotConnect("a token is 1 to \(SessionSocket.maximumTokenLength) of A-Z a-z 0-9 . _ ~ -"))
+        }
+        descriptor = try SessionSocket.connect(host: host, port: port, timeout: timeout)
+        isRegularFile = false
+        isConnection = true
+        if let token, let failed = SessionSocket.sendAll(descriptor, SessionSocket.tokenLine(token)) {
+            closeFile()
+            throw SessionError(path: path, .connectionLost(errno: failed, validLines: 0))
+        }
+        try start(created: Self.timestamp(created), recordedThroughReflection: recordedThroughReflection, version: version)
+    }
+
+    /// Writes the header, the first line.
+    private func start(created: String, recordedThroughReflection: Bool, version: Int) throws(SessionError) {
         SessionHeader(version: version, created: created, recordedThroughReflection: recordedThroughReflection).encode(into: &buffer)
         buffer.append(0x0A)
         do {
@@ -141,7 +176,9 @@ public final class SessionWriter {
         var offset = 0
         let failed: Int32? = buffer.withUnsafeBytes { bytes in
             while offset < bytes.count {
-                let count = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let count = isConnection
+                    ? SessionSocket.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    : systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -162,7 +199,9 @@ public final class SessionWriter {
 
     /// Closes the writer after a failure, which it keeps and returns.
     private func stop(errno code: Int32) -> SessionError {
-        let error = SessionError(path: path, .writeFailed(errno: code, validLines: writtenLines, validBytes: writtenBytes))
+        let error = isConnection
+            ? SessionError(path: path, .connectionLost(errno: code, validLines: writtenLines))
+            : SessionError(path: path, .writeFailed(errno: code, validLines: writtenLines, validBytes: writtenBytes))
         failure = error
         closeFile()
         return error

@@ -21,7 +21,7 @@ extension Shell {
 
     /// The files a paused replay and a followed `inspect` go on reading between commands.
     private var filesHeldOpen: [FileIdentity] {
-        [replayRun?.file, following?.path].compactMap { $0.flatMap(FileIdentity.init(path:)) }
+        [replayRun?.file, following?.listening == nil ? following?.path : nil].compactMap { $0.flatMap(FileIdentity.init(path:)) }
     }
 }
 

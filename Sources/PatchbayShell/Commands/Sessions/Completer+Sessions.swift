@@ -8,8 +8,9 @@ extension Completer {
         case "replay":
             return position == 1 ? fileNames.names(matching: word) : ["--verify", "--step", "--until", "--allow-files", "--force"]
         case "inspect":
-            if position == 1 { return fileNames.names(matching: word) }
-            return earlier.last == "--idle" ? [] : ["--force", "--follow", "--idle"]
+            if position == 1 { return fileNames.names(matching: word) + ["--listen"] }
+            if ["--idle", "--listen", "--token"].contains(earlier.last) { return [] }
+            return earlier.contains("--listen") ? ["--token", "--force", "--idle"] : ["--force", "--follow", "--idle"]
         case "export" where earlier.count > 1 && earlier[1] == "swift-test":
             if position == 2 { return fileNames.names(matching: word) }
             if ["--from", "--to", "--reducer", "--module"].contains(earlier.last ?? "") { return [] }

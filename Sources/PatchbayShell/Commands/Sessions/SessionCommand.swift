@@ -1,5 +1,6 @@
 @_spi(Shell) import PatchbayCore
 @_spi(Shell) import PatchbayGraph
+@_spi(Shell) import PatchbayRecorder
 
 /// A command of PatchbayHost.docc/RecordingInTheShell.md: recording, replaying and inspecting
 /// sessions, and DevTools files.
@@ -14,6 +15,8 @@ enum SessionCommand: Sendable {
     case replay(path: String, range: Range<Int>, options: ReplayOptions)
     /// `inspect FILE [--force] [--follow [--idle SECONDS]]`
     case inspect(path: String, range: Range<Int>, options: InspectOptions)
+    /// `inspect --listen [HOST:]PORT [--token TOKEN] [--force] [--idle SECONDS]`
+    case listen(address: ListenAddress, range: Range<Int>, options: InspectOptions)
     /// `break [STORE] when EXPR`
     case breakpoint(store: Name?, condition: Expression)
     /// `step`
@@ -33,7 +36,7 @@ extension SessionCommand {
     /// or an import ran; an export as a note (a replay writes no file).
     var recordedForm: RecordedForm {
         switch self {
-        case .replay, .inspect, .step, .resume, .importDevTools: .whatItRuns
+        case .replay, .inspect, .listen, .step, .resume, .importDevTools: .whatItRuns
         case .exportDevTools, .exportSwiftTest: .note
         default: .itself
         }
@@ -103,6 +106,34 @@ struct SwiftTestExport: Sendable {
     }
 }
 
+/// Where `inspect --listen` listens: `[HOST:]PORT`, the loopback address `127.0.0.1` when no
+/// host is given, and the token an app must send first (required off loopback).
+struct ListenAddress: Sendable, Equatable {
+    /// The loopback address, listened on unless a host is given.
+    static let loopback = "127.0.0.1"
+
+    var host = Self.loopback
+    /// 0: a port the system chooses (printed at start).
+    var port: Int
+    /// `--token TOKEN`; generated at start when the address is not loopback and none is given.
+    var token: String?
+
+    /// `4321`, `0.0.0.0:4321`, `[::1]:4321`; `nil` when `text` is none of these.
+    init?(parsing text: String) {
+        var host = Self.loopback
+        var portText = Substring(text)
+        if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            portText = text[text.index(after: colon)...]
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty else { return nil }
+        }
+        guard let port = Int(portText), (0...65_535).contains(port), portText.allSatisfy(\.isNumber) else { return nil }
+        self.host = host
+        self.port = port
+    }
+}
+
 /// How `replay` runs a recording.
 struct ReplayOptions: Sendable, Equatable {
     /// Replace the current session even when it holds definitions.
@@ -136,6 +167,12 @@ extension CommandParser {
             let (path, range) = try file(&scanner, "the recorded session to replay", command: word)
             command = .replay(path: path, range: range, options: try replayOptions(&scanner))
         case "inspect":
+            var ahead = scanner
+            if let (first, _) = ahead.word(), first == "--listen" {
+                scanner = ahead
+                command = try listen(&scanner)
+                break
+            }
             let (path, range) = try file(&scanner, "the recorded session to inspect", command: word)
             command = .inspect(path: path, range: range, options: try inspectOptions(&scanner))
         case "break":
@@ -192,12 +229,7 @@ extension CommandParser {
             case "--force": options.force = true
             case "--follow": options.follow = true
             case "--idle" where options.idleSeconds == nil:
-                guard let (text, valueRange) = scanner.word() else { throw scanner.missing("a number of seconds after --idle", command: word) }
-                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= InspectOptions.longestIdle else {
-                    throw usage(word, "--idle takes a number of seconds above 0 and at most \(Int(InspectOptions.longestIdle)), such as 2 or 0.5",
-                                at: valueRange)
-                }
-                options.idleSeconds = seconds
+                options.idleSeconds = try idleSeconds(&scanner)
                 idleRange = range
             default:
                 throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options: --force, --follow, --idle SECONDS)", at: range)
@@ -243,6 +275,47 @@ extension CommandParser {
             throw usage(word, "--to \(to.index) comes before --from \(from.index)", at: to.range)
         }
         return export
+    }
+
+    /// `inspect --listen [HOST:]PORT [--token TOKEN] [--force] [--idle SECONDS]`, after `--listen`.
+    private static func listen(_ scanner: inout CommandScanner) throws(ShellError) -> SessionCommand {
+        let word = "inspect"
+        guard let (text, range) = scanner.word(), !text.hasPrefix("--") else {
+            throw scanner.missing("[HOST:]PORT after --listen (inspect --listen 4321)", command: word)
+        }
+        guard var address = ListenAddress(parsing: text) else {
+            throw usage(word, "--listen takes [HOST:]PORT, a port from 0 (any free port) to 65535, such as 4321 or 0.0.0.0:4321", at: range)
+        }
+        var options = InspectOptions()
+        options.follow = true
+        while let (option, optionRange) = scanner.word() {
+            switch option {
+            case "--force": options.force = true
+            case "--token" where address.token == nil:
+                guard let (token, tokenRange) = scanner.word() else { throw scanner.missing("a token after --token", command: word) }
+                guard SessionSocket.isValidToken(token) else {
+                    throw usage(word, "a token is 1 to \(SessionSocket.maximumTokenLength) of A-Z a-z 0-9 . _ ~ -", at: tokenRange)
+                }
+                address.token = token
+            case "--idle" where options.idleSeconds == nil:
+                options.idleSeconds = try idleSeconds(&scanner)
+            default:
+                throw usage(word, "unexpected '\(Printable.escaped(option, limit: 30))' (options with --listen: --token TOKEN, --force, --idle SECONDS)",
+                            at: optionRange)
+            }
+        }
+        return .listen(address: address, range: range, options: options)
+    }
+
+    /// The seconds after `--idle`.
+    private static func idleSeconds(_ scanner: inout CommandScanner) throws(ShellError) -> Double {
+        let word = "inspect"
+        guard let (text, valueRange) = scanner.word() else { throw scanner.missing("a number of seconds after --idle", command: word) }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= InspectOptions.longestIdle else {
+            throw usage(word, "--idle takes a number of seconds above 0 and at most \(Int(InspectOptions.longestIdle)), such as 2 or 0.5",
+                        at: valueRange)
+        }
+        return seconds
     }
 
     private static func replayOptions(_ scanner: inout CommandScanner) throws(ShellError) -> ReplayOptions {

@@ -187,20 +187,83 @@ struct Inspected: CommandReport {
     }
 }
 
-/// Following a recording stopped (Ctrl-C, or it did not grow for `--idle` seconds): how many
-/// actions arrived while it was followed.
+/// Following a recording stopped (Ctrl-C, it did not grow for `--idle` seconds, or the app
+/// closed its connection): how many actions arrived while it was followed.
 struct StoppedFollowing: CommandReport {
+    /// Why following stopped.
+    enum Reason: Equatable {
+        /// Ctrl-C.
+        case asked
+        /// Nothing arrived for `--idle` seconds.
+        case idle(seconds: Double)
+        /// The app closed its connection (`--listen`).
+        case closed
+    }
+
+    /// The file, or the address listened on.
     var path: String
-    /// The `--idle` seconds the file did not grow for, when that stopped it.
-    var idleSeconds: Double?
+    /// Whether it was `inspect --listen`.
+    var listening = false
+    var reason: Reason
     var actions: Int
 
     func lines(in style: OutputStyle) -> [String] {
-        ["stopped following \(path)" + (idleSeconds.map { ": it did not grow for \(secondsText($0)) s" } ?? "")
-            + " (\(counted(actions, "new action")) read)"]
+        let why = switch reason {
+        case .asked: ""
+        case .idle(let seconds): listening ? ": nothing arrived for \(secondsText(seconds)) s" : ": it did not grow for \(secondsText(seconds)) s"
+        case .closed: ": the app closed the connection"
+        }
+        return [(listening ? "stopped listening on \(path)" : "stopped following \(path)") + why + " (\(counted(actions, "new action")) read)"]
     }
 
-    var json: Value { ["stoppedFollowing": .string(path), "actions": .int(actions)] }
+    var json: Value {
+        guard listening else { return ["stoppedFollowing": .string(path), "actions": .int(actions)] }
+        return ["stoppedListening": .string(path), "actions": .int(actions), "closed": .bool(reason == .closed)]
+    }
+}
+
+/// `inspect --listen [HOST:]PORT`: where the shell listens, what an app passes to connect (the
+/// token among it, when one is needed), and how following goes on.
+struct ListeningStarted: CommandReport {
+    var host: String
+    /// The port bound (the system's choice for port 0).
+    var port: Int
+    /// The token the app must send first, when one is needed.
+    var token: String?
+    /// Whether only this machine can connect.
+    var isLoopback: Bool
+    var idleSeconds: Double?
+
+    var name: String { SessionSocket.endpointName(host: host, port: port) }
+
+    func lines(in style: OutputStyle) -> [String] {
+        let connectTo = isLoopback ? host : "THIS-MACHINE"
+        var call = "Recorder(store: store, connectingTo: \"\(connectTo)\", port: \(port)"
+        if let token { call += ", token: \"\(token)\"" }
+        call += ")"
+        var lines = ["listening on \(name) for one app: connect it with \(call)"]
+        if let token {
+            lines.append("the app must send the token \(token) first" + (isLoopback ? "" : " (the address is not loopback)")
+                         + "; nothing is encrypted: across a network you do not trust, listen on loopback and use an SSH tunnel")
+        }
+        let until = idleSeconds.map { "until nothing arrives for \(secondsText($0)) s, the app disconnects, or Ctrl-C" }
+            ?? "until the app disconnects or Ctrl-C"
+        lines.append("listening on \(name): new actions appear as they arrive, \(until)")
+        return lines
+    }
+
+    var json: Value {
+        ["listening": .string(name), "host": .string(host), "port": .int(port), "loopback": .bool(isLoopback),
+         "token": token.map(Value.string) ?? .null]
+    }
+}
+
+/// `inspect --listen`: an app connected, and its session started.
+struct AppConnected: CommandReport {
+    var peer: String
+
+    func lines(in style: OutputStyle) -> [String] { ["an app connected from \(peer)"] }
+    var json: Value { ["connected": .string(peer)] }
 }
 
 /// `2`, or `0.5`: seconds as `--idle` takes them.

@@ -100,6 +100,8 @@ extension Shell {
                 inspected.follow = Inspected.Follow(idleSeconds: inspectOptions.idleSeconds)
             }
             return CommandResult(inspected)
+        case .listen(let address, let range, let listenOptions):
+            return try startListening(address, options: listenOptions, at: range)
         case .breakpoint(let store, let condition):
             breakpoint = (store?.text, condition, false)
             return CommandResult(BreakpointSet(condition: condition, store: store?.text))
