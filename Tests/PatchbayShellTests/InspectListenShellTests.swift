@@ -145,8 +145,19 @@ struct InspectListenShellTests {
         let started = ContinuousClock.now
         for _ in 1...count { store.dispatch(.bump(1)) }
         let dispatching = ContinuousClock.now - started
-        recorder.stop()
-        #expect(recorder.error == nil)
+        // `stop()` waits until the writer has sent everything, which the shell must read for:
+        // it stops on a thread of its own while the shell reads here.
+        // (This thread does not touch the recorder again until `stopped` is signalled.)
+        nonisolated(unsafe) let stopping = recorder
+        let stopped = DispatchSemaphore(value: 0)
+        Thread {
+            stopping.stop()
+            stopped.signal()
+        }.start()
+        defer {
+            #expect(stopped.wait(timeout: .now() + 60) == .success)
+            #expect(recorder.error == nil)
+        }
         var printed = 0, reads = 0
         let deadline = ContinuousClock.now + .seconds(60)
         while session.shell.isFollowing, ContinuousClock.now < deadline {
