@@ -106,7 +106,7 @@ package class HostedReducer {
 
     /// A Swift Testing test that replays `request`'s steps through the app's reducer (see
     /// `SwiftTestWriter`).
-    package func swiftTest(_ request: SwiftTestRequest) throws(SwiftExportError) -> String {
+    package func swiftTest(_ request: SwiftTestRequest) throws(SwiftExportError) -> SwiftTest {
         throw SwiftExportError("\(request.store) is not an app's store")
     }
 }
@@ -202,7 +202,7 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
         }
     }
 
-    override package func swiftTest(_ request: SwiftTestRequest) throws(SwiftExportError) -> String {
+    override package func swiftTest(_ request: SwiftTestRequest) throws(SwiftExportError) -> SwiftTest {
         var typed: [(action: Any, state: Any)] = []
         for step in request.steps {
             let action: Action
@@ -213,7 +213,7 @@ package final class TypedHostedReducer<State: Codable, Action>: HostedReducer {
                 throw SwiftExportError("the state after action #\(step.index) does not decode as \(State.self): \(error)")
             }
         }
-        return try SwiftTestWriter.text(request, stateType: State.self, steps: typed)
+        return try SwiftTestWriter.test(request, stateType: State.self, steps: typed)
     }
 
     private func decode(_ value: Value) throws(HostedStoreError) -> State {

@@ -60,11 +60,6 @@ package struct SwiftLiteral {
         value is String || value is Bool || value is any BinaryInteger || value is any BinaryFloatingPoint
     }
 
-    /// Whether `value` is compared with `==` in a test: a scalar, or any `Equatable` value.
-    package static func isEquatable(_ value: Any) -> Bool {
-        value is any Equatable
-    }
-
     private static func scalar(_ value: Any, at place: String) throws(SwiftExportError) -> String? {
         switch value {
         case let string as String: return quoted(string)

@@ -45,6 +45,13 @@ package struct SwiftTestRequest {
     }
 }
 
+/// A Swift Testing test `export swift-test` wrote: its source, and how many `#expect` and
+/// `#require` it makes.
+package struct SwiftTest: Sendable {
+    package var text: String
+    package var checks: Int
+}
+
 /// Writes a recorded run as a Swift Testing test: the start state decoded from its JSON, then
 /// for each step the action as a Swift value sent through the reducer, and `#expect` on every
 /// value of the state the step changed, as the recording holds it (the recorded state after the
@@ -54,13 +61,14 @@ package struct SwiftTestRequest {
 struct SwiftTestWriter {
     private let literal: SwiftLiteral
     private var lines: [String] = []
+    private var checks = 0
 
     init(module: String) {
         literal = SwiftLiteral(module: module)
     }
 
-    /// The test's text: `steps` are the typed actions and states of `request.steps`.
-    static func text(_ request: SwiftTestRequest, stateType: Any.Type, steps: [(action: Any, state: Any)]) throws(SwiftExportError) -> String {
+    /// The test: `steps` are the typed actions and states of `request.steps`.
+    static func test(_ request: SwiftTestRequest, stateType: Any.Type, steps: [(action: Any, state: Any)]) throws(SwiftExportError) -> SwiftTest {
         let module = request.module ?? SwiftLiteral.module(of: stateType)
         var writer = SwiftTestWriter(module: module)
         let typeName = String(reflecting: stateType)
@@ -93,7 +101,7 @@ struct SwiftTestWriter {
             try writer.add(step, action: typed.action, state: typed.state, limit: request.checksPerStep)
         }
         writer.lines.append("}")
-        return writer.lines.joined(separator: "\n") + "\n"
+        return SwiftTest(text: writer.lines.joined(separator: "\n") + "\n", checks: writer.checks)
     }
 
     private mutating func add(_ step: SwiftTestRequest.Step, action: Any, state: Any, limit: Int) throws(SwiftExportError) {
@@ -106,6 +114,7 @@ struct SwiftTestWriter {
             try check(change, in: state, into: &checks, at: place)
         }
         lines += checks.lines
+        self.checks += checks.lines.count
         if checks.unchecked > 0 {
             lines.append("    // \(checks.unchecked) more values this step changed are not checked here (over \(limit) a step)")
         }
@@ -222,7 +231,7 @@ struct SwiftTestWriter {
     }
 
     private func expectWhole(_ access: Access, _ value: Any, into checks: inout Checks, at place: String) throws(SwiftExportError) {
-        guard SwiftLiteral.isEquatable(value) else {
+        guard value is any Equatable else {
             throw SwiftExportError("\(place): \(access.expression) is a \(String(reflecting: type(of: value))), which is not Equatable; "
                                    + "write this check by hand")
         }

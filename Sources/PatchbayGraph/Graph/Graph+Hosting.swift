@@ -36,7 +36,7 @@ extension Graph {
 
     /// A Swift Testing test that sends `request`'s recorded actions through the app's reducer
     /// of the hosted store `storeName` and checks what each changed (`export swift-test`).
-    package func swiftTest(_ storeName: String, _ request: SwiftTestRequest) throws(SwiftExportError) -> String {
+    package func swiftTest(_ storeName: String, _ request: SwiftTestRequest) throws(SwiftExportError) -> SwiftTest {
         guard let hosted = (try? store(storeName))?.hosted else {
             throw SwiftExportError("\(storeName) is not an app's store: a Swift test sends actions through an app's reducer")
         }

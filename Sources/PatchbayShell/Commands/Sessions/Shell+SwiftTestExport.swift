@@ -37,13 +37,13 @@ extension Shell {
         }
         let request = SwiftTestRequest(store: name, function: Self.testFunctionName(path), reducer: export.reducer ?? "",
                                        module: export.module, command: text, startIndex: from, startState: start, steps: steps)
-        let test: String
+        let test: SwiftTest
         do throws(SwiftExportError) { test = try graph.swiftTest(name, request) } catch {
             throw ShellError(.session(path: "export swift-test", detail: error.message), at: export.store?.range ?? export.range)
         }
-        try writeWhole(test, to: path, replacing: export.force, at: export.range)
-        let checks = test.split(separator: "\n").count { $0.hasPrefix("    #expect(") || $0.hasPrefix("    try #require(") }
-        return CommandResult(SwiftTestExported(store: name, path: path, from: from, to: to, actions: steps.count, leftOut: leftOut, checks: checks))
+        try writeWhole(test.text, to: path, replacing: export.force, at: export.range)
+        return CommandResult(SwiftTestExported(store: name, path: path, from: from, to: to, actions: steps.count, leftOut: leftOut,
+                                               checks: test.checks))
     }
 
     /// The store a Swift test is written for: the one named, or the only app's store.
